@@ -1,0 +1,63 @@
+/**
+ * The one transcript model of the service. Every output format (spec 2.3) is a pure renderer
+ * of this model. All times are in seconds from the start of the recording.
+ */
+
+/** One recognised word with its timing. `confidence` is 0..1 when the engine gives it. */
+export interface TranscriptWord {
+  start: number;
+  end: number;
+  text: string;
+  confidence: number | null;
+}
+
+/** One segment: a stretch of speech by one speaker. */
+export interface TranscriptSegment {
+  /** Seconds from the start of the recording. */
+  start: number;
+  /** Seconds from the start of the recording; `end >= start`. */
+  end: number;
+  text: string;
+  /** Speaker label such as `SPEAKER_1`, or null when diarization did not run. */
+  speaker: string | null;
+  /** ISO 639-1 (or 2.5 table) code of the segment's language, or null when unknown. */
+  language: string | null;
+  words: TranscriptWord[];
+}
+
+/** One interval where voice-activity detection found speech, in seconds. */
+export interface VadInterval {
+  start: number;
+  end: number;
+}
+
+/** A language found in the recording. */
+export interface DetectedLanguage {
+  code: string;
+  name: string;
+  /** 0..1, or null when only the main language is known (spec 2.3.4). */
+  probability: number | null;
+  /** Seconds of speech in this language, or null when unknown (spec 2.3.4). */
+  duration: number | null;
+}
+
+/** A speaker with the total time they talk, in seconds. */
+export interface TranscriptSpeaker {
+  label: string;
+  duration: number;
+}
+
+export interface Transcript {
+  source: {
+    /** Length of the recording in seconds. */
+    length: number;
+    /** Container format as ffprobe names it, e.g. `wav`, `ogg`, `mov,mp4,m4a,3gp,3g2,mj2`. */
+    format: string;
+  };
+  segments: TranscriptSegment[];
+  vad: VadInterval[];
+  /** Main language code, or null when there is no speech. */
+  language: string | null;
+  languages: DetectedLanguage[];
+  speakers: TranscriptSpeaker[];
+}
