@@ -1,0 +1,46 @@
+import type { TranscriptWord, VadInterval } from '../transcript/transcript-model.ts';
+
+/** What the pipeline asks an engine to recognise. */
+export interface RecognitionRequest {
+  /** Path of a 16 kHz mono signed 16-bit little-endian WAV file (made by media/decode-to-pcm.ts). */
+  wavPath: string;
+  /** Length of the audio in seconds. */
+  durationSeconds: number;
+  /** Speech intervals found by voice-activity detection, in seconds; engines recognise only inside them. */
+  speech: VadInterval[];
+  /** Language code from the spec 2.5 table, or null to let the engine decide / detect. */
+  language: string | null;
+  /** Free-text hint (spec 2.2 `prompt`), or null. */
+  prompt: string | null;
+  /** Keywords to boost (spec 2.2 `hotwords`, already split at commas and trimmed). */
+  hotwords: string[];
+  /** Aborts recognition (e.g. on shutdown or cancel). */
+  signal?: AbortSignal;
+  /** Called with the recognised fraction 0..1 as the engine progresses. */
+  onProgress?: (fraction: number) => void;
+}
+
+/** One piece of recognised speech, times in seconds from the start of the recording. */
+export interface RecognizedSegment {
+  start: number;
+  end: number;
+  text: string;
+  words: TranscriptWord[];
+  /** Language code when the engine knows it, else null. */
+  language: string | null;
+}
+
+/** A speech recognition engine. Implementations live beside this file. */
+export interface RecognitionEngine {
+  /** Short stable name, e.g. `pocketsphinx`. */
+  readonly name: string;
+  /** Language codes (spec 2.5) the engine can recognise; 'any' when it takes all of them. */
+  readonly languages: readonly string[] | 'any';
+  /** Language used when the request leaves `language` null and the engine cannot detect. */
+  readonly defaultLanguage: string;
+  /**
+   * Recognises the speech intervals of `request.wavPath`.
+   * @throws AppError `recognition_failed` when the engine fails, `engine_unavailable` when it cannot run.
+   */
+  recognize(request: RecognitionRequest): Promise<RecognizedSegment[]>;
+}
