@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .default('0')
+  .transform((value) => value === '1' || value === 'true');
+
+/** Every environment variable the service reads, parsed once at start-up (t3-env style). */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Address to bind; loopback by default is safer, but containers need 0.0.0.0. */
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  /** Public root of the service as clients reach it, used for absolute URLs (replicate-compat.md 2). */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  ALLOW_PRIVATE_NETWORK: flag,
+  MAX_MEDIA_BYTES: z.coerce.number().int().positive().default(300 * 1024 * 1024),
+  DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
+  /** Jobs taken at once by this process (downloads overlap); recognitions are bounded separately. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
+  RECOGNITION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** A running job is retried after this long without finishing (crash safety with several workers). */
+  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(3600),
+  RECOGNITION_ENGINE: z.enum(['auto', 'pocketsphinx']).default('auto'),
+  VAD_MODEL_PATH: z.string().optional(),
+  POCKETSPHINX_BIN: z.string().optional(),
+  POCKETSPHINX_MODEL_DIR: z.string().optional(),
+  LLM_BASE_URL: z.string().url().optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/**
+ * Parses the environment; on a bad value prints the variable's name and the rule and exits (fail fast).
+ */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    console.error(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`);
+  }
+  process.exit(1);
+}

@@ -1,0 +1,63 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import { AppError, type AppErrorCode } from '@transcribe/core';
+
+/** The one place where error codes become HTTP statuses (openai-node / grammY style). */
+const STATUS_BY_CODE: Record<AppErrorCode, number> = {
+  invalid_input: 422,
+  unauthenticated: 401,
+  not_found: 404,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  media_too_large: 413,
+  media_unreadable: 422,
+  media_no_audio: 422,
+  upstream_refused: 502,
+  upstream_unreachable: 504,
+  address_not_allowed: 422,
+  recognition_failed: 500,
+  engine_unavailable: 503,
+  cache_changed: 409,
+  service_busy: 503,
+  internal: 500,
+};
+
+const TITLE_BY_STATUS: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthenticated', 404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large',
+  415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+/**
+ * Sends an RFC 7807 problem body `{title, detail, status}` (replicate-compat.md 6: always a JSON
+ * object, the text in `detail`, which is all the Python client shows).
+ */
+export function sendProblem(res: Response, status: number, detail: string, extra: Record<string, unknown> = {}): void {
+  res.status(status).type('application/problem+json').send(
+    JSON.stringify({ title: TITLE_BY_STATUS[status] ?? 'Error', detail, status, ...extra }),
+  );
+}
+
+/** Express error handler: AppError → its status; body-parser errors → 400/413; anything else → 500 without details. */
+export const handleError: ErrorRequestHandler = (error, _req, res, _next) => {
+  if (error instanceof AppError) {
+    const extra = error.code === 'cache_changed' ? { code: error.code } : {};
+    sendProblem(res, STATUS_BY_CODE[error.code], error.message, extra);
+    return;
+  }
+  const bodyError = error as { type?: string; status?: number };
+  if (bodyError.type === 'entity.too.large') {
+    sendProblem(res, 413, 'The request body is larger than the service accepts (a recording may be at most 300 MiB).');
+    return;
+  }
+  if (bodyError.type === 'entity.parse.failed') {
+    sendProblem(res, 400, 'The request body is not valid JSON.');
+    return;
+  }
+  if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
+    sendProblem(res, bodyError.status, 'The request could not be read.');
+    return;
+  }
+  console.error('[http] unexpected error', error);
+  sendProblem(res, 500, 'An internal error occurred. Try again; if it repeats, tell the operator.');
+};

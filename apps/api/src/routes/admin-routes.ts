@@ -1,0 +1,38 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Router } from 'express';
+import { AppError, createApiKey, listApiKeys, revokeApiKey, type ServiceContext } from '@transcribe/core';
+
+function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}
+
+function tokenMatches(presented: string | undefined, expected: string): boolean {
+  if (!presented || presented.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(presented), Buffer.from(expected));
+}
+
+/**
+ * Loopback-only routes for the `apikey` CLI while the service holds the embedded database
+ * (PGlite allows one process). Guarded by the admin token written to DATA_DIR/service.json (mode 0600).
+ */
+export function adminRoutes(ctx: ServiceContext, adminToken: string): Router {
+  const router = Router();
+  router.use((req, _res, next) => {
+    if (!isLoopback(req.socket.remoteAddress) || !tokenMatches(req.get('x-admin-token'), adminToken)) {
+      throw new AppError('not_found', 'No such endpoint.');
+    }
+    next();
+  });
+  router.post('/api-keys', async (req, res) => {
+    const label = typeof req.body?.label === 'string' ? req.body.label : 'unnamed';
+    res.status(201).json(await createApiKey(ctx.database.db, label));
+  });
+  router.get('/api-keys', async (_req, res) => {
+    res.json(await listApiKeys(ctx.database.db));
+  });
+  router.post('/api-keys/:id/revoke', async (req, res) => {
+    await revokeApiKey(ctx.database.db, String(req.params.id));
+    res.json({ revoked: req.params.id });
+  });
+  return router;
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import PQueue from 'p-queue';
+import {
+  openDatabase,
+  openJobQueue,
+  requeueInterruptedJobs,
+  startTranscribeWorker,
+  type ServiceContext,
+} from '@transcribe/core';
+import type { Env } from './env.ts';
+import { createApp } from './http/create-app.ts';
+import { selectEngine, vadModelPath } from './select-engine.ts';
+import { readLiveServiceLock, removeServiceLock, writeServiceLock } from './service-lock.ts';
+
+export interface RunningService {
+  /** Root URL the service listens on, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  ctx: ServiceContext;
+  /** Stops taking requests and jobs, lets running work end, closes the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the whole service in this process (spec 1): database (PGlite by default, PostgreSQL with
+ * DATABASE_URL) with migrations, the pg-boss queue, the worker, and the HTTP API.
+ * @throws Error naming the cause when the embedded database is in use or the engine is missing.
+ */
+export async function startService(env: Env, options: { http?: boolean } = {}): Promise<RunningService> {
+  const dataDir = resolve(env.DATA_DIR);
+  await mkdir(dataDir, { recursive: true });
+  const embedded = !env.DATABASE_URL;
+  if (embedded) await refuseSecondOwner(dataDir);
+  const engine = await selectEngine(env);
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: join(dataDir, 'pglite') });
+  const boss = await openJobQueue(database, { databaseUrl: env.DATABASE_URL, expireInSeconds: env.JOB_EXPIRE_SECONDS });
+  if (embedded) await requeueInterruptedJobs(database, boss);
+  const ctx: ServiceContext = {
+    database,
+    boss,
+    engine,
+    recognitionQueue: new PQueue({ concurrency: env.RECOGNITION_CONCURRENCY }),
+    config: {
+      dataDir,
+      apiBaseUrl: '',
+      maxMediaBytes: env.MAX_MEDIA_BYTES,
+      downloadTimeoutMs: env.DOWNLOAD_TIMEOUT_MS,
+      allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK,
+      vadModelPath: vadModelPath(env),
+      llmConfigured: Boolean(env.LLM_BASE_URL),
+    },
+  };
+  const stopWorker = env.WORKER_CONCURRENCY > 0 ? await startTranscribeWorker(ctx, { concurrency: env.WORKER_CONCURRENCY }) : null;
+  const adminToken = randomBytes(24).toString('base64url');
+  const server = options.http === false ? null : await listen(createApp(ctx, { adminToken }), env.PORT, env.HOST);
+  const port = server ? (server.address() as { port: number }).port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  ctx.config.apiBaseUrl = `${(env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')}/v1/replicate/v1`;
+  if (embedded && server) await writeServiceLock(dataDir, { pid: process.pid, port, adminToken });
+  const stop = async () => {
+    if (server) await new Promise<void>((done) => server.close(() => done()));
+    server?.closeAllConnections();
+    await stopWorker?.();
+    await boss.stop({ graceful: true, timeout: 10_000, wait: true });
+    await database.close();
+    if (embedded) await removeServiceLock(dataDir);
+  };
+  return { url, ctx, stop };
+}
+
+async function refuseSecondOwner(dataDir: string): Promise<void> {
+  const running = await readLiveServiceLock(dataDir);
+  if (running) {
+    throw new Error(
+      `The embedded database in ${dataDir} is in use by the service running as process ${running.pid} ` +
+        `(PGlite allows one process). Use that service, stop it first, or set DATABASE_URL to use PostgreSQL.`,
+    );
+  }
+}
+
+function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<Server> {
+  return new Promise((done, fail) => {
+    const server = app.listen(port, host, () => done(server));
+    server.once('error', fail);
+  });
+}

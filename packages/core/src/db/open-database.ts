@@ -1,0 +1,73 @@
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import * as schema from './schema.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** An open database: drizzle for the service's own tables, raw SQL for the job queue. */
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Runs SQL for pg-boss; several statements allowed when `values` is empty. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** `postgres://…` to use PostgreSQL; absent to use embedded PGlite in `pgliteDir`. */
+  databaseUrl?: string | undefined;
+  /** Directory of the embedded PGlite database (one process only may open it). */
+  pgliteDir?: string | undefined;
+}
+
+/** Folder of the drizzle-kit migrations (`drizzle/` at the repository root). */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../../drizzle', import.meta.url));
+
+/**
+ * Opens PostgreSQL (through the `postgres` driver) or PGlite and applies the drizzle migrations.
+ * @throws Error from the driver when the database cannot be reached or a migration fails.
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (!options.pgliteDir) throw new Error('openDatabase needs databaseUrl or pgliteDir');
+  return openPglite(options.pgliteDir);
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const sql = postgres(url, { max: 10, onnotice: () => {} });
+  const db = drizzlePostgres(sql, { schema });
+  await migratePostgres(db, { migrationsFolder: MIGRATIONS_DIR });
+  return {
+    db: db as unknown as Db,
+    kind: 'postgres',
+    async executeSql(text, values) {
+      const rows = values?.length ? await sql.unsafe(text, values as never[]) : await sql.unsafe(text);
+      return { rows: Array.from(rows) };
+    },
+    close: () => sql.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(dir: string): Promise<Database> {
+  await mkdir(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite(client, { schema });
+  await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    async executeSql(text, values) {
+      if (values?.length) return { rows: (await client.query(text, values)).rows };
+      const results = await client.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The drizzle schema of the service: one schema for PostgreSQL and PGlite alike.
+ * Migrations in `drizzle/` are generated from this file with `npm run db:generate`.
+ */
+import { index, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** API keys (spec 5). Only the SHA-256 hash of a key is stored; `prefix` is shown in listings. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    label: text('label').notNull(),
+    /** First characters of the key, safe to show (`tsk_AbCd…`). */
+    prefix: text('prefix').notNull(),
+    /** Hex SHA-256 of the whole key. */
+    hash: text('hash').notNull().unique(),
+    /** Who the key belongs to, e.g. `telegram:12345`; null for keys made by the operator's CLI. */
+    owner: text('owner'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** The key stops working at this time (reissue sets it a grace period ahead, spec 5.3). */
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('api_keys_owner_idx').on(t.owner)],
+);
+
+/** Predictions (spec 2.1, 3). `source` holds internal file handles and is never returned (spec 2.1). */
+export const predictions = pgTable(
+  'predictions',
+  {
+    id: text('id').primaryKey(),
+    apiKeyId: text('api_key_id').notNull().references(() => apiKeys.id),
+    /** Cache namespace (spec 2.6.6): `api`, `bot` or `portal`. */
+    namespace: text('namespace').notNull().default('api'),
+    status: text('status').notNull(),
+    /** The input as shown to the client (a `data:` URI is shortened). */
+    input: jsonb('input').notNull(),
+    /** The validated input the worker runs with (PredictionInput). */
+    params: jsonb('params').notNull(),
+    /** Internal: where the recording is (`{kind:'link',url}` or `{kind:'upload',path}`). Never returned. */
+    source: jsonb('source').notNull(),
+    /** Value of `X-Service-Output-Transformers` sent on create, or null (spec 4.4). */
+    outputTransformers: text('output_transformers'),
+    /** Legacy interface output format (spec 9) when created through it, else null. */
+    legacyFormat: text('legacy_format'),
+    /** Output in the default form (no transformer header), stored when the prediction succeeds. */
+    output: jsonb('output'),
+    /** The transcript model (transcript/transcript-model.ts) the output was rendered from. */
+    transcript: jsonb('transcript'),
+    /** Post-processing results by type (spec 2.3.2), or null. */
+    results: jsonb('results'),
+    error: text('error'),
+    errorCode: text('error_code'),
+    logs: text('logs').notNull().default(''),
+    /** Audio length in seconds, once probed. */
+    audioSeconds: real('audio_seconds'),
+    /** Seconds of work while running (excludes queueing). */
+    predictTime: real('predict_time'),
+    webhook: text('webhook'),
+    webhookEventsFilter: jsonb('webhook_events_filter'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('predictions_key_created_idx').on(t.apiKeyId, t.createdAt)],
+);
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type PredictionRow = typeof predictions.$inferSelect;

@@ -1,0 +1,41 @@
+import PgBoss from 'pg-boss';
+import type { Database } from '../db/open-database.ts';
+
+/** The pg-boss queue that carries one job per prediction to run. */
+export const TRANSCRIBE_QUEUE = 'transcribe';
+
+export interface JobQueueOptions {
+  /** PostgreSQL URL: pg-boss opens its own pool. Absent for PGlite, where the open database is shared. */
+  databaseUrl?: string | undefined;
+  /** A running job that has not finished after this many seconds is failed and retried (crash safety). */
+  expireInSeconds: number;
+  /** How often pg-boss looks for expired jobs, in seconds. */
+  maintenanceIntervalSeconds?: number;
+}
+
+/**
+ * Starts pg-boss on the service's database (PostgreSQL, or PGlite through its SQL adapter) and
+ * makes sure the transcribe queue exists. Jobs are rows in the database, so a restart loses nothing.
+ * @throws Error when pg-boss cannot install its schema.
+ */
+export async function openJobQueue(database: Database, options: JobQueueOptions): Promise<PgBoss> {
+  const common = {
+    schema: 'pgboss',
+    superviseIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
+    monitorStateIntervalSeconds: undefined,
+  };
+  const boss = options.databaseUrl
+    ? new PgBoss({ connectionString: options.databaseUrl, max: 4, ...common })
+    : new PgBoss({ db: { executeSql: (text, values) => database.executeSql(text, values) }, ...common });
+  boss.on('error', (error) => console.error('[queue]', error.message));
+  await boss.start();
+  await boss.createQueue(TRANSCRIBE_QUEUE, {
+    name: TRANSCRIBE_QUEUE,
+    retryLimit: 2,
+    retryDelay: 2,
+    retryBackoff: true,
+    expireInSeconds: options.expireInSeconds,
+  });
+  return boss;
+}

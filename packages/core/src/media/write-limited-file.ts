@@ -1,0 +1,50 @@
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { AppError } from '../errors/app-error.ts';
+
+/**
+ * Streams `source` into `destPath` (created or truncated), counting bytes and stopping as soon as
+ * the count passes `maxBytes`. Memory use is one chunk at a time; backpressure comes from pipeline.
+ * Does not remove the file on failure: the caller owns cleanup.
+ * @param maxBytes size limit in bytes (the limit of spec section 8 applies to embedded and linked media too).
+ * @returns the number of bytes written.
+ * @throws AppError `media_too_large` (param `audio`) past `maxBytes`; errors of `source` or of the file as they are;
+ *   the signal's reason when `signal` aborts.
+ */
+export async function writeLimitedFile(
+  source: AsyncIterable<Uint8Array>,
+  destPath: string,
+  options: { maxBytes: number; signal?: AbortSignal },
+): Promise<number> {
+  let bytes = 0;
+  async function* limit(): AsyncGenerator<Uint8Array> {
+    for await (const chunk of source) {
+      bytes += chunk.byteLength;
+      if (bytes > options.maxBytes) throw mediaTooLargeError(options.maxBytes);
+      yield chunk;
+    }
+  }
+  await pipeline(limit, createWriteStream(destPath), options.signal ? { signal: options.signal } : {});
+  return bytes;
+}
+
+/**
+ * The `media_too_large` error for a limit of `maxBytes` bytes (message in MB, no paths).
+ * @param actualBytes the declared size when known (e.g. from Content-Length).
+ */
+export function mediaTooLargeError(maxBytes: number, actualBytes?: number): AppError {
+  const size = actualBytes === undefined ? '' : ` (${formatMegabytes(actualBytes)})`;
+  return new AppError(
+    'media_too_large',
+    `The recording is larger${size} than the ${formatMegabytes(maxBytes)} limit. Send a shorter or more compressed file.`,
+    { param: 'audio' },
+  );
+}
+
+/** 314572800 → "300 MB" (MiB, shown as MB); small values keep one decimal or show bytes. */
+export function formatMegabytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  if (mib >= 10) return `${Math.round(mib)} MB`;
+  if (mib >= 0.1) return `${mib.toFixed(1)} MB`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,108 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { AppError } from '../errors/app-error.ts';
+import { predictions, type PredictionRow } from '../db/schema.ts';
+import { TRANSCRIBE_QUEUE } from '../jobs/open-job-queue.ts';
+import { writeDataUri } from '../media/decode-data-uri.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { parsePredictionInput } from '../validation/parse-prediction-input.ts';
+import type { PredictionInput } from '../validation/prediction-input.ts';
+import { describeInput } from './describe-input.ts';
+import { newPredictionId } from './new-prediction-id.ts';
+import type { PredictionSource } from './prediction-source.ts';
+
+export interface CreatePredictionRequest {
+  apiKeyId: string;
+  /** Cache namespace of the caller (spec 2.6.6). */
+  namespace: 'api' | 'bot' | 'portal';
+  /** The `input` object exactly as the client sent it. */
+  rawInput: unknown;
+  /** `X-Service-Output-Transformers` sent on create (already validated), or null. */
+  outputTransformers?: string | null;
+  legacyFormat?: string | null;
+  webhook?: string | null;
+  webhookEventsFilter?: string[] | null;
+  /** A file already saved by the caller (multipart / octet-stream upload); `audio` is then not required. */
+  upload?: { path: string; bytes: number; name: string } | null;
+}
+
+/**
+ * Creates a prediction: validates the input (spec 2.2, 4.5: before anything is downloaded), stores an
+ * inline `data:` recording as an upload, inserts the row in status `processing` (spec 3) and enqueues
+ * its job. Returns the stored row.
+ * @throws AppError `invalid_input` (422, no row made), `media_too_large`, `service_busy`.
+ */
+export async function createPrediction(ctx: ServiceContext, request: CreatePredictionRequest): Promise<PredictionRow> {
+  const raw = asInputObject(request.rawInput, request.upload);
+  const params = parsePredictionInput(raw, {
+    recognitionLanguages: ctx.engine.languages,
+    engineName: ctx.engine.name,
+    llmConfigured: ctx.config.llmConfigured,
+  });
+  const id = newPredictionId();
+  const source = await storeSource(ctx, id, params, request.upload ?? null);
+  const [row] = await ctx.database.db
+    .insert(predictions)
+    .values({
+      id,
+      apiKeyId: request.apiKeyId,
+      namespace: request.namespace,
+      status: 'processing',
+      input: describeInput(raw, source.kind === 'upload' ? source.bytes : undefined),
+      params,
+      source,
+      outputTransformers: request.outputTransformers ?? null,
+      legacyFormat: request.legacyFormat ?? null,
+      webhook: request.webhook ?? null,
+      webhookEventsFilter: request.webhookEventsFilter ?? null,
+    })
+    .returning();
+  if (!row) throw new Error('insert into predictions returned no row');
+  await enqueue(ctx, row);
+  return row;
+}
+
+function asInputObject(rawInput: unknown, upload: CreatePredictionRequest['upload']): Record<string, unknown> {
+  const raw = typeof rawInput === 'object' && rawInput !== null && !Array.isArray(rawInput) ? rawInput : null;
+  if (raw === null && !upload) {
+    throw new AppError('invalid_input', 'The request needs an "input" object with at least "audio" (a link to the recording).', { param: 'input' });
+  }
+  const input = { ...(raw ?? {}) } as Record<string, unknown>;
+  // An uploaded file stands in for `audio`; a link form is used so the link rules pass.
+  if (upload) input.audio = `upload:${upload.name}`;
+  return input;
+}
+
+async function storeSource(
+  ctx: ServiceContext,
+  id: string,
+  params: PredictionInput,
+  upload: CreatePredictionRequest['upload'],
+): Promise<PredictionSource> {
+  if (upload) return { kind: 'upload', path: upload.path, bytes: upload.bytes };
+  if (!params.audio.startsWith('data:')) return { kind: 'link', url: params.audio };
+  const dir = join(ctx.config.dataDir, 'uploads');
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, id);
+  try {
+    const { bytes } = await writeDataUri(params.audio, path, { maxBytes: ctx.config.maxMediaBytes });
+    params.audio = 'data:';
+    return { kind: 'upload', path, bytes };
+  } catch (error) {
+    await rm(path, { force: true });
+    throw error;
+  }
+}
+
+async function enqueue(ctx: ServiceContext, row: PredictionRow): Promise<void> {
+  try {
+    await ctx.boss.send(TRANSCRIBE_QUEUE, { predictionId: row.id });
+  } catch (cause) {
+    await ctx.database.db
+      .update(predictions)
+      .set({ status: 'failed', error: 'The service could not queue this prediction. Try again shortly.', completedAt: new Date() })
+      .where(eq(predictions.id, row.id));
+    throw new AppError('service_busy', 'The service could not queue this prediction. Try again shortly.', { cause });
+  }
+}

@@ -1,0 +1,31 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/open-database.ts';
+import { predictions } from '../db/schema.ts';
+
+export type PredictionOutcome =
+  | { status: 'succeeded'; output: unknown; transcript: unknown; results: unknown }
+  | { status: 'failed'; error: string; errorCode: string };
+
+/**
+ * Moves a `processing` prediction to its terminal state once (spec 3): a prediction that already
+ * ended (e.g. canceled meanwhile) is left as it is. Returns whether this call ended it.
+ */
+export async function finishPrediction(
+  db: Db,
+  id: string,
+  outcome: PredictionOutcome,
+  startedAt: Date,
+): Promise<boolean> {
+  const completedAt = new Date();
+  const common = { completedAt, predictTime: (completedAt.getTime() - startedAt.getTime()) / 1000 };
+  const values =
+    outcome.status === 'succeeded'
+      ? { ...common, status: 'succeeded', output: outcome.output, transcript: outcome.transcript, results: outcome.results }
+      : { ...common, status: 'failed', error: outcome.error, errorCode: outcome.errorCode };
+  const ended = await db
+    .update(predictions)
+    .set(values)
+    .where(and(eq(predictions.id, id), eq(predictions.status, 'processing')))
+    .returning({ id: predictions.id });
+  return ended.length > 0;
+}

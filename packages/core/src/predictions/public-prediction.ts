@@ -1,0 +1,34 @@
+/**
+ * The prediction object as the HTTP API returns it: spec 2.1 fields plus the fields the Replicate
+ * clients require (replicate-compat.md sections 4 and 10.8). Never internal file handles or paths.
+ */
+export type PredictionStatus = 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed', 'canceled']);
+
+/** The model id of spec 1 and 9. */
+export const MODEL_ID = 'service/transcribe';
+/** The version label: the model has one version, labelled with an empty string as spec 2.1 allows. */
+export const MODEL_VERSION = '';
+
+export interface PublicPrediction {
+  id: string;
+  model: string;
+  version: string;
+  status: PredictionStatus;
+  input: Record<string, unknown>;
+  output: unknown;
+  error: string | null;
+  logs: string;
+  metrics: { predict_time?: number; total_time?: number; audio_duration?: number };
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  urls: { get: string; cancel: string };
+  data_removed: boolean;
+}
+
+/** True for `succeeded`, `failed` and `canceled` (spec 3; replicate-compat.md 5). */
+export function isTerminalStatus(status: string): boolean {
+  return TERMINAL_STATUSES.has(status);
+}

@@ -1,0 +1,106 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { isAppError } from '../errors/app-error.ts';
+import { predictions, type PredictionRow } from '../db/schema.ts';
+import { decodeToPcm } from '../media/decode-to-pcm.ts';
+import { fetchMedia } from '../media/fetch-media.ts';
+import { probeMedia } from '../media/probe-media.ts';
+import { transcribeRecording } from '../recognition/transcribe-recording.ts';
+import type { ServiceContext } from '../service-context.ts';
+import type { Transcript } from '../transcript/transcript-model.ts';
+import { renderTranscript } from '../transcript/render-transcript.ts';
+import { shapeOutput } from '../transcript/shape-output.ts';
+import type { PredictionInput } from '../validation/prediction-input.ts';
+import { appendPredictionLog } from './append-prediction-log.ts';
+import { finishPrediction } from './finish-prediction.ts';
+import type { PredictionSource } from './prediction-source.ts';
+import { TERMINAL_STATUSES } from './public-prediction.ts';
+
+/**
+ * The worker step for one prediction: fetch the recording, probe and decode it, run VAD and
+ * recognition, render the output and store the terminal state (spec 3). A user-facing failure
+ * (AppError) ends the prediction `failed` with its plain-words message; any other error is thrown
+ * so the job queue retries it. Running an already ended prediction does nothing.
+ */
+export async function runPrediction(ctx: ServiceContext, predictionId: string, signal?: AbortSignal): Promise<void> {
+  const row = await markStarted(ctx, predictionId);
+  if (!row) return;
+  const workDir = join(ctx.config.dataDir, 'work', predictionId);
+  const log = (line: string) => appendPredictionLog(ctx.database.db, predictionId, line);
+  try {
+    await mkdir(workDir, { recursive: true });
+    const transcript = await produceTranscript(ctx, row, workDir, log, signal);
+    const params = row.params as PredictionInput;
+    const results = {};
+    const output = shapeOutput(renderTranscript(transcript, params.output_format), params.post_process, results);
+    await finishPrediction(ctx.database.db, predictionId, { status: 'succeeded', output, transcript, results }, row.startedAt ?? new Date());
+    await log('succeeded');
+  } catch (error) {
+    if (!isAppError(error) || error.code === 'internal') throw error;
+    await finishPrediction(ctx.database.db, predictionId, { status: 'failed', error: error.message, errorCode: error.code }, row.startedAt ?? new Date());
+    await log(`failed: ${error.message}`);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+async function markStarted(ctx: ServiceContext, id: string): Promise<PredictionRow | null> {
+  const [row] = await ctx.database.db.select().from(predictions).where(eq(predictions.id, id)).limit(1);
+  if (!row || TERMINAL_STATUSES.has(row.status)) return null;
+  if (row.startedAt) return row;
+  const startedAt = new Date();
+  await ctx.database.db.update(predictions).set({ startedAt }).where(eq(predictions.id, id));
+  return { ...row, startedAt };
+}
+
+async function produceTranscript(
+  ctx: ServiceContext,
+  row: PredictionRow,
+  workDir: string,
+  log: (line: string) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<Transcript> {
+  const params = row.params as PredictionInput;
+  const mediaPath = await obtainMedia(ctx, row.source as PredictionSource, workDir, log, signal);
+  const probe = await probeMedia(mediaPath);
+  await ctx.database.db.update(predictions).set({ audioSeconds: probe.durationSeconds }).where(eq(predictions.id, row.id));
+  const wavPath = join(workDir, 'audio.wav');
+  const decoded = await decodeToPcm(mediaPath, wavPath, { signal });
+  await log(`decoded ${decoded.durationSeconds.toFixed(1)} s of audio (${probe.formatName})`);
+  return ctx.recognitionQueue.add(
+    () =>
+      transcribeRecording({
+        wavPath,
+        durationSeconds: decoded.durationSeconds,
+        formatName: probe.formatName,
+        engine: ctx.engine,
+        vadModelPath: ctx.config.vadModelPath,
+        language: params.language,
+        prompt: params.prompt,
+        hotwords: params.hotwords,
+        signal,
+        onStage: (line) => void log(line),
+      }),
+    { throwOnTimeout: true },
+  );
+}
+
+async function obtainMedia(
+  ctx: ServiceContext,
+  source: PredictionSource,
+  workDir: string,
+  log: (line: string) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<string> {
+  if (source.kind === 'upload') return source.path;
+  const path = join(workDir, 'source');
+  const { bytes } = await fetchMedia(source.url, path, {
+    maxBytes: ctx.config.maxMediaBytes,
+    timeoutMs: ctx.config.downloadTimeoutMs,
+    allowPrivateNetwork: ctx.config.allowPrivateNetwork,
+    signal,
+  });
+  await log(`downloaded ${bytes} bytes`);
+  return path;
+}

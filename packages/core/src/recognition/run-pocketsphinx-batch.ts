@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { AppError } from '../errors/app-error.ts';
+import type { VadInterval } from '../transcript/transcript-model.ts';
+import { POCKETSPHINX_FRAME_RATE } from './parse-pocketsphinx-hypseg.ts';
+
+export interface PocketsphinxBatchRun {
+  binaryPath: string;
+  /** Folder with `en-us/` (acoustic model), `en-us.lm.bin` and `cmudict-en-us.dict`. */
+  modelDir: string;
+  /** 16 kHz mono 16-bit WAV file and the byte offset of its samples. */
+  wavPath: string;
+  dataOffset: number;
+  /** Length of the audio, seconds (utterances are clamped to it). */
+  durationSeconds: number;
+  /** Stretches to decode, seconds; the utterance id written for each is `firstId` + its index. */
+  utterances: readonly VadInterval[];
+  firstId: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Called with the id of each utterance once it is decoded. */
+  onUtteranceDone?: (id: number) => void;
+}
+
+/**
+ * Decodes `utterances` of one WAV file with one `pocketsphinx_batch` process, addressing them by
+ * frame in a control file (no audio is copied; the WAV is symlinked into a temporary folder so any
+ * file name works). The process is killed on `signal` abort and after `timeoutMs`.
+ * @returns the process's `-hypseg` output (see parse-pocketsphinx-hypseg.ts).
+ * @throws AppError `recognition_failed` (non-zero exit, with the last log lines; timeout),
+ *   `engine_unavailable` (binary cannot be started); `signal.reason` when aborted.
+ */
+export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pocketsphinx-'));
+  try {
+    await symlink(path.resolve(run.wavPath), path.join(dir, 'audio.wav'));
+    const lastFrame = Math.floor(run.durationSeconds * POCKETSPHINX_FRAME_RATE) - 1;
+    const lines = run.utterances.map((u, i) => {
+      const first = Math.max(0, Math.floor(u.start * POCKETSPHINX_FRAME_RATE));
+      const last = Math.min(lastFrame, Math.ceil(u.end * POCKETSPHINX_FRAME_RATE));
+      return `audio ${first} ${Math.max(first, last)} ${run.firstId + i}\n`;
+    });
+    await writeFile(path.join(dir, 'utterances.ctl'), lines.join(''));
+    return await spawnBatch(run, [
+      '-ctl', path.join(dir, 'utterances.ctl'), '-cepdir', dir, '-cepext', '.wav',
+      '-adcin', 'yes', '-adchdr', String(run.dataOffset),
+      '-hmm', path.join(run.modelDir, 'en-us'), '-lm', path.join(run.modelDir, 'en-us.lm.bin'),
+      '-dict', path.join(run.modelDir, 'cmudict-en-us.dict'), '-hypseg', '/dev/stdout',
+    ]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function spawnBatch(run: PocketsphinxBatchRun, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    run.signal?.throwIfAborted();
+    const child = spawn(run.binaryPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    const log = watchLog(child.stderr, run.onUtteranceDone);
+    const stop = (error: unknown) => {
+      child.kill('SIGKILL');
+      fail(error);
+    };
+    const onAbort = () => stop(run.signal?.reason);
+    const timer = setTimeout(() => stop(new AppError('recognition_failed',
+      `pocketsphinx did not finish within ${Math.round(run.timeoutMs / 1000)} s`)), run.timeoutMs);
+    let settled = false;
+    const settle = () => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(timer);
+      run.signal?.removeEventListener('abort', onAbort);
+      return true;
+    };
+    const fail = (error: unknown) => settle() && reject(error);
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.on('error', (error) => fail(new AppError('engine_unavailable',
+      `Cannot start pocketsphinx (${run.binaryPath}): ${error.message}`, { cause: error })));
+    child.on('close', (code, signal) => {
+      if (code === 0) return settle() && resolve(stdout);
+      const errors = log.errorLines().slice(-3).join(' | ');
+      fail(new AppError('recognition_failed', `pocketsphinx exited with ${code ?? signal}: ${errors || 'no error logged'}`));
+    });
+  });
+}
+
+/** Follows pocketsphinx's log: reports decoded utterance ids, keeps the last ERROR/FATAL lines. */
+function watchLog(stderr: Readable, onUtteranceDone?: (id: number) => void) {
+  const errors: string[] = [];
+  let partial = '';
+  stderr.setEncoding('utf8').on('data', (text: string) => {
+    const lines = (partial + text).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const done = /batch\.c\(\d+\): (\d+): [\d.]+ seconds speech/.exec(line);
+      if (done) onUtteranceDone?.(Number(done[1]));
+      else if (/^(ERROR|FATAL)/.test(line) && errors.push(line.slice(0, 300)) > 10) errors.shift();
+    }
+  });
+  return { errorLines: () => (/^(ERROR|FATAL)/.test(partial) ? [...errors, partial] : errors) };
+}

@@ -1,0 +1,32 @@
+import type PgBoss from 'pg-boss';
+import type PQueue from 'p-queue';
+import type { Database } from './db/open-database.ts';
+import type { RecognitionEngine } from './recognition/recognition-engine.ts';
+
+/** Settings the apps pass to core (core never reads `process.env`). Units are in the names. */
+export interface ServiceConfig {
+  /** Root folder for uploads and work files. */
+  dataDir: string;
+  /** Absolute public base of the client-compatible API, e.g. `https://host/v1/replicate/v1`. */
+  apiBaseUrl: string;
+  /** Largest recording accepted, uploaded or downloaded (spec 8: 300 MiB). */
+  maxMediaBytes: number;
+  /** Total time allowed to download a link. */
+  downloadTimeoutMs: number;
+  /** Allow links to loopback/private addresses (local use and tests only). */
+  allowPrivateNetwork: boolean;
+  /** Silero VAD ONNX model file. */
+  vadModelPath: string;
+  /** Whether an LLM endpoint is configured for post-processing (spec 2.4). */
+  llmConfigured: boolean;
+}
+
+/** Everything a use-case needs, built once by each app at start-up. */
+export interface ServiceContext {
+  database: Database;
+  boss: PgBoss;
+  engine: RecognitionEngine;
+  /** Bounds how many recognitions run at once in this process (CPU-bound). */
+  recognitionQueue: PQueue;
+  config: ServiceConfig;
+}

@@ -1,0 +1,70 @@
+import { roundSeconds } from './format-timestamps.ts';
+import type { Transcript, TranscriptSegment, VadInterval } from './transcript-model.ts';
+
+/** One word of a json / json2 segment; times in seconds rounded to ms. */
+export interface JsonWord {
+  start: number;
+  end: number;
+  text: string;
+  confidence: number | null;
+}
+
+/** One segment of a json / json2 transcript; times in seconds rounded to ms. */
+export interface JsonSegment {
+  start: number;
+  end: number;
+  text: string;
+  speaker: string | null;
+  language: string | null;
+  words: JsonWord[];
+}
+
+/** The `json` transcript (spec 2.3.3). */
+export interface JsonTranscript {
+  /** `length` in seconds (rounded to ms); `format` as ffprobe names the container. */
+  source: { length: number; format: string };
+  segments: JsonSegment[];
+  vad: VadInterval[];
+  /** Main language code, or null for a recording without speech (spec 2.3.6). */
+  language: string | null;
+}
+
+/**
+ * The segments of a json / json2 transcript: shape `{start, end, text, speaker, language,
+ * words: [{start, end, text, confidence}]}`, all times in seconds rounded to milliseconds.
+ * Text is passed through unchanged (spec 2.3.3–2.3.4).
+ */
+export function renderJsonSegments(segments: readonly TranscriptSegment[]): JsonSegment[] {
+  return segments.map((segment) => ({
+    start: roundSeconds(segment.start),
+    end: roundSeconds(segment.end),
+    text: segment.text,
+    speaker: segment.speaker,
+    language: segment.language,
+    words: segment.words.map((word) => ({
+      start: roundSeconds(word.start),
+      end: roundSeconds(word.end),
+      text: word.text,
+      confidence: word.confidence,
+    })),
+  }));
+}
+
+/** VAD speech intervals `[{start, end}]` in seconds rounded to milliseconds (spec 2.3.3). */
+export function renderVad(vad: readonly VadInterval[]): VadInterval[] {
+  return vad.map((interval) => ({ start: roundSeconds(interval.start), end: roundSeconds(interval.end) }));
+}
+
+/**
+ * The `json` output format (spec 2.3.3): `{source: {length, format}, segments, vad, language}`,
+ * with exactly these four members. A recording without speech (spec 2.3.6) gives
+ * `segments: []`, `vad: []` and `language: null`.
+ */
+export function renderJson(model: Transcript): JsonTranscript {
+  return {
+    source: { length: roundSeconds(model.source.length), format: model.source.format },
+    segments: renderJsonSegments(model.segments),
+    vad: renderVad(model.vad),
+    language: model.language,
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Spec 2.2 `language`: the recognition language, checked against the spec 2.5 table and against
+ * the languages the configured recognition engine can recognise.
+ */
+import { describeLanguageCode, findLanguage, LANGUAGE_LIST_REFERENCE } from '../spec/languages.ts';
+import { describeValue, invalidInput } from './invalid-input.ts';
+
+export interface LanguageOptions {
+  /** Codes the configured engine recognises (RecognitionEngine.languages), or 'any'. */
+  recognitionLanguages: readonly string[] | 'any';
+  /** Engine name for details, e.g. `pocketsphinx`. */
+  engineName: string;
+}
+
+/** Most engine language codes listed in a detail; the rest is counted. */
+const MAX_LISTED_CODES = 20;
+
+/**
+ * Validates `language`.
+ *
+ * - absent, null, an empty or whitespace-only string, or `auto` (any case) → null (detect or the
+ *   engine's default; `auto` is our addition, common in other transcription APIs);
+ * - a code or English name of spec 2.5, any case, surrounding whitespace ignored → the code
+ *   (`German` → `de`).
+ *
+ * @returns the spec 2.5 code, or null.
+ * @throws AppError `invalid_input` (param `language`) when not a string, not in spec 2.5 (detail
+ *   carries LANGUAGE_LIST_REFERENCE), or not recognised by the engine (detail names the engine
+ *   and its languages).
+ */
+export function parseLanguageParam(value: unknown, options: LanguageOptions): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') {
+    throw invalidInput('language', `language must be a language code or English name such as "en" or "English", or null; got ${describeValue(value)}. ${LANGUAGE_LIST_REFERENCE}`);
+  }
+  const text = value.trim();
+  if (text === '' || text.toLowerCase() === 'auto') return null;
+  const language = findLanguage(text);
+  if (language === undefined) {
+    throw invalidInput('language', `language ${describeValue(value)} is not a supported language code or English name. ${LANGUAGE_LIST_REFERENCE}`);
+  }
+  const { recognitionLanguages, engineName } = options;
+  if (recognitionLanguages !== 'any' && !recognitionLanguages.includes(language.code)) {
+    throw invalidInput('language', `language ${describeLanguageCode(language.code)} is not available: the configured recognition engine ${engineName} recognises only ${listCodes(recognitionLanguages)}. Leave language empty to use the engine's default.`);
+  }
+  return language.code;
+}
+
+function listCodes(codes: readonly string[]): string {
+  if (codes.length === 0) return 'no languages';
+  const listed = codes.slice(0, MAX_LISTED_CODES).map(describeLanguageCode).join(', ');
+  const rest = codes.length - MAX_LISTED_CODES;
+  return rest > 0 ? `${listed} and ${rest} more` : listed;
+}
