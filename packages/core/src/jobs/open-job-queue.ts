@@ -23,7 +23,6 @@ export async function openJobQueue(database: Database, options: JobQueueOptions)
     schema: 'pgboss',
     superviseIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
-    monitorStateIntervalSeconds: undefined,
   };
   const boss = options.databaseUrl
     ? new PgBoss({ connectionString: options.databaseUrl, max: 4, ...common })

@@ -65,8 +65,15 @@ function isPublicV4(address: ipaddr.IPv4): boolean {
 
 function isPublicV6(address: ipaddr.IPv6): boolean {
   if (address.isIPv4MappedAddress()) return isPublicV4(address.toIPv4Address());
-  if (isIPv4Compatible(address)) return isPublicV4(address.toIPv4Address());
+  if (isIPv4Compatible(address)) return isPublicV4(embeddedIPv4(address));
   return address.range() === 'unicast';
+}
+
+/** The IPv4 address in the last 32 bits. */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 {
+  const high = address.parts[6] ?? 0;
+  const low = address.parts[7] ?? 0;
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
 /** ::a.b.c.d (deprecated IPv4-compatible form, RFC 4291 2.5.5.1): first 96 bits zero. */

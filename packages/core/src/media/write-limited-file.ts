@@ -12,7 +12,7 @@ import { AppError } from '../errors/app-error.ts';
  *   the signal's reason when `signal` aborts.
  */
 export async function writeLimitedFile(
-  source: AsyncIterable<Uint8Array>,
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   destPath: string,
   options: { maxBytes: number; signal?: AbortSignal },
 ): Promise<number> {

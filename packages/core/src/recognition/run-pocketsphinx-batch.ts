@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -30,7 +30,7 @@ export interface PocketsphinxBatchRun {
  * frame in a control file (no audio is copied; the WAV is symlinked into a temporary folder so any
  * file name works). The process is killed on `signal` abort and after `timeoutMs`.
  * @returns the process's `-hypseg` output (see parse-pocketsphinx-hypseg.ts).
- * @throws AppError `recognition_failed` (non-zero exit, with the last log lines; timeout),
+ * @throws AppError `recognition_failed` (non-zero exit or no output, with the last ERROR lines; timeout),
  *   `engine_unavailable` (binary cannot be started); `signal.reason` when aborted.
  */
 export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<string> {
@@ -44,22 +44,26 @@ export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<s
       return `audio ${first} ${Math.max(first, last)} ${run.firstId + i}\n`;
     });
     await writeFile(path.join(dir, 'utterances.ctl'), lines.join(''));
-    return await spawnBatch(run, [
+    const hypsegPath = path.join(dir, 'hypseg.txt'); // not /dev/stdout: Node's pipes are sockets it cannot open
+    const errors = await spawnBatch(run, [
       '-ctl', path.join(dir, 'utterances.ctl'), '-cepdir', dir, '-cepext', '.wav',
-      '-adcin', 'yes', '-adchdr', String(run.dataOffset),
+      '-adcin', 'yes', '-adchdr', String(run.dataOffset), '-remove_silence', 'no',
       '-hmm', path.join(run.modelDir, 'en-us'), '-lm', path.join(run.modelDir, 'en-us.lm.bin'),
-      '-dict', path.join(run.modelDir, 'cmudict-en-us.dict'), '-hypseg', '/dev/stdout',
+      '-dict', path.join(run.modelDir, 'cmudict-en-us.dict'), '-hypseg', hypsegPath,
     ]);
+    return await readFile(hypsegPath, 'utf8').catch((error: unknown) => {
+      throw new AppError('recognition_failed', `pocketsphinx wrote no results: ${errors.join(' | ') || 'no error logged'}`, { cause: error });
+    });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-function spawnBatch(run: PocketsphinxBatchRun, args: string[]): Promise<string> {
+/** Runs the process; resolves with the ERROR lines it logged (it exits 0 even after some). */
+function spawnBatch(run: PocketsphinxBatchRun, args: string[]): Promise<string[]> {
   return new Promise((resolve, reject) => {
     run.signal?.throwIfAborted();
-    const child = spawn(run.binaryPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
+    const child = spawn(run.binaryPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const log = watchLog(child.stderr, run.onUtteranceDone);
     const stop = (error: unknown) => {
       child.kill('SIGKILL');
@@ -78,11 +82,10 @@ function spawnBatch(run: PocketsphinxBatchRun, args: string[]): Promise<string> 
     };
     const fail = (error: unknown) => settle() && reject(error);
     run.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
     child.on('error', (error) => fail(new AppError('engine_unavailable',
       `Cannot start pocketsphinx (${run.binaryPath}): ${error.message}`, { cause: error })));
     child.on('close', (code, signal) => {
-      if (code === 0) return settle() && resolve(stdout);
+      if (code === 0) return settle() && resolve(log.errorLines());
       const errors = log.errorLines().slice(-3).join(' | ');
       fail(new AppError('recognition_failed', `pocketsphinx exited with ${code ?? signal}: ${errors || 'no error logged'}`));
     });

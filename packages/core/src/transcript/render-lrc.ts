@@ -16,16 +16,14 @@ export function listLrcCues(model: Transcript): Cue[] {
   return splitCues(model.segments, { ...DEFAULT_CUE_OPTIONS, ...LRC_CUE_LIMITS, speakerPrefix });
 }
 
-/** Hundredths of a second, the precision of LRC labels. */
-function centiseconds(seconds: number): number {
-  return Math.max(0, Math.round(seconds * 100));
-}
+/** A silence longer than this many seconds after a cue gets an empty line that clears the text. */
+export const LRC_CLEAR_AFTER_SECONDS = 1;
 
 /**
  * The `lrc` output format (spec 2.3.5): one line `[mm:ss.xx]text` per cue (minutes are total
- * minutes, e.g. `[75:03.20]`), lines end with `\n`. LRC has no end times, so a cue's end is
- * marked by an empty line `[mm:ss.xx]` when the next cue starts later (after rounding to
- * hundredths) or when it is the last cue; players then clear the text during silences.
+ * minutes, e.g. `[75:03.20]`), lines end with `\n`. LRC has no end times: a line shows until
+ * the next one, so the end of a cue is written as an empty line `[mm:ss.xx]` when the next cue
+ * starts more than LRC_CLEAR_AFTER_SECONDS later, and after the last cue.
  * No speech (spec 2.3.6) → `''`.
  */
 export function renderLrc(model: Transcript): string {
@@ -34,7 +32,7 @@ export function renderLrc(model: Transcript): string {
   cues.forEach((cue, i) => {
     lines.push(`[${formatLrcTime(cue.start)}]${cue.lines.join(' ')}`);
     const next = cues[i + 1];
-    if (next === undefined || centiseconds(next.start) > centiseconds(cue.end)) {
+    if (next === undefined || next.start - cue.end > LRC_CLEAR_AFTER_SECONDS) {
       lines.push(`[${formatLrcTime(cue.end)}]`);
     }
   });

@@ -2,6 +2,7 @@ import { textLength } from './clean-text.ts';
 import { tokenizeSegment } from './tokenize-segment.ts';
 import type { CueToken } from './tokenize-segment.ts';
 import type { TranscriptSegment } from './transcript-model.ts';
+import { joinTokens, wrapCueLines, wrapGreedy } from './wrap-cue-lines.ts';
 
 /** Limits of one subtitle cue (docs/formats.md "Cue splitting"). */
 export interface CueOptions {
@@ -25,40 +26,38 @@ export interface Cue {
   lines: string[];
 }
 
-function joinTokens(tokens: readonly CueToken[]): string {
-  return tokens.map((token, i) => (i > 0 && token.spaced ? ' ' : '') + token.text).join('');
+interface Plan { count: number; cost: number; from: number }
+
+/** Cue cost: squared unused room, minus a bonus for ending at a sentence (or clause) end. */
+function cueCost(tokens: readonly CueToken[], capacity: number): number {
+  const room = capacity - textLength(joinTokens(tokens));
+  const last = tokens[tokens.length - 1]!.text;
+  const bonus = /[.!?…]["')\]]*$/u.test(last) ? (capacity / 2) ** 2 : /[,;:]$/u.test(last) ? (capacity / 3) ** 2 : 0;
+  return room * room - bonus;
 }
 
-/** Greedy line filling; null when the tokens need more than `maxLines` lines. */
-function wrapGreedy(tokens: readonly CueToken[], budgets: readonly number[]): CueToken[][] | null {
-  const lines: CueToken[][] = [[]];
-  for (const token of tokens) {
-    const line = lines[lines.length - 1]!;
-    if (textLength(joinTokens([...line, token])) <= budgets[lines.length - 1]!) line.push(token);
-    else if (line.length > 0 && lines.length < budgets.length && textLength(token.text) <= budgets[lines.length]!) {
-      lines.push([token]);
-    } else return null;
+/** Cue boundaries: fewest cues, then least total cost (dynamic programming over breaks). */
+function planCues(tokens: readonly CueToken[], budgets: readonly number[], maxDuration: number): number[] {
+  const capacity = budgets.reduce((sum, budget) => sum + budget, 0);
+  const plans: Plan[] = [{ count: 0, cost: 0, from: -1 }];
+  for (let end = 1; end <= tokens.length; end += 1) {
+    let best: Plan | undefined;
+    for (let from = end - 1; from >= 0; from -= 1) {
+      const range = tokens.slice(from, end);
+      const duration = Math.max(...range.map((token) => token.end)) - range[0]!.start;
+      if (range.length > 1 && (duration > maxDuration || wrapGreedy(range, budgets) === null)) break;
+      const plan = { count: plans[from]!.count + 1, cost: plans[from]!.cost + cueCost(range, capacity), from };
+      if (!best || plan.count < best.count || (plan.count === best.count && plan.cost < best.cost)) best = plan;
+    }
+    plans.push(best!);
   }
-  return lines;
-}
-
-/** Lines of a cue: greedy, then two lines rebalanced so the longer one is as short as possible. */
-function wrapTokens(tokens: readonly CueToken[], budgets: readonly number[], prefix: number): CueToken[][] | null {
-  const greedy = wrapGreedy(tokens, budgets);
-  if (greedy === null || greedy.length !== 2) return greedy;
-  let best = greedy;
-  let bestWidth = Infinity;
-  for (let k = 1; k < tokens.length; k += 1) {
-    const [top, bottom] = [tokens.slice(0, k), tokens.slice(k)];
-    const [a, b] = [textLength(joinTokens(top)), textLength(joinTokens(bottom))];
-    if (a > budgets[0]! || b > budgets[1]! || Math.max(a + prefix, b) >= bestWidth) continue;
-    [best, bestWidth] = [[top, bottom], Math.max(a + prefix, b)];
-  }
-  return best;
+  const starts: number[] = [];
+  for (let end = tokens.length; end > 0; end = plans[end]!.from) starts.unshift(plans[end]!.from);
+  return starts;
 }
 
 function makeCue(tokens: readonly CueToken[], speaker: string | null, prefix: string, budgets: readonly number[]): Cue {
-  const lines = (wrapTokens(tokens, budgets, textLength(prefix)) ?? [tokens]).map(joinTokens);
+  const lines = (wrapCueLines(tokens, budgets, textLength(prefix)) ?? [tokens]).map(joinTokens);
   lines[0] = prefix + lines[0];
   const start = tokens[0]!.start;
   return { start, end: Math.max(start, ...tokens.map((token) => token.end)), speaker, lines };
@@ -69,24 +68,17 @@ function makeCue(tokens: readonly CueToken[], speaker: string | null, prefix: st
  * Each segment gives one or more cues, never shared with another segment; cue text is the
  * segment's words in order, none lost. A cue has at most `maxLines` lines of at most
  * `maxLineChars` characters and lasts at most `maxDuration` seconds (a lone token longer than
- * that keeps its own cue). Breaks fall at spaces; word times are used when present.
+ * that keeps its own cue). Breaks fall at spaces; the fewest cues are used, as even in length
+ * as possible, preferring breaks after sentence or clause punctuation.
  */
 export function splitCues(segments: readonly TranscriptSegment[], options: CueOptions = DEFAULT_CUE_OPTIONS): Cue[] {
-  const cues: Cue[] = [];
-  for (const segment of segments) {
+  return segments.flatMap((segment) => {
     const prefix = options.speakerPrefix && segment.speaker !== null ? `${segment.speaker}: ` : '';
     const budgets = Array.from({ length: options.maxLines }, (_, i) =>
       i === 0 ? options.maxLineChars - textLength(prefix) : options.maxLineChars);
-    let current: CueToken[] = [];
-    for (const token of tokenizeSegment(segment, budgets[0]!)) {
-      const tooLong = current.length > 0 && token.end - current[0]!.start > options.maxDuration;
-      if (current.length > 0 && (tooLong || wrapGreedy([...current, token], budgets) === null)) {
-        cues.push(makeCue(current, segment.speaker, prefix, budgets));
-        current = [];
-      }
-      current.push(token);
-    }
-    if (current.length > 0) cues.push(makeCue(current, segment.speaker, prefix, budgets));
-  }
-  return cues;
+    const tokens = tokenizeSegment(segment, budgets[0]!);
+    const starts = planCues(tokens, budgets, options.maxDuration);
+    return starts.map((start, i) =>
+      makeCue(tokens.slice(start, starts[i + 1] ?? tokens.length), segment.speaker, prefix, budgets));
+  });
 }

@@ -1,0 +1,53 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApiKey } from '@transcribe/core';
+import { parseEnv } from '../env.ts';
+import { startService, type RunningService } from '../start-service.ts';
+import { createTestDatabase, type TestDatabase } from './create-test-database.ts';
+
+export type TestDatabaseKind = 'pglite' | 'postgres';
+
+export interface TestService {
+  service: RunningService;
+  /** Root URL, e.g. `http://127.0.0.1:PORT`. */
+  url: string;
+  /** Base for the Python client style: `{url}/v1/replicate`. */
+  replicateBase: string;
+  /** A live API key. */
+  key: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real service in this process on a free port with a fresh data directory and database
+ * (PGlite in the data directory, or a new PostgreSQL database), plus one API key.
+ */
+export async function startTestService(kind: TestDatabaseKind, env: Record<string, string> = {}): Promise<TestService> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'transcribe-test-'));
+  const database: TestDatabase | null = kind === 'postgres' ? await createTestDatabase() : null;
+  const service = await startService(
+    parseEnv({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ALLOW_PRIVATE_NETWORK: '1',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      ...env,
+    }),
+  );
+  const key = await createApiKey(service.ctx.database.db, 'test');
+  return {
+    service,
+    url: service.url,
+    replicateBase: `${service.url}/v1/replicate`,
+    key: key.secret,
+    dataDir,
+    async stop() {
+      await service.stop();
+      await database?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { rm } from 'node:fs/promises';
+import { AppError } from '../errors/app-error.ts';
+import { readWavHeader } from './read-wav-samples.ts';
+import { runMediaTool } from './run-media-tool.ts';
+
+export interface DecodeToPcmOptions {
+  /** Output rate in Hz; the recognition engines take 16 kHz only. */
+  sampleRate?: 16000;
+  /** Output channels; mono only (all channels are mixed down). */
+  channels?: 1;
+  /** Kills ffmpeg and rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** ffmpeg is killed after this many ms (default 30 minutes). */
+  timeoutMs?: number;
+}
+
+export interface DecodedPcm {
+  /** Length of the decoded audio in seconds (from the number of samples written). */
+  durationSeconds: number;
+  /** Size of the WAV file in bytes, header included. */
+  bytes: number;
+}
+
+/**
+ * Decodes the audio of `inputPath` (any audio or video format ffmpeg reads) to a 16 kHz mono signed 16-bit
+ * little-endian WAV at `outputPath`, the input of RecognitionRequest.wavPath:
+ * `ffmpeg -nostdin -v error -protocol_whitelist file -i in -vn -ac 1 -ar 16000 -c:a pcm_s16le -f wav out`.
+ * ffmpeg streams file to file; nothing passes through Node's memory. Probe the input first (probeMedia)
+ * to refuse playlists and files without audio with the right message. The output is removed on failure.
+ * @throws AppError `media_unreadable` (ffmpeg failed or timed out; its stderr only in `cause`),
+ *   `media_no_audio` (no audio stream, or an audio stream that decodes to zero samples), param `audio`;
+ *   the signal's reason on abort.
+ */
+export async function decodeToPcm(inputPath: string, outputPath: string, options: DecodeToPcmOptions = {}): Promise<DecodedPcm> {
+  const sampleRate = options.sampleRate ?? 16000;
+  const channels = options.channels ?? 1;
+  const args = ['-nostdin', '-v', 'error', '-protocol_whitelist', 'file', '-i', `file:${inputPath}`, '-vn'];
+  args.push('-ac', String(channels), '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 'wav', '-y', `file:${outputPath}`);
+  try {
+    const run = await runMediaTool('ffmpeg', args, {
+      timeoutMs: options.timeoutMs ?? 30 * 60_000,
+      maxStdoutBytes: 0,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (run.timedOut) throw decodeFailed('Decoding the recording took too long.', run.stderr);
+    if (run.exitCode !== 0) throw explainFailure(run.stderr);
+    const header = await readWavHeader(outputPath);
+    const samples = Math.floor(header.dataBytes / (2 * header.channels));
+    if (samples === 0) throw new AppError('media_no_audio', 'The file has no audio track (it decodes to silence of zero length).', { param: 'audio' });
+    return { durationSeconds: samples / header.sampleRate, bytes: header.dataOffset + header.dataBytes };
+  } catch (error) {
+    await rm(outputPath, { force: true });
+    throw error;
+  }
+}
+
+/** ffmpeg's "no audio" case has its own code; anything else is unreadable. */
+function explainFailure(stderr: string): AppError {
+  if (/does not contain any stream|Output file #0 does not contain|matches no streams/i.test(stderr)) {
+    return new AppError('media_no_audio', 'The file has no audio track.', { param: 'audio', cause: new Error(stderr) });
+  }
+  return decodeFailed('The recording could not be decoded; the file may be damaged or in an unsupported format.', stderr);
+}
+
+function decodeFailed(message: string, stderr: string): AppError {
+  return new AppError('media_unreadable', message, { param: 'audio', cause: new Error(stderr) });
+}
