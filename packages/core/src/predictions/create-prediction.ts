@@ -39,6 +39,7 @@ export async function createPrediction(ctx: ServiceContext, request: CreatePredi
     recognitionLanguages: ctx.engine.languages,
     engineName: ctx.engine.name,
     llmConfigured: ctx.config.llmConfigured,
+    uploadedAudio: request.upload ? `upload:${request.upload.name}` : undefined,
   });
   const id = newPredictionId();
   const source = await storeSource(ctx, id, params, request.upload ?? null);
@@ -68,10 +69,7 @@ function asInputObject(rawInput: unknown, upload: CreatePredictionRequest['uploa
   if (raw === null && !upload) {
     throw new AppError('invalid_input', 'The request needs an "input" object with at least "audio" (a link to the recording).', { param: 'input' });
   }
-  const input = { ...(raw ?? {}) } as Record<string, unknown>;
-  // An uploaded file stands in for `audio`; a link form is used so the link rules pass.
-  if (upload) input.audio = `upload:${upload.name}`;
-  return input;
+  return { ...(raw ?? {}) } as Record<string, unknown>;
 }
 
 async function storeSource(

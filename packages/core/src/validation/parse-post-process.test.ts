@@ -6,13 +6,13 @@ import { expectInvalid, parseWith } from './expect-invalid-input.test-helper.ts'
 const NEEDS = { custom_prompt: 'List the jokes.', target_language: 'de' };
 
 describe('post_process (spec 2.2, 2.4, 4.5 rule 1, 8)', () => {
-  it.each([
+  it.each<[string, unknown, unknown]>([
     ['absent', undefined, null],
     ['null', null, null],
     ['an empty list', [], []],
     ['one type', ['summary'], ['summary']],
     ['8 types, order kept', POST_PROCESS_TYPE_NAMES.slice(0, 8), POST_PROCESS_TYPE_NAMES.slice(0, 8)],
-    ...POST_PROCESS_TYPE_NAMES.map((type) => [`the type ${type}`, [type], [type]] as const),
+    ...POST_PROCESS_TYPE_NAMES.map((type): [string, unknown, unknown] => [`the type ${type}`, [type], [type]]),
   ])('should accept %s', (_name, post_process, expected) => {
     expect(parseWith({ post_process, ...NEEDS }).post_process).toEqual(expected);
   });

@@ -3,7 +3,6 @@
  * request into a PredictionInput, or refuses it with one `invalid_input` error (HTTP 422) before
  * any prediction is created, anything is downloaded or anything is charged.
  */
-import { AppError } from '../errors/app-error.ts';
 import type { PredictionInput } from './prediction-input.ts';
 import { invalidInput, readParam } from './invalid-input.ts';
 import { parseAudioParam } from './parse-audio-param.ts';
@@ -90,9 +89,4 @@ function requireLanguageModel(types: readonly string[] | null, llmConfigured: bo
   if (types !== null && types.length > 0 && !llmConfigured) {
     throw invalidInput('post_process', 'post_process needs a language model, and none is configured on this server; leave post_process out or ask the operator to configure one.');
   }
-}
-
-/** True when `error` is the error this module throws (used by callers and tests). */
-export function isInvalidInput(error: unknown): error is AppError {
-  return error instanceof AppError && error.code === 'invalid_input';
 }

@@ -3,7 +3,7 @@ import { expectInvalid, parseWith } from './expect-invalid-input.test-helper.ts'
 import { DOMAINS, EFFICIENCIES } from './prediction-input.ts';
 
 describe('domain (spec 2.2)', () => {
-  it.each([[undefined, null], [null, null], ...DOMAINS.map((domain) => [domain, domain])])('should accept %s', (domain, expected) => {
+  it.each<[unknown, unknown]>([[undefined, null], [null, null], ...DOMAINS.map((domain): [unknown, unknown] => [domain, domain])])('should accept %s', (domain, expected) => {
     expect(parseWith({ domain }).domain).toBe(expected);
   });
 
@@ -14,7 +14,7 @@ describe('domain (spec 2.2)', () => {
 });
 
 describe('efficiency (spec 2.2)', () => {
-  it.each([[undefined, null], [null, null], ...EFFICIENCIES.map((value) => [value, value])])('should accept %s', (efficiency, expected) => {
+  it.each<[unknown, unknown]>([[undefined, null], [null, null], ...EFFICIENCIES.map((value): [unknown, unknown] => [value, value])])('should accept %s', (efficiency, expected) => {
     expect(parseWith({ efficiency }).efficiency).toBe(expected);
   });
 
