@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { AppError } from '../errors/app-error.ts';
+import { probeMedia } from './probe-media.ts';
 import { readWavHeader } from './read-wav-samples.ts';
 import { runMediaTool } from './run-media-tool.ts';
 
@@ -43,7 +44,7 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (run.timedOut) throw decodeFailed('Decoding the recording took too long.', run.stderr);
-    if (run.exitCode !== 0) throw explainFailure(run.stderr);
+    if (run.exitCode !== 0) throw await explainFailure(inputPath, run.stderr);
     const header = await readWavHeader(outputPath);
     const samples = Math.floor(header.dataBytes / (2 * header.channels));
     if (samples === 0) throw new AppError('media_no_audio', 'The file has no audio track (it decodes to silence of zero length).', { param: 'audio' });
@@ -54,12 +55,19 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
   }
 }
 
-/** ffmpeg's "no audio" case has its own code; anything else is unreadable. */
-function explainFailure(stderr: string): AppError {
-  if (/does not contain any stream|Output file #0 does not contain|matches no streams/i.test(stderr)) {
-    return new AppError('media_no_audio', 'The file has no audio track.', { param: 'audio', cause: new Error(stderr) });
+/**
+ * ffmpeg says "no stream" both for a video without sound and for a non-media file it half-recognised
+ * (e.g. text read as ANSI art); probeMedia tells them apart. Anything else is unreadable.
+ */
+async function explainFailure(inputPath: string, stderr: string): Promise<AppError> {
+  const generic = decodeFailed('The recording could not be decoded; the file may be damaged or in an unsupported format.', stderr);
+  if (!/does not contain any stream|matches no streams/i.test(stderr)) return generic;
+  try {
+    await probeMedia(inputPath, { timeoutMs: 30_000 });
+  } catch (error) {
+    if (error instanceof AppError) return error;
   }
-  return decodeFailed('The recording could not be decoded; the file may be damaged or in an unsupported format.', stderr);
+  return generic;
 }
 
 function decodeFailed(message: string, stderr: string): AppError {

@@ -70,7 +70,7 @@ function describeProbe(output: ProbeOutput, stderr: string): MediaProbe {
   const audio = streams.filter((stream) => stream.codec_type === 'audio');
   const isImage = formatName === 'image2' || formatName.endsWith('_pipe');
   if (formatName === '' || REFUSED_FORMATS.has(formatName) || (audio.length === 0 && isImage)) {
-    throw unreadable(UNREADABLE, stderr);
+    throw unreadable(UNREADABLE, `ffprobe format "${formatName}" refused. ${stderr}`);
   }
   const chosen = audio.find((stream) => stream.disposition?.default === 1) ?? audio[0];
   if (chosen === undefined) {
@@ -101,6 +101,8 @@ function pickDuration(formatDuration: string | undefined, stream: ProbeStream): 
   return Number.NaN;
 }
 
-function unreadable(message: string, cause: unknown): AppError {
+/** `detail` (ffprobe's stderr or an Error) goes to `cause`, for logs only. */
+function unreadable(message: string, detail: unknown): AppError {
+  const cause = detail instanceof Error ? detail : new Error(String(detail));
   return new AppError('media_unreadable', message, { param: 'audio', cause });
 }

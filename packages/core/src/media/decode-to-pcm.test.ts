@@ -1,0 +1,132 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAppError } from '../errors/app-error.ts';
+import { decodeToPcm } from './decode-to-pcm.ts';
+import { readWavHeader } from './read-wav-samples.ts';
+
+const AUDIO = '/work/shared/audio';
+const run = promisify(execFile);
+let dir: string;
+let count = 0;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'decode-pcm-'));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function out(): string {
+  count += 1;
+  return join(dir, `decoded-${count}.wav`);
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a failure, got success');
+}
+
+const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
+
+describe('decodeToPcm', () => {
+  describe('when the input has audio', () => {
+    it('should decode jfk.wav to about 11.0 s', async () => {
+      const path = out();
+      const result = await decodeToPcm(`${AUDIO}/jfk.wav`, path);
+      expect(result.durationSeconds).toBeCloseTo(11.0, 1);
+      expect(result.bytes).toBe((await stat(path)).size);
+    });
+
+    it('should turn a 48 kHz Ogg into a 16 kHz mono 16-bit WAV', async () => {
+      const path = out();
+      const result = await decodeToPcm(`${AUDIO}/fleurs/original-ogg/fleurs-en-000.ogg`, path);
+      const header = await readWavHeader(path);
+      expect(header).toMatchObject({ sampleRate: 16000, channels: 1, bitsPerSample: 16 });
+      expect(result.durationSeconds).toBeCloseTo(header.dataBytes / 32000, 6);
+      expect(result.durationSeconds).toBeGreaterThan(1);
+    });
+
+    it('should mix a stereo music file down to mono', async () => {
+      const path = out();
+      await decodeToPcm(`${AUDIO}/music/brahms_hungarian_dance_5_us_army_strings.ogg`, path);
+      expect((await readWavHeader(path)).channels).toBe(1);
+    });
+
+    it('should decode a FLAC file to the same length ffprobe reports', async () => {
+      const input = `${AUDIO}/librispeech-test-clean/1089-134686-0000.flac`;
+      const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', input]);
+      const result = await decodeToPcm(input, out());
+      expect(result.durationSeconds).toBeCloseTo(Number(stdout), 1);
+    });
+
+    it('should take the audio track of a video', async () => {
+      const video = join(dir, 'clip.mp4');
+      await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=160x120:rate=10',
+        '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:v', 'mpeg4', '-c:a', 'aac', '-shortest', video]);
+      const result = await decodeToPcm(video, out());
+      expect(result.durationSeconds).toBeGreaterThan(1.9);
+      expect(result.durationSeconds).toBeLessThan(2.2);
+    });
+  });
+
+  describe('when the input cannot be decoded', () => {
+    it('should throw media_unreadable for a text file, with a plain message and details only in cause', async () => {
+      const input = join(dir, 'notes.txt');
+      await writeFile(input, 'definitely not audio\n'.repeat(50));
+      const path = out();
+      const error = await failure(decodeToPcm(input, path));
+      expect(isAppError(error, 'media_unreadable')).toBe(true);
+      expect(error.message).not.toContain(dir);
+      expect(error.cause).toBeInstanceOf(Error);
+      expect(await exists(path)).toBe(false);
+    });
+
+    it('should keep ffmpeg’s stderr in cause for a damaged file', async () => {
+      const input = join(dir, 'garbage.mp3');
+      await writeFile(input, Buffer.concat([Buffer.from('ID3'), Buffer.alloc(2000, 0x5a)]));
+      const error = await failure(decodeToPcm(input, out()));
+      expect(isAppError(error, 'media_unreadable')).toBe(true);
+      expect(error.message).toBe('The recording could not be decoded; the file may be damaged or in an unsupported format.');
+      expect((error.cause as Error).message.length).toBeGreaterThan(0);
+    });
+
+    it('should throw media_no_audio for a video without sound', async () => {
+      const video = join(dir, 'silent.mp4');
+      await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10', '-c:v', 'mpeg4', video]);
+      const path = out();
+      const error = await failure(decodeToPcm(video, path));
+      expect(isAppError(error, 'media_no_audio')).toBe(true);
+      expect(await exists(path)).toBe(false);
+    });
+
+    it('should throw media_no_audio for audio that decodes to zero samples', async () => {
+      const input = join(dir, 'empty.wav');
+      await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-frames:a', '0', input]);
+      const error = await failure(decodeToPcm(input, out()));
+      expect(isAppError(error, 'media_no_audio')).toBe(true);
+    });
+
+    it('should kill ffmpeg and reject with the reason when aborted', async () => {
+      const controller = new AbortController();
+      const reason = new Error('stop');
+      controller.abort(reason);
+      const error = await failure(decodeToPcm(`${AUDIO}/jfk.wav`, out(), { signal: controller.signal }));
+      expect(error).toBe(reason);
+    });
+
+    it('should kill ffmpeg on timeout and say it took too long', async () => {
+      const error = await failure(decodeToPcm(`${AUDIO}/long_hifitts6097_concat_16k.wav`, out(), { timeoutMs: 1 }));
+      expect(isAppError(error, 'media_unreadable')).toBe(true);
+      expect(error.message).toContain('too long');
+    });
+  });
+});
