@@ -22,6 +22,8 @@ const envSchema = z.object({
   RECOGNITION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** A running job is retried after this long without finishing (crash safety with several workers). */
   JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** How often the queue looks for expired jobs and does upkeep, in seconds. */
+  QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(60),
   RECOGNITION_ENGINE: z.enum(['auto', 'pocketsphinx']).default('auto'),
   VAD_MODEL_PATH: z.string().optional(),
   POCKETSPHINX_BIN: z.string().optional(),

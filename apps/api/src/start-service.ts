@@ -35,7 +35,11 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   if (embedded) await refuseSecondOwner(dataDir);
   const engine = await selectEngine(env);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: join(dataDir, 'pglite') });
-  const boss = await openJobQueue(database, { databaseUrl: env.DATABASE_URL, expireInSeconds: env.JOB_EXPIRE_SECONDS });
+  const boss = await openJobQueue(database, {
+    databaseUrl: env.DATABASE_URL,
+    expireInSeconds: env.JOB_EXPIRE_SECONDS,
+    maintenanceIntervalSeconds: env.QUEUE_MAINTENANCE_SECONDS,
+  });
   if (embedded) await requeueInterruptedJobs(database, boss);
   const ctx: ServiceContext = {
     database,

@@ -2,7 +2,7 @@
  * The drizzle schema of the service: one schema for PostgreSQL and PGlite alike.
  * Migrations in `drizzle/` are generated from this file with `npm run db:generate`.
  */
-import { index, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** API keys (spec 5). Only the SHA-256 hash of a key is stored; `prefix` is shown in listings. */
 export const apiKeys = pgTable(
@@ -64,5 +64,25 @@ export const predictions = pgTable(
   (t) => [index('predictions_key_created_idx').on(t.apiKeyId, t.createdAt)],
 );
 
+/**
+ * Per-person settings of the Telegram bot (issue 8): what the bot sends when a recording arrives.
+ * One row per Telegram user, made on the first save; a missing row means the defaults.
+ */
+export const botUsers = pgTable('bot_users', {
+  /** Telegram user id as decimal text (ids exceed 32 bits); the person's keys have owner `telegram:<id>`. */
+  telegramId: text('telegram_id').primaryKey(),
+  /** Recognition language code (spec 2.5), or null to let the engine choose. */
+  language: text('language'),
+  /** How the transcript is delivered: `messages`, `txt` or `srt` (apps/bot). */
+  outputFormat: text('output_format').notNull().default('messages'),
+  /** Post-processing types (spec 2.4) run after every transcript. */
+  postProcess: jsonb('post_process').$type<string[]>().notNull().default([]),
+  /** Speaker count hint (spec 2.2 `speakers`, >= 1), or null. */
+  speakers: integer('speakers'),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type PredictionRow = typeof predictions.$inferSelect;
+export type BotUserRow = typeof botUsers.$inferSelect;

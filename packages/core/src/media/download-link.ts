@@ -12,6 +12,7 @@ import {
 import { createDeadline } from './create-deadline.ts';
 import type { Deadline } from './create-deadline.ts';
 import { openLinkResponse } from './open-link-response.ts';
+import { followLocation, parseLinkUrl } from './parse-link-url.ts';
 import { resolveLinkHost } from './resolve-link-host.ts';
 import type { AddressPolicy } from './resolve-link-host.ts';
 import { mediaTooLargeError, writeLimitedFile } from './write-limited-file.ts';
@@ -128,35 +129,6 @@ async function withRetries<T>(attempt: () => Promise<T>, deadline: Deadline, max
       await sleep(delay, undefined, { signal: deadline.signal });
     }
   }
-}
-
-/** Parses the user's link: absolute http: or https: URL. @throws AppError `invalid_input` (param `audio`). */
-function parseLinkUrl(url: string): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new AppError('invalid_input', 'The audio link is not a valid URL.', { param: 'audio' });
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new AppError('invalid_input', 'The audio link must start with http:// or https://.', { param: 'audio' });
-  }
-  return parsed;
-}
-
-function followLocation(from: URL, location: string): URL {
-  let next: URL;
-  try {
-    next = new URL(location, from);
-  } catch {
-    throw new AppError('upstream_refused', 'The link redirected to an invalid address.', { param: 'audio' });
-  }
-  if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-    throw new AppError('upstream_refused', `The link redirected to an unsupported ${next.protocol} address.`, {
-      param: 'audio',
-    });
-  }
-  return next;
 }
 
 function header(response: IncomingMessage, name: string): string | undefined {

@@ -1,3 +1,4 @@
+import { findLanguage } from '../spec/languages.ts';
 import type { Transcript, TranscriptSegment, VadInterval } from '../transcript/transcript-model.ts';
 import { collapseRepeats } from './collapse-repeats.ts';
 import { detectSpeech } from './detect-speech.ts';
@@ -22,9 +23,6 @@ export interface TranscribeRecordingInput {
   /** Progress lines for the prediction log, e.g. `VAD: 4 speech intervals, 8.9 s of speech`. */
   onStage?: (line: string) => void;
 }
-
-/** English names of language codes; replace with spec/languages.ts once it exists. */
-const LANGUAGE_NAMES: Record<string, string> = { en: 'English' };
 
 /**
  * The recognition step of the pipeline: voice-activity detection, then (only when there is speech)
@@ -56,7 +54,7 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
   });
   if (reported < 100) input.onStage?.('recognized 100%');
   const segments = collapseRepeats(gateWordsToSpeech(recognized, speech)).map((s) => toTranscriptSegment(s, language));
-  const languages = [{ code: language, name: LANGUAGE_NAMES[language] ?? language, probability: null, duration: null }];
+  const languages = [{ code: language, name: findLanguage(language)?.name ?? language, probability: null, duration: null }];
   return { source, segments, vad: speech, language, languages, speakers: [] };
 }
 

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { REPO_ROOT } from './shared-paths.ts';
+
+export interface SpawnedService {
+  url: string;
+  child: ChildProcess;
+  /** Output of the process so far (for failure messages). */
+  output(): string;
+  /** Ends the process with `signal` and waits for it to exit. */
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/** Runs a repository script with tsx in a child process, as `npm run …` would. */
+export function runScript(script: string, args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Starts `npm start`'s entry point in a child process and waits until /health answers. */
+export async function spawnService(env: Record<string, string>, timeoutMs = 60_000): Promise<SpawnedService> {
+  const port = env.PORT ?? String(await freePort());
+  const child = runScript('apps/api/src/main.ts', [], { HOST: '127.0.0.1', ...env, PORT: port });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && child.exitCode === null) {
+    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await sleep(200);
+  }
+  if (child.exitCode !== null || Date.now() >= deadline) throw new Error(`service did not start:\n${output}`);
+  return {
+    url,
+    child,
+    output: () => output,
+    kill: (signal = 'SIGTERM') =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done(child.exitCode);
+        child.once('exit', (code) => done(code));
+        child.kill(signal);
+      }),
+  };
+}
+
+/** Runs a script to its end and returns its exit code and output. */
+export async function runScriptToEnd(script: string, args: string[], env: Record<string, string>) {
+  const child = runScript(script, args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => (stdout += chunk));
+  child.stderr?.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((done) => child.once('exit', done));
+  return { code, stdout, stderr };
+}
