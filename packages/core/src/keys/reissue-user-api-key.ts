@@ -1,0 +1,47 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../db/open-database.ts';
+import { apiKeys } from '../db/schema.ts';
+import { createApiKey, type CreatedApiKey } from './create-api-key.ts';
+
+/** Spec 5.3 and 8: after a reissue the old key is revoked within 5 minutes. */
+export const MAX_KEY_REISSUE_GRACE_SECONDS = 300;
+
+export interface ReissueApiKeyRequest {
+  /** Whose keys, e.g. `telegram:42`. */
+  owner: string;
+  /** Label of the new key, e.g. `telegram bot`. */
+  label: string;
+  /** Seconds the old keys keep working, 0..300 (spec 5.3: within 5 minutes). */
+  graceSeconds: number;
+  now?: Date;
+}
+
+export interface ReissuedApiKey extends CreatedApiKey {
+  /** Ids of the keys this call revoked (keys already revoked keep their earlier time). */
+  revokedKeyIds: string[];
+  /** When the revoked keys stop working: `now + graceSeconds`. */
+  oldKeysStopAt: Date;
+}
+
+/**
+ * Issues a new API key for `owner` and revokes every live key of that owner effective
+ * `now + graceSeconds` (spec 5.2 get-key action, 5.3 revocation within 5 minutes). Both happen in
+ * one transaction. The new key's secret is returned once and never stored.
+ * @throws RangeError when `graceSeconds` is not an integer in 0..300 (a configuration error).
+ */
+export async function reissueUserApiKey(db: Db, request: ReissueApiKeyRequest): Promise<ReissuedApiKey> {
+  const { owner, label, graceSeconds } = request;
+  if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_KEY_REISSUE_GRACE_SECONDS) {
+    throw new RangeError(`The key reissue grace period must be 0..${MAX_KEY_REISSUE_GRACE_SECONDS} seconds (spec 5.3); got ${graceSeconds}.`);
+  }
+  const oldKeysStopAt = new Date((request.now ?? new Date()).getTime() + graceSeconds * 1000);
+  return db.transaction(async (tx) => {
+    const revoked = await tx
+      .update(apiKeys)
+      .set({ revokedAt: oldKeysStopAt })
+      .where(and(eq(apiKeys.owner, owner), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id });
+    const created = await createApiKey(tx as unknown as Db, label, owner);
+    return { ...created, revokedKeyIds: revoked.map((row) => row.id), oldKeysStopAt };
+  });
+}

@@ -1,0 +1,20 @@
+import OpenAI from 'openai';
+import type { LlmClientConfig } from './llm-client-config.ts';
+
+/**
+ * The `openai` client for an OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp server).
+ * The client's own retries are off (`maxRetries: 0`): completeChat retries with its own bounded
+ * backoff, which never retries a 4xx other than 408/429 and caps `Retry-After`. Every request
+ * still has the client's `timeout` of `config.timeoutMs`. Organization and project are set to
+ * null so the client does not pick them up from the environment.
+ */
+export function createChatClient(config: LlmClientConfig): OpenAI {
+  return new OpenAI({
+    baseURL: config.baseUrl,
+    apiKey: config.apiKey === '' ? 'unused' : config.apiKey,
+    organization: null,
+    project: null,
+    timeout: config.timeoutMs,
+    maxRetries: 0,
+  });
+}
