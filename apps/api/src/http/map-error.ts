@@ -17,6 +17,7 @@ const STATUS_BY_CODE: Record<AppErrorCode, number> = {
   address_not_allowed: 422,
   recognition_failed: 500,
   engine_unavailable: 503,
+  post_processing_failed: 502,
   cache_changed: 409,
   service_busy: 503,
   internal: 500,

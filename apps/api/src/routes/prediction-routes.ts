@@ -68,7 +68,8 @@ function respondWithPrediction(
   shownStatus?: 'starting',
 ): void {
   const header = req.get('x-service-output-transformers') ?? row.outputTransformers;
-  const output = row.status === 'succeeded' ? renderPredictionOutput(row, header) : null;
+  // The header is validated whatever the status, so a malformed one gives 422 on every GET (spec 4.4).
+  const output = renderPredictionOutput(row.status === 'succeeded' ? row : null, header);
   const body = toPublicPrediction(row, { apiBaseUrl: ctx.config.apiBaseUrl, output, status: shownStatus });
   res.status(status).json(body);
 }

@@ -83,6 +83,34 @@ export const botUsers = pgTable('bot_users', {
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
+/**
+ * Files uploaded with `POST /v1/files` (Replicate's files API, replicate-compat.md 3 and 10.7).
+ * A file belongs to one key and expires (docs/api.md); `path` is internal and never returned.
+ */
+export const files = pgTable(
+  'files',
+  {
+    id: text('id').primaryKey(),
+    apiKeyId: text('api_key_id').notNull().references(() => apiKeys.id),
+    /** File name as uploaded (the multipart part's filename). */
+    name: text('name').notNull(),
+    contentType: text('content_type').notNull(),
+    /** Size in bytes (at most MAX_MEDIA_BYTES, so it fits an integer). */
+    size: integer('size').notNull(),
+    /** Hex SHA-256 of the content. */
+    sha256: text('sha256').notNull(),
+    /** The user's `metadata` JSON object. */
+    metadata: jsonb('metadata').notNull(),
+    /** Internal: where the content is stored under DATA_DIR. Never returned. */
+    path: text('path').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('files_key_created_idx').on(t.apiKeyId, t.createdAt), index('files_expires_idx').on(t.expiresAt)],
+);
+
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type PredictionRow = typeof predictions.$inferSelect;
+export type FileRow = typeof files.$inferSelect;
 export type BotUserRow = typeof botUsers.$inferSelect;
+export * from './cache-schema.ts';

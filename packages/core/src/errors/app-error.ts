@@ -21,6 +21,7 @@ export type AppErrorCode =
   | 'address_not_allowed' // link resolves to a private / loopback / link-local address
   | 'recognition_failed' // the recognition engine failed
   | 'engine_unavailable' // the configured engine or its model files are missing
+  | 'post_processing_failed' // a post-processing type failed at the language model (spec 3: the prediction fails)
   | 'cache_changed' // spec 7: a concurrent request changed the stored transcript parameters
   | 'service_busy' // the queue refused more work (HTTP 503)
   | 'internal'; // a bug: never shown with details

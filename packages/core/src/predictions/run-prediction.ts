@@ -16,31 +16,41 @@ import { appendPredictionLog } from './append-prediction-log.ts';
 import { finishPrediction } from './finish-prediction.ts';
 import type { PredictionSource } from './prediction-source.ts';
 import { TERMINAL_STATUSES } from './public-prediction.ts';
+import { watchCancellation } from './watch-cancellation.ts';
 
 /**
  * The worker step for one prediction: fetch the recording, probe and decode it, run VAD and
  * recognition, render the output and store the terminal state (spec 3). A user-facing failure
  * (AppError) ends the prediction `failed` with its plain-words message; any other error is thrown
- * so the job queue retries it. Running an already ended prediction does nothing.
+ * so the job queue retries it. Running an already ended prediction does nothing. A prediction
+ * canceled meanwhile (cancel-prediction.ts) stops at the next check (about 1 s) and stays `canceled`.
  */
 export async function runPrediction(ctx: ServiceContext, predictionId: string, signal?: AbortSignal): Promise<void> {
   const row = await markStarted(ctx, predictionId);
   if (!row) return;
   const workDir = join(ctx.config.dataDir, 'work', predictionId);
   const log = (line: string) => appendPredictionLog(ctx.database.db, predictionId, line);
+  const watch = watchCancellation(ctx.database.db, predictionId);
+  const runSignal = signal ? AbortSignal.any([signal, watch.signal]) : watch.signal;
   try {
     await mkdir(workDir, { recursive: true });
-    const transcript = await produceTranscript(ctx, row, workDir, log, signal);
+    const transcript = await produceTranscript(ctx, row, workDir, log, runSignal);
+    if (await watch.check()) throw watch.signal.reason;
     const params = row.params as PredictionInput;
     const results = {};
     const output = shapeOutput(renderTranscript(transcript, params.output_format), params.post_process, results);
     await finishPrediction(ctx.database.db, predictionId, { status: 'succeeded', output, transcript, results }, row.startedAt ?? new Date());
     await log('succeeded');
   } catch (error) {
+    if (watch.canceled || (await watch.check())) {
+      await log('canceled');
+      return;
+    }
     if (!isAppError(error) || error.code === 'internal') throw error;
     await finishPrediction(ctx.database.db, predictionId, { status: 'failed', error: error.message, errorCode: error.code }, row.startedAt ?? new Date());
     await log(`failed: ${error.message}`);
   } finally {
+    watch.stop();
     await rm(workDir, { recursive: true, force: true });
   }
 }
@@ -69,8 +79,9 @@ async function produceTranscript(
   const decoded = await decodeToPcm(mediaPath, wavPath, { signal });
   await log(`decoded ${decoded.durationSeconds.toFixed(1)} s of audio (${probe.formatName})`);
   return ctx.recognitionQueue.add(
-    () =>
-      transcribeRecording({
+    () => {
+      signal?.throwIfAborted(); // canceled while waiting for its turn: no recognition
+      return transcribeRecording({
         wavPath,
         durationSeconds: decoded.durationSeconds,
         formatName: probe.formatName,
@@ -81,7 +92,8 @@ async function produceTranscript(
         hotwords: params.hotwords,
         signal,
         onStage: (line) => void log(line),
-      }),
+      });
+    },
     { throwOnTimeout: true },
   );
 }

@@ -39,8 +39,8 @@ async function measure(wavPath: string, processes: number): Promise<void> {
     processes,
     wallSeconds: Math.round(seconds * 10) / 10,
     rtf: Math.round((seconds / durationSeconds) * 1000) / 1000,
-    wer: Math.round(score.wer * 1000) / 1000,
     ...score,
+    wer: Math.round(score.wer * 1000) / 1000,
   }));
   if (process.env.SHOW_TEXT) console.log(hypothesis);
 }

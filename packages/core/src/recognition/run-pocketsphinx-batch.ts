@@ -66,7 +66,7 @@ function spawnBatch(run: PocketsphinxBatchRun, args: string[]): Promise<string[]
     const child = spawn(run.binaryPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const log = watchLog(child.stderr, run.onUtteranceDone);
     const stop = (error: unknown) => {
-      // child.kill('SIGKILL');
+      child.kill('SIGKILL');
       fail(error);
     };
     const onAbort = () => stop(run.signal?.reason);
@@ -85,7 +85,6 @@ function spawnBatch(run: PocketsphinxBatchRun, args: string[]): Promise<string[]
     child.on('error', (error) => fail(new AppError('engine_unavailable',
       `Cannot start pocketsphinx (${run.binaryPath}): ${error.message}`, { cause: error })));
     child.on('close', (code, signal) => {
-      console.log('closed', code, signal, Date.now());
       if (code === 0) return settle() && resolve(log.errorLines());
       const errors = log.errorLines().slice(-3).join(' | ');
       fail(new AppError('recognition_failed', `pocketsphinx exited with ${code ?? signal}: ${errors || 'no error logged'}`));

@@ -26,7 +26,9 @@ export function normalizeForWer(text: string): string {
 
 /**
  * Word error rate by Levenshtein alignment of the words of `normalizeForWer(reference)` and
- * `normalizeForWer(hypothesis)`; ties prefer substitutions, then deletions, then insertions.
+ * `normalizeForWer(hypothesis)`. Among alignments of equal cost the one with the fewest
+ * substitutions (so the most matched words) is counted, e.g. `the cat sat on the mat` →
+ * `the bat sat on mat today` is 1 substitution, 1 deletion, 1 insertion.
  */
 export function wordErrorRate(reference: string, hypothesis: string): WordErrorRate {
   const ref = splitWords(reference);
@@ -42,7 +44,7 @@ export function wordErrorRate(reference: string, hypothesis: string): WordErrorR
       const substitute = { ...diagonal, cost: diagonal.cost + (same ? 0 : 1), s: diagonal.s + (same ? 0 : 1) };
       const del = { ...previous[h]!, cost: previous[h]!.cost + 1, d: previous[h]!.d + 1 };
       const ins = { ...current[h - 1]!, cost: current[h - 1]!.cost + 1, i: current[h - 1]!.i + 1 };
-      current.push([substitute, del, ins].reduce((best, c) => (c.cost < best.cost ? c : best)));
+      current.push([substitute, del, ins].reduce((best, c) => (c.cost < best.cost || (c.cost === best.cost && c.s < best.s) ? c : best)));
     }
     previous = current;
   }

@@ -1,0 +1,22 @@
+import { parseEnv } from './env.ts';
+import { startService } from './start-service.ts';
+
+/**
+ * `npm run worker`: a worker process without the HTTP API, sharing the PostgreSQL queue with the
+ * service and other workers. Needs DATABASE_URL (PGlite admits one process only).
+ */
+const env = parseEnv();
+if (!env.DATABASE_URL) {
+  console.error('[worker] DATABASE_URL is required: extra workers share a PostgreSQL queue (PGlite admits one process).');
+  process.exit(1);
+}
+try {
+  const service = await startService(env, { http: false });
+  console.log(`[worker] taking jobs (concurrency ${env.WORKER_CONCURRENCY}, engine ${service.ctx.engine.name})`);
+  const shutdown = () => void service.stop().then(() => process.exit(0), () => process.exit(1));
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+} catch (error) {
+  console.error(`[worker] could not start: ${(error as Error).message}`);
+  process.exit(1);
+}

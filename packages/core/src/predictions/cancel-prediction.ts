@@ -1,0 +1,22 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/open-database.ts';
+import { predictions, type PredictionRow } from '../db/schema.ts';
+import { findPrediction } from './find-prediction.ts';
+
+/**
+ * Cancels a key's prediction (`POST /v1/predictions/{id}/cancel`, replicate-compat.md 8 and 10.15):
+ * a `starting` or `processing` prediction becomes `canceled` (terminal, completed now; the worker
+ * notices within about a second and stops, and never overwrites it: finishPrediction only ends rows
+ * still `processing`). A prediction that already ended is returned unchanged.
+ * @returns the row after the call.
+ * @throws AppError `not_found` when the key has no such prediction.
+ */
+export async function cancelPrediction(db: Db, id: string, apiKeyId: string): Promise<PredictionRow> {
+  const completedAt = new Date();
+  const [canceled] = await db
+    .update(predictions)
+    .set({ status: 'canceled', completedAt })
+    .where(and(eq(predictions.id, id), eq(predictions.apiKeyId, apiKeyId), inArray(predictions.status, ['starting', 'processing'])))
+    .returning();
+  return canceled ?? findPrediction(db, id, apiKeyId);
+}
