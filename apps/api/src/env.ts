@@ -29,6 +29,10 @@ const envSchema = z.object({
   POCKETSPHINX_BIN: z.string().optional(),
   POCKETSPHINX_MODEL_DIR: z.string().optional(),
   LLM_BASE_URL: z.string().url().optional(),
+  /** Lifetime of the cache and the free-repeat window (spec 2.6.1). */
+  CACHE_TTL_DAYS: z.coerce.number().positive().max(3650).default(27),
+  /** Price per audio minute recorded in the usage ledger; 0 records usage only. */
+  PRICE_PER_MINUTE: z.coerce.number().min(0).default(0),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -6,6 +6,7 @@ import PQueue from 'p-queue';
 import {
   openDatabase,
   openJobQueue,
+  startCacheSweeper,
   requeueInterruptedJobs,
   startTranscribeWorker,
   type ServiceContext,
@@ -54,9 +55,12 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
       allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK,
       vadModelPath: vadModelPath(env),
       llmConfigured: Boolean(env.LLM_BASE_URL),
+      cacheTtlDays: env.CACHE_TTL_DAYS,
+      pricePerMinute: env.PRICE_PER_MINUTE,
     },
   };
   const stopWorker = env.WORKER_CONCURRENCY > 0 ? await startTranscribeWorker(ctx, { concurrency: env.WORKER_CONCURRENCY }) : null;
+  const stopSweeper = env.WORKER_CONCURRENCY > 0 ? startCacheSweeper(ctx) : null;
   const adminToken = randomBytes(24).toString('base64url');
   const server = options.http === false ? null : await listen(createApp(ctx, { adminToken }), env.PORT, env.HOST);
   const port = server ? (server.address() as { port: number }).port : 0;
@@ -66,6 +70,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   const stop = async () => {
     if (server) await new Promise<void>((done) => server.close(() => done()));
     server?.closeAllConnections();
+    stopSweeper?.();
     await stopWorker?.();
     await boss.stop({ graceful: true, timeout: 10_000, wait: true });
     await database.close();

@@ -17,6 +17,10 @@ export interface ServiceConfig {
   allowPrivateNetwork: boolean;
   /** Silero VAD ONNX model file. */
   vadModelPath: string;
+  /** Lifetime of stored downloads and transcripts, and the free-repeat window, in days (spec 2.6.1: 27). */
+  cacheTtlDays: number;
+  /** Price of one audio minute for the usage ledger; 0 records usage only (prices are not in the spec). */
+  pricePerMinute: number;
   /** Whether an LLM endpoint is configured for post-processing (spec 2.4). */
   llmConfigured: boolean;
 }

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import type { ServiceContext } from '@transcribe/core';
+import { accountRoutes } from '../routes/account-routes.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
 import { predictionRoutes } from '../routes/prediction-routes.ts';
 import { authenticate } from './authenticate.ts';
@@ -33,6 +34,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   const api = express.Router();
   api.use(authenticate(ctx.database.db));
   api.use(predictionRoutes(ctx));
+  api.use(accountRoutes(ctx));
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
   app.use((_req, res) => {

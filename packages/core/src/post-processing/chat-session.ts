@@ -14,12 +14,14 @@ export interface ChatSession {
   signal: AbortSignal;
   /** Requests sent so far, retries included (for progress lines and tests). */
   requests: number;
+  /** Progress lines for the prediction's log, e.g. `summary: 41 230 tokens in 6 parts, map-reduce`. */
+  log: (line: string) => void;
 }
 
 /**
  * Opens a session for one run. `config.concurrency` is clamped to 1..MAX_LLM_CONCURRENCY (8).
  */
-export function openChatSession(config: LlmClientConfig, signal: AbortSignal): ChatSession {
+export function openChatSession(config: LlmClientConfig, signal: AbortSignal, log: (line: string) => void = () => {}): ChatSession {
   const concurrency = Math.min(MAX_LLM_CONCURRENCY, Math.max(1, Math.floor(config.concurrency)));
-  return { client: createChatClient(config), config, queue: new PQueue({ concurrency }), signal, requests: 0 };
+  return { client: createChatClient(config), config, queue: new PQueue({ concurrency }), signal, requests: 0, log };
 }

@@ -3,18 +3,14 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { isAppError } from '../errors/app-error.ts';
 import { predictions, type PredictionRow } from '../db/schema.ts';
-import { decodeToPcm } from '../media/decode-to-pcm.ts';
-import { fetchMedia } from '../media/fetch-media.ts';
-import { probeMedia } from '../media/probe-media.ts';
-import { transcribeRecording } from '../recognition/transcribe-recording.ts';
 import type { ServiceContext } from '../service-context.ts';
-import type { Transcript } from '../transcript/transcript-model.ts';
 import { renderTranscript } from '../transcript/render-transcript.ts';
 import { shapeOutput } from '../transcript/shape-output.ts';
 import type { PredictionInput } from '../validation/prediction-input.ts';
+import { chargePrediction } from '../billing/charge-prediction.ts';
 import { appendPredictionLog } from './append-prediction-log.ts';
+import { produceTranscript } from './produce-transcript.ts';
 import { finishPrediction } from './finish-prediction.ts';
-import type { PredictionSource } from './prediction-source.ts';
 import { TERMINAL_STATUSES } from './public-prediction.ts';
 import { watchCancellation } from './watch-cancellation.ts';
 
@@ -34,8 +30,18 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
   const runSignal = signal ? AbortSignal.any([signal, watch.signal]) : watch.signal;
   try {
     await mkdir(workDir, { recursive: true });
-    const transcript = await produceTranscript(ctx, row, workDir, log, runSignal);
+    const produced = await produceTranscript(ctx, row, workDir, log, runSignal);
+    const { transcript } = produced;
     if (await watch.check()) throw watch.signal.reason;
+    await chargePrediction(ctx.database.db, {
+      predictionId,
+      apiKeyId: row.apiKeyId,
+      mediaId: produced.mediaId,
+      audioSeconds: transcript.source.length,
+      usedCachedTranscript: produced.fromCache,
+      pricePerMinute: ctx.config.pricePerMinute,
+      windowDays: ctx.config.cacheTtlDays,
+    });
     const params = row.params as PredictionInput;
     const results = {};
     const output = shapeOutput(renderTranscript(transcript, params.output_format), params.post_process, results);
@@ -62,57 +68,4 @@ async function markStarted(ctx: ServiceContext, id: string): Promise<PredictionR
   const startedAt = new Date();
   await ctx.database.db.update(predictions).set({ startedAt }).where(eq(predictions.id, id));
   return { ...row, startedAt };
-}
-
-async function produceTranscript(
-  ctx: ServiceContext,
-  row: PredictionRow,
-  workDir: string,
-  log: (line: string) => Promise<void>,
-  signal?: AbortSignal,
-): Promise<Transcript> {
-  const params = row.params as PredictionInput;
-  const mediaPath = await obtainMedia(ctx, row.source as PredictionSource, workDir, log, signal);
-  const probe = await probeMedia(mediaPath);
-  await ctx.database.db.update(predictions).set({ audioSeconds: probe.durationSeconds }).where(eq(predictions.id, row.id));
-  const wavPath = join(workDir, 'audio.wav');
-  const decoded = await decodeToPcm(mediaPath, wavPath, { signal });
-  await log(`decoded ${decoded.durationSeconds.toFixed(1)} s of audio (${probe.formatName})`);
-  return ctx.recognitionQueue.add(
-    () => {
-      signal?.throwIfAborted(); // canceled while waiting for its turn: no recognition
-      return transcribeRecording({
-        wavPath,
-        durationSeconds: decoded.durationSeconds,
-        formatName: probe.formatName,
-        engine: ctx.engine,
-        vadModelPath: ctx.config.vadModelPath,
-        language: params.language,
-        prompt: params.prompt,
-        hotwords: params.hotwords,
-        signal,
-        onStage: (line) => void log(line),
-      });
-    },
-    { throwOnTimeout: true },
-  );
-}
-
-async function obtainMedia(
-  ctx: ServiceContext,
-  source: PredictionSource,
-  workDir: string,
-  log: (line: string) => Promise<void>,
-  signal?: AbortSignal,
-): Promise<string> {
-  if (source.kind === 'upload') return source.path;
-  const path = join(workDir, 'source');
-  const { bytes } = await fetchMedia(source.url, path, {
-    maxBytes: ctx.config.maxMediaBytes,
-    timeoutMs: ctx.config.downloadTimeoutMs,
-    allowPrivateNetwork: ctx.config.allowPrivateNetwork,
-    signal,
-  });
-  await log(`downloaded ${bytes} bytes`);
-  return path;
 }

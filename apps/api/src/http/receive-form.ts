@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import busboy, { type Busboy } from 'busboy';
+import type { Request } from 'express';
+import { AppError, uploadTooLargeError, writeUploadFile } from '@transcribe/core';
+import type { ReceivedFile } from './receive-raw-body.ts';
+
+/** Largest text part (and small file part such as a `metadata` blob), in bytes. */
+export const MAX_FIELD_BYTES = 64 * 1024;
+/** Most parts of one form. */
+export const MAX_PARTS = 64;
+/** Room for the non-file parts on top of the file limit when a Content-Length is declared, in bytes. */
+const FORM_OVERHEAD_BYTES = MAX_PARTS * MAX_FIELD_BYTES;
+
+export interface ReceivedForm {
+  /** Text parts (and small file parts other than the file) by name, in arrival order. */
+  fields: [string, string][];
+  /** The part named `fileField`, saved to disk; null when the form had none. */
+  file: ReceivedFile | null;
+}
+
+/**
+ * Reads a `multipart/form-data` body with busboy (spec 4.1 `input.audio`, and `content` of
+ * `POST /v1/files`). The part named `fileField` is streamed to a new file in `dir` (one chunk in
+ * memory at a time) with its size and SHA-256; other parts are read as text up to MAX_FIELD_BYTES.
+ * On failure the parser stops reading the body and the partial file is removed.
+ * @param maxBytes limit of the file in bytes (spec 8: 300 MiB).
+ * @throws AppError `payload_too_large` (413) past the limit (declared Content-Length or counted);
+ *   `invalid_input` (422) for a malformed body, a second file, too many or too long parts.
+ */
+export async function receiveForm(
+  req: Request,
+  options: { fileField: string; dir: string; maxBytes: number },
+): Promise<ReceivedForm> {
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  if (declared > options.maxBytes + FORM_OVERHEAD_BYTES) throw uploadTooLargeError(options.maxBytes);
+  const parser = openParser(req, options.maxBytes);
+  await mkdir(options.dir, { recursive: true });
+  return new Promise((resolve, reject) => {
+    const fields: [string, string][] = [];
+    let file: ReceivedFile | null = null;
+    let current: Readable | null = null;
+    let saving: Promise<void> = Promise.resolve();
+    let failed = false;
+    const fail = (error: unknown): void => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      current?.destroy();
+      void saving.then(async () => {
+        if (file) await rm(file.path, { force: true });
+        reject(error);
+      });
+    };
+    parser.on('file', (name, stream, info) => {
+      if (failed) return void stream.resume();
+      if (name !== options.fileField) return readSmallPart(stream, name, fields, fail);
+      if (current) {
+        stream.resume();
+        return fail(invalid(`Send one file only: the form has more than one part named ${options.fileField}.`));
+      }
+      current = stream;
+      const path = join(options.dir, `${randomBytes(9).toString('hex')}.part`);
+      const contentType = info.mimeType || 'application/octet-stream';
+      saving = writeUploadFile(stream, path, { maxBytes: options.maxBytes }).then(
+        ({ bytes, sha256 }) => {
+          file = { path, bytes, sha256, name: cleanName(info.filename), contentType };
+        },
+        (error: unknown) => fail(failed ? error : asUploadError(error, options.maxBytes)),
+      );
+    });
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) return fail(invalid(`The form part ${name.slice(0, 64)} is longer than ${MAX_FIELD_BYTES / 1024} KiB; send the recording as a file part with a filename.`));
+      fields.push([name, value]);
+    });
+    for (const event of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
+      parser.on(event, () => fail(invalid(`The form has too many parts (at most ${MAX_PARTS}).`)));
+    }
+    parser.on('error', (error: Error) => fail(invalid(`The multipart/form-data body could not be read: ${error.message}.`)));
+    req.on('error', fail);
+    parser.on('close', () => {
+      void saving.then(() => {
+        if (!failed) resolve({ fields, file });
+      });
+    });
+    req.pipe(parser);
+  });
+}
+
+function openParser(req: Request, maxBytes: number): Busboy {
+  try {
+    return busboy({
+      headers: req.headers,
+      limits: { fileSize: maxBytes + 1, fieldSize: MAX_FIELD_BYTES, parts: MAX_PARTS, fields: MAX_PARTS, files: MAX_PARTS },
+    });
+  } catch (error) {
+    throw invalid(`The multipart/form-data body could not be read: ${(error as Error).message}.`);
+  }
+}
+
+/** Reads a file part that is not the upload (e.g. the `metadata` JSON blob of the JS client) as text. */
+function readSmallPart(stream: Readable, name: string, fields: [string, string][], fail: (error: unknown) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  stream.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_FIELD_BYTES) {
+      stream.resume();
+      return fail(invalid(`The form part ${name.slice(0, 64)} is longer than ${MAX_FIELD_BYTES / 1024} KiB.`));
+    }
+    chunks.push(chunk);
+  });
+  stream.on('end', () => fields.push([name, Buffer.concat(chunks).toString('utf8')]));
+}
+
+function asUploadError(error: unknown, maxBytes: number): unknown {
+  return error instanceof AppError ? error : Object.assign(uploadTooLargeError(maxBytes), { message: 'The upload was interrupted.' });
+}
+
+function cleanName(filename: string | undefined): string {
+  const name = (filename ?? '').replace(/[\u0000-\u001f]/g, '').slice(0, 200);
+  return name || 'upload';
+}
+
+function invalid(detail: string): AppError {
+  return new AppError('invalid_input', detail, { param: 'input' });
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { describeProgress } from './describe-progress.ts';
+
+const started = new Date();
+
+describe('describeProgress', () => {
+  it('should show the download, then the queue', () => {
+    expect(describeProgress({ downloadedBytes: null, prediction: null })).toBe('⏳ Getting the file from Telegram…');
+    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: { status: 'processing', startedAt: null, logs: '' } })).toBe(
+      '✅ File received (1.9 MB)\n⏳ Waiting in the queue…',
+    );
+  });
+
+  it('should follow the log lines of the worker stage by stage', () => {
+    const logs = [
+      '2025-01-01T00:00:00.000Z decoded 11.0 s of audio (wav)',
+      '2025-01-01T00:00:01.000Z VAD: 4 speech intervals, 8.94 s of speech',
+      '2025-01-01T00:00:02.000Z recognized 0%',
+      '2025-01-01T00:00:03.000Z recognized 40%',
+    ].join('\n');
+    expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'processing', startedAt: started, logs } })).toBe(
+      '✅ File received (500 bytes)\n✅ Audio decoded (11.0 s)\n✅ Speech found (8.9 s)\n⏳ Recognising speech… 40%',
+    );
+    const done = `${logs}\nx recognized 100%\nx succeeded`;
+    expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'succeeded', startedAt: started, logs: done } })).toMatch(/✅ Speech recognised$/);
+  });
+
+  it('should say when no speech was found', () => {
+    const logs = 'x decoded 10.0 s of audio (wav)\nx VAD: no speech';
+    expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'processing', startedAt: started, logs } })).toMatch(/none found$/);
+  });
+});

@@ -1,0 +1,36 @@
+import { formatMegabytes, type PredictionRow } from '@transcribe/core';
+
+/** What is known about one chat transcription at a moment. */
+export interface ProgressState {
+  /** Bytes received from Telegram, or null while downloading. */
+  downloadedBytes: number | null;
+  /** The prediction as last read, or null before it exists. */
+  prediction: Pick<PredictionRow, 'status' | 'startedAt' | 'logs'> | null;
+}
+
+const DECODED = /decoded ([\d.]+) s of audio/;
+const SPEECH = /VAD: (?:no speech|\d+ speech intervals?, ([\d.]+) s of speech)/;
+const RECOGNIZED = /recognized (\d+)%/g;
+
+/**
+ * The text of the one status message the bot edits while a recording is transcribed (issue 8):
+ * one line per stage, ✅ when finished, ⏳ for the stage in progress. Stages come from the
+ * prediction's log lines (predictions/run-prediction.ts, recognition/transcribe-recording.ts).
+ */
+export function describeProgress(state: ProgressState): string {
+  const lines = [state.downloadedBytes === null ? '⏳ Getting the file from Telegram…' : `✅ File received (${formatMegabytes(state.downloadedBytes)})`];
+  const row = state.prediction;
+  if (row === null) return lines.join('\n');
+  if (row.startedAt === null) return [...lines, '⏳ Waiting in the queue…'].join('\n');
+  const decoded = DECODED.exec(row.logs);
+  lines.push(decoded ? `✅ Audio decoded (${Number(decoded[1]).toFixed(1)} s)` : '⏳ Decoding the audio…');
+  if (!decoded) return lines.join('\n');
+  const speech = SPEECH.exec(row.logs);
+  if (!speech) return [...lines, '⏳ Looking for speech…'].join('\n');
+  if (speech[1] === undefined) return [...lines, '✅ Looked for speech: none found'].join('\n');
+  lines.push(`✅ Speech found (${Number(speech[1]).toFixed(1)} s)`);
+  const percent = Math.max(0, ...[...row.logs.matchAll(RECOGNIZED)].map((match) => Number(match[1])));
+  const recognised = percent >= 100 || row.status === 'succeeded';
+  lines.push(recognised ? '✅ Speech recognised' : `⏳ Recognising speech… ${percent}%`);
+  return lines.join('\n');
+}

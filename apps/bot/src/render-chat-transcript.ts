@@ -1,0 +1,35 @@
+import { applyOutputTransformers, type BotOutputFormat, type Transcript } from '@transcribe/core';
+import { asChatText, type ChatText } from './chat-text.ts';
+
+/**
+ * The transcript as the user chose to get it (settings, issue 8): `messages` plain text in chat
+ * (a `.txt` file when long), `txt` a text file with time labels, `srt` subtitles (spec 2.3.5).
+ * Speaker labels appear only when the transcript has speakers. `baseName` names the file.
+ */
+export function renderChatTranscript(transcript: Transcript, format: BotOutputFormat, baseName: string): ChatText {
+  const speakers = transcript.segments.some((segment) => segment.speaker !== null);
+  const render = (output: 'text' | 'srt', timestamps: boolean): string =>
+    String(
+      applyOutputTransformers({
+        model: transcript,
+        format: output,
+        postProcess: null,
+        results: {},
+        transformer: output === 'srt' ? null : { kind: 'text', speakers, timestamps, pauses: false },
+      }),
+    );
+  if (format === 'srt') return { kind: 'document', fileName: `${baseName}.srt`, content: render('srt', true), caption: 'Subtitles (.srt)' };
+  if (format === 'txt') return { kind: 'document', fileName: `${baseName}.txt`, content: render('text', true), caption: 'Transcript (.txt)' };
+  return asChatText(joinLines(render('text', false), speakers), `${baseName}.txt`);
+}
+
+/** Without time labels the lines read as running text: joined with spaces, or one line per turn with speakers. */
+function joinLines(text: string, speakers: boolean): string {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  return lines.join(speakers ? '\n' : ' ');
+}
+
+/** True when the transcript holds no recognised words (spec 2.3.6: a recording without speech). */
+export function isEmptyTranscript(transcript: Transcript): boolean {
+  return transcript.segments.every((segment) => segment.text.trim() === '');
+}

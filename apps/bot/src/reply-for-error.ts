@@ -1,0 +1,71 @@
+import { AppError, formatMegabytes, isAppError, type AppErrorCode, type PredictionRow } from '@transcribe/core';
+
+/** Values some replies mention. */
+export interface ReplyLimits {
+  /** Largest file the bot takes, bytes. */
+  maxFileBytes: number;
+}
+
+/** AppError `param` of failures while fetching the file from Telegram (download-telegram-file.ts). */
+export const TELEGRAM_FILE_PARAM = 'telegram_file';
+/** AppError `param` of failures of the language model (post-processing). */
+export const LANGUAGE_MODEL_PARAM = 'language_model';
+
+type ReplyMaker = (error: AppError, limits: ReplyLimits) => string;
+
+const tooLarge: ReplyMaker = (_error, limits) =>
+  `This file is too large: I can take files up to ${formatMegabytes(limits.maxFileBytes)}. Send a shorter or more compressed recording.`;
+
+const fromWhom = (error: AppError): string =>
+  error.param === TELEGRAM_FILE_PARAM ? 'Telegram' : error.param === LANGUAGE_MODEL_PARAM ? 'The language model' : 'The other side';
+
+/** The one place where error codes become chat replies (like apps/api/src/http/map-error.ts for HTTP). */
+const REPLY_BY_CODE: Record<AppErrorCode, ReplyMaker> = {
+  invalid_input: (error) => `I couldn't start this: ${error.message} You can change your choices with /settings.`,
+  unauthenticated: () => 'Your access could not be checked. Send /start and try again.',
+  not_found: () => "I can't find that transcript any more. Send the recording again.",
+  payload_too_large: tooLarge,
+  media_too_large: tooLarge,
+  unsupported_media_type: () =>
+    "I can't transcribe this kind of file. Send a voice message, a video note, or an audio or video file.",
+  rate_limited: () => 'Too many requests at once. Wait a minute and try again.',
+  media_unreadable: () => "I couldn't read this file: it isn't audio or video I know, or it is damaged.",
+  media_no_audio: () => 'This file has no sound, so there is nothing to transcribe.',
+  upstream_refused: (error) => `${fromWhom(error)} refused to hand over what I needed. Try again in a minute.`,
+  upstream_unreachable: (error) => `${fromWhom(error)} did not answer in time. Try again in a minute.`,
+  address_not_allowed: () => "That address points into a private network, which I'm not allowed to use.",
+  recognition_failed: () => 'Speech recognition failed on this recording. Try again; if it keeps failing, tell the operator.',
+  engine_unavailable: () => 'Speech recognition is not available on this server right now. Try again later.',
+  cache_changed: () => 'Another request changed this transcript at the same moment. Send the recording again.',
+  service_busy: () => "I'm busy with other recordings right now. Try again in a few minutes.",
+  internal: () => 'Something went wrong on my side. Try again; if it keeps happening, tell the operator.',
+};
+
+/** Reply when recognition found no speech (spec 2.3.6). */
+export const NO_SPEECH_REPLY =
+  "I couldn't hear any speech in this recording, so there is no transcript. If someone does speak, check the language in /settings.";
+
+/** Reply when a transcription runs longer than the bot waits. */
+export const STILL_RUNNING_REPLY =
+  'This recording is taking longer than expected. Try again later, or send a shorter recording.';
+
+/** Reply when a post-processing button is pressed but no language model is configured. */
+export const NO_LANGUAGE_MODEL_REPLY = 'Summaries, translations and the like need a language model, and none is configured on this server.';
+
+/** Reply to a text message that is not a command. */
+export const SEND_A_RECORDING_REPLY = 'Send me a voice message, a video note, or an audio or video file, and I will transcribe it. /help lists what else I can do.';
+
+/**
+ * The plain-words chat reply for any failure: an AppError by its code, anything else as an
+ * internal error (never with details).
+ */
+export function replyForError(error: unknown, limits: ReplyLimits): string {
+  const appError = isAppError(error) ? error : new AppError('internal', 'unexpected error', { cause: error });
+  return REPLY_BY_CODE[appError.code](appError, limits);
+}
+
+/** The reply for a prediction that ended `failed`, by its stored error code and text. */
+export function replyForFailedPrediction(row: Pick<PredictionRow, 'error' | 'errorCode'>, limits: ReplyLimits): string {
+  const code = row.errorCode !== null && row.errorCode in REPLY_BY_CODE ? (row.errorCode as AppErrorCode) : 'internal';
+  return replyForError(new AppError(code, row.error ?? 'failed'), limits);
+}
