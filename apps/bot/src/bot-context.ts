@@ -1,5 +1,5 @@
 import type { ConversationFlavor } from '@grammyjs/conversations';
-import type { Context } from 'grammy';
+import type { Api, Context } from 'grammy';
 import type { ServiceContext } from '@transcribe/core';
 import type { JobTracker } from './track-jobs.ts';
 import type { PostProcessRunner } from './post-process-runner.ts';
@@ -34,6 +34,8 @@ export interface BotSettings {
 /** Everything the handlers need, built once by startBot. */
 export interface BotDeps {
   service: ServiceContext;
+  /** The bot's API client (for work that outlives an update). */
+  api: Api;
   settings: BotSettings;
   jobs: JobTracker;
   /** Runs post-processing on a transcript; null when no language model is configured. */

@@ -1,9 +1,11 @@
-import express, { type Express } from 'express';
+import express, { Router, type Express } from 'express';
 import type { ServiceContext } from '@transcribe/core';
-import { accountRoutes } from '../routes/account-routes.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
+import { fileRoutes } from '../routes/file-routes.ts';
+import { legacyRoutes } from '../routes/legacy-routes.ts';
 import { predictionRoutes } from '../routes/prediction-routes.ts';
 import { authenticate } from './authenticate.ts';
+import { lingerUnreadBody } from './linger-unread-body.ts';
 import { handleError, sendProblem } from './map-error.ts';
 
 export interface AppOptions {
@@ -17,29 +19,39 @@ export function jsonBodyLimitBytes(maxMediaBytes: number): number {
 }
 
 /**
- * Builds the express app: JSON parsing sized for `data:` URIs (replicate-compat.md 10.6), the
- * client-compatible routes under both `/v1/replicate/v1` and `/v1/replicate`, key authentication
- * (spec 5) and the one error mapper.
+ * Builds the express app: the client-compatible routes under both `/v1/replicate/v1` and
+ * `/v1/replicate` (replicate-compat.md 2), the earlier interface variant under `/v1` (spec 9), key
+ * authentication (spec 5) before any body is read, JSON parsing sized for `data:` URIs
+ * (replicate-compat.md 10.6; uploads are streamed by the routes), and the one error mapper.
  */
 export function createApp(ctx: ServiceContext, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use((req, res, next) => {
+    lingerUnreadBody(req, res); // an early answer (401, 413, 422) to a big upload still reaches the client
+    next();
+  });
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
   if (options.adminToken) app.use('/internal', express.json(), adminRoutes(ctx, options.adminToken));
-  // JS clients send `Content-Type: application/json` on GETs and body-less POSTs: an empty body is fine.
-  app.use(express.json({ limit: jsonBodyLimitBytes(ctx.config.maxMediaBytes), strict: false }));
-  const api = express.Router();
-  api.use(authenticate(ctx.database.db));
-  api.use(predictionRoutes(ctx));
-  api.use(accountRoutes(ctx));
+  const api = apiRouter(ctx, predictionRoutes(ctx), fileRoutes(ctx));
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
+  app.use('/v1', apiRouter(ctx, legacyRoutes(ctx)));
   app.use((_req, res) => {
     sendProblem(res, 404, 'No such endpoint. The API lives under /v1/replicate/v1 (see docs/api.md).');
   });
   app.use(handleError);
   return app;
+}
+
+/** Authentication, then JSON parsing (JS clients send `Content-Type: application/json` on GETs and body-less POSTs: an empty body is fine), then the routes. */
+function apiRouter(ctx: ServiceContext, ...routes: Router[]): Router {
+  const router = Router();
+  router.use(authenticate(ctx.database.db));
+  router.use(express.json({ limit: jsonBodyLimitBytes(ctx.config.maxMediaBytes), strict: false }));
+  for (const routes_ of routes) router.use(routes_);
+  return router;
 }

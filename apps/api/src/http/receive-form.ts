@@ -68,7 +68,7 @@ export async function receiveForm(
         ({ bytes, sha256 }) => {
           file = { path, bytes, sha256, name: cleanName(info.filename), contentType };
         },
-        (error: unknown) => fail(failed ? error : asUploadError(error, options.maxBytes)),
+        (error: unknown) => fail(error),
       );
     });
     parser.on('field', (name, value, info) => {
@@ -113,10 +113,6 @@ function readSmallPart(stream: Readable, name: string, fields: [string, string][
     chunks.push(chunk);
   });
   stream.on('end', () => fields.push([name, Buffer.concat(chunks).toString('utf8')]));
-}
-
-function asUploadError(error: unknown, maxBytes: number): unknown {
-  return error instanceof AppError ? error : Object.assign(uploadTooLargeError(maxBytes), { message: 'The upload was interrupted.' });
 }
 
 function cleanName(filename: string | undefined): string {

@@ -1,75 +1,78 @@
 import { Router, type Request, type Response } from 'express';
 import {
   AppError,
-  createPrediction,
+  cancelPrediction,
   findPrediction,
-  isTerminalStatus,
-  toPublicPrediction,
-  waitForPrediction,
-  type PredictionRow,
+  listPredictions,
+  renderLegacyText,
   type ServiceContext,
+  type Transcript,
 } from '@transcribe/core';
-import { parsePreferWait } from '../http/parse-prefer-wait.ts';
+import { createAndRespond } from '../http/create-and-respond.ts';
+import { readCreateRequest } from '../http/read-create-request.ts';
 import { renderPredictionOutput } from '../http/render-prediction-output.ts';
+import { predictionBody, sendPrediction } from '../http/send-prediction.ts';
 
 /**
- * Routes of the client-compatible API (spec 4.1–4.3), mounted under `/v1/replicate/v1` and
- * `/v1/replicate` (replicate-compat.md 2: JS users who set the documented base as-is).
+ * Routes of the client-compatible API (spec 4.1–4.3; replicate-compat.md 3 and 8), mounted under
+ * `/v1/replicate/v1` and `/v1/replicate` (JS users who set the documented base as-is):
+ * create (JSON, multipart, octet-stream), generic create, get, cancel, list, and the text file of
+ * a `txt_file_url` output (spec 9).
  */
 export function predictionRoutes(ctx: ServiceContext): Router {
   const router = Router();
 
   router.post('/models/service/transcribe/predictions', async (req, res) => {
-    await createAndRespond(ctx, req, res);
+    await create(ctx, req, res, { uploads: true });
   });
 
   router.post('/predictions', async (req, res) => {
-    const version = (req.body as Record<string, unknown> | undefined)?.version;
-    if (version !== 'service/transcribe') {
-      throw new AppError('invalid_input', 'version must be "service/transcribe", the only model of this service.', { param: 'version' });
-    }
-    await createAndRespond(ctx, req, res);
+    await create(ctx, req, res, { uploads: false, versions: ['service/transcribe'] });
+  });
+
+  router.get('/predictions', async (req, res) => {
+    const page = await listPredictions(ctx.database.db, res.locals.apiKey.id, req.query.cursor);
+    const link = (cursor: string | null) => (cursor ? `${ctx.config.apiBaseUrl}/predictions?cursor=${cursor}` : null);
+    res.json({ results: page.rows.map((row) => predictionBody(ctx, req, row)), next: link(page.next), previous: link(page.previous) });
   });
 
   router.get('/predictions/:id', async (req, res) => {
     const row = await findPrediction(ctx.database.db, String(req.params.id), res.locals.apiKey.id);
-    respondWithPrediction(ctx, req, res, 200, row);
+    sendPrediction(ctx, req, res, 200, row);
+  });
+
+  router.post('/predictions/:id/cancel', async (req, res) => {
+    const row = await cancelPrediction(ctx.database.db, String(req.params.id), res.locals.apiKey.id);
+    sendPrediction(ctx, req, res, 200, row);
+  });
+
+  router.get('/predictions/:id/output.txt', async (req, res) => {
+    const row = await findPrediction(ctx.database.db, String(req.params.id), res.locals.apiKey.id);
+    if (row.status !== 'succeeded' || row.transcript === null) {
+      throw new AppError('not_found', `Prediction ${row.id} has no transcript yet (status ${row.status}); poll it until it succeeds.`);
+    }
+    res.type('text/plain; charset=utf-8').send(renderLegacyText(row.transcript as Transcript));
   });
 
   return router;
 }
 
-async function createAndRespond(ctx: ServiceContext, req: Request, res: Response): Promise<void> {
-  const body = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? req.body : {};
-  const transformers = req.get('x-service-output-transformers') ?? null;
-  renderPredictionOutput(null, transformers); // validates the header before anything is created (spec 4.4)
-  const row = await createPrediction(ctx, {
-    apiKeyId: res.locals.apiKey.id,
-    namespace: 'api',
-    rawInput: (body as Record<string, unknown>).input,
-    outputTransformers: transformers,
-  });
-  const waitMs = parsePreferWait(req.get('prefer'));
-  if (waitMs === null) {
-    respondWithPrediction(ctx, req, res, 201, row);
-    return;
-  }
-  const latest = await waitForPrediction(ctx.database.db, row.id, row.apiKeyId, waitMs);
-  // Sync mode: an unfinished prediction is shown as `starting` so 1.x clients poll (replicate-compat.md 5).
-  respondWithPrediction(ctx, req, res, 201, latest, isTerminalStatus(latest.status) ? undefined : 'starting');
-}
-
-function respondWithPrediction(
+/**
+ * Create on either endpoint: validates the output header, reads the body (readCreateRequest), checks
+ * `version` when the endpoint needs one (spec 4.2), then creates and answers.
+ */
+export async function create(
   ctx: ServiceContext,
   req: Request,
   res: Response,
-  status: number,
-  row: PredictionRow,
-  shownStatus?: 'starting',
-): void {
-  const header = req.get('x-service-output-transformers') ?? row.outputTransformers;
-  // The header is validated whatever the status, so a malformed one gives 422 on every GET (spec 4.4).
-  const output = renderPredictionOutput(row.status === 'succeeded' ? row : null, header);
-  const body = toPublicPrediction(row, { apiBaseUrl: ctx.config.apiBaseUrl, output, status: shownStatus });
-  res.status(status).json(body);
+  options: { uploads: boolean; versions?: readonly string[] },
+): Promise<void> {
+  const outputTransformers = req.get('x-service-output-transformers') ?? null;
+  renderPredictionOutput(null, outputTransformers); // validates the header before anything is read or created (spec 4.4)
+  const request = await readCreateRequest(ctx, req, options);
+  if (options.versions && !options.versions.includes(request.body.version as string)) {
+    const allowed = options.versions.map((version) => `"${version}"`).join(' or ');
+    throw new AppError('invalid_input', `version must be ${allowed}, the only model of this service.`, { param: 'version' });
+  }
+  await createAndRespond(ctx, req, res, request, { outputTransformers });
 }

@@ -1,0 +1,26 @@
+import type { Request, Response } from 'express';
+import { toPublicPrediction, type PredictionRow, type PublicPrediction, type ServiceContext } from '@transcribe/core';
+import { renderPredictionOutput } from './render-prediction-output.ts';
+
+/**
+ * The public prediction object for this request (spec 2.1; replicate-compat.md 4): output rendered
+ * with the request's or the stored `X-Service-Output-Transformers` (spec 4.4), or the legacy string
+ * (spec 9). `shownStatus` replaces an unfinished status (`starting` for `Prefer: wait`).
+ */
+export function predictionBody(ctx: ServiceContext, req: Request, row: PredictionRow, shownStatus?: 'starting'): PublicPrediction {
+  const header = req.get('x-service-output-transformers') ?? row.outputTransformers;
+  const output = row.status === 'succeeded' ? renderPredictionOutput(row, header, ctx.config.apiBaseUrl) : null;
+  return toPublicPrediction(row, { apiBaseUrl: ctx.config.apiBaseUrl, output, status: shownStatus });
+}
+
+/** Sends predictionBody as JSON with `status`. */
+export function sendPrediction(
+  ctx: ServiceContext,
+  req: Request,
+  res: Response,
+  status: number,
+  row: PredictionRow,
+  shownStatus?: 'starting',
+): void {
+  res.status(status).json(predictionBody(ctx, req, row, shownStatus));
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  createPrediction, ensureOwnerApiKey, getBotUserSettings, isTerminalStatus, telegramOwner,
+  type BotUserSettings, type PostProcessType, type PredictionRow, type Transcript,
+} from '@transcribe/core';
+import type { BotDeps } from './bot-context.ts';
+import { sendChatText } from './chat-text.ts';
+import { deliverResult } from './deliver-result.ts';
+import { describeProgress } from './describe-progress.ts';
+import { downloadTelegramFile } from './download-telegram-file.ts';
+import type { IncomingMedia } from './find-media.ts';
+import { isEmptyTranscript, renderChatTranscript } from './render-chat-transcript.ts';
+import { NO_SPEECH_REPLY, replyForError, replyForFailedPrediction, STILL_RUNNING_REPLY } from './reply-for-error.ts';
+import { resultKeyboard } from './result-buttons.ts';
+import { openStatusMessage, type StatusMessage } from './status-message.ts';
+import { watchPrediction } from './watch-prediction.ts';
+
+/** Label of the key a person's chat work is recorded under (owner `telegram:<id>`). */
+export const BOT_KEY_LABEL = 'telegram bot';
+
+export interface ChatJob {
+  chatId: number;
+  userId: number;
+  /** The message holding the recording; the bot's messages answer it. */
+  messageId: number;
+  media: IncomingMedia;
+}
+
+/**
+ * Transcribes one recording sent in chat (issue 8): one status message edited as stages finish,
+ * the file fetched from Telegram, a prediction in cache namespace `bot` (spec 2.6.6) under the
+ * person's key, then the transcript in the chosen form with post-processing buttons, then the
+ * person's default post-processing results. Every failure ends as a plain-words status text.
+ */
+export async function transcribeMedia(deps: BotDeps, job: ChatJob, signal: AbortSignal): Promise<void> {
+  const status = await openStatusMessage(deps.api, job.chatId, job.messageId, describeProgress({ downloadedBytes: null, prediction: null }));
+  try {
+    const settings = await getBotUserSettings(deps.service.database.db, String(job.userId));
+    const { row, bytes } = await runPrediction(deps, job, settings, status, signal);
+    if (!isTerminalStatus(row.status)) return await status.update(STILL_RUNNING_REPLY, true);
+    if (row.status !== 'succeeded') return await status.update(replyForFailedPrediction(row, deps.settings), true);
+    const transcript = row.transcript as Transcript;
+    if (isEmptyTranscript(transcript)) return await status.update(NO_SPEECH_REPLY, true);
+    await status.update(`${describeProgress({ downloadedBytes: bytes, prediction: row })}\n✅ Done: the transcript follows.`, true);
+    const keyboard = deps.postProcess ? resultKeyboard(row.id) : undefined;
+    const text = renderChatTranscript(transcript, settings.outputFormat, baseName(job.media.fileName));
+    const transcriptId = await sendChatText(deps.api, job.chatId, text, { replyTo: job.messageId, keyboard });
+    await deliverDefaultResults(deps, job.chatId, transcriptId, row, settings, signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    await status.update(replyForError(error, deps.settings), true);
+  }
+}
+
+async function runPrediction(deps: BotDeps, job: ChatJob, settings: BotUserSettings, status: StatusMessage, signal: AbortSignal): Promise<{ row: PredictionRow; bytes: number }> {
+  const { db } = deps.service.database;
+  const apiKeyId = await ensureOwnerApiKey(db, telegramOwner(job.userId), BOT_KEY_LABEL);
+  const dir = join(deps.service.config.dataDir, 'uploads');
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `bot-${randomUUID()}`);
+  let created: PredictionRow;
+  let bytes = 0;
+  try {
+    bytes = await downloadTelegramFile(deps.api, deps.settings, { fileId: job.media.fileId, declaredBytes: job.media.fileSize, destPath: path, signal });
+    await status.update(describeProgress({ downloadedBytes: bytes, prediction: null }));
+    const rawInput = predictionInput(settings, deps.postProcess !== null);
+    created = await createPrediction(deps.service, { apiKeyId, namespace: 'bot', rawInput, upload: { path, bytes, name: job.media.fileName } });
+  } catch (error) {
+    await rm(path, { force: true });
+    throw error;
+  }
+  const row = await watchPrediction(db, created.id, apiKeyId, {
+    pollMs: deps.settings.progressPollMs,
+    timeoutMs: deps.settings.transcriptionTimeoutMs,
+    signal,
+    onChange: (current) => status.update(describeProgress({ downloadedBytes: bytes, prediction: current })),
+  });
+  return { row, bytes };
+}
+
+/** The creation input (spec 2.2) of a chat transcription with the person's settings. */
+export function predictionInput(settings: BotUserSettings, withPostProcessing: boolean): Record<string, unknown> {
+  const input: Record<string, unknown> = { output_format: 'json' };
+  if (settings.language !== null) input.language = settings.language;
+  if (settings.speakers !== null) input.speakers = settings.speakers;
+  if (withPostProcessing && settings.postProcess.length > 0) input.post_process = settings.postProcess;
+  return input;
+}
+
+/** Results of the default post-processing types: the worker's when present, else made here. */
+async function deliverDefaultResults(deps: BotDeps, chatId: number, replyTo: number, row: PredictionRow, settings: BotUserSettings, signal: AbortSignal): Promise<void> {
+  if (!deps.postProcess) return;
+  const stored = (row.results ?? {}) as Record<string, unknown>;
+  const transcript = row.transcript as Transcript;
+  await Promise.all(
+    settings.postProcess.map((type) =>
+      deliverResult(deps, {
+        chatId, replyTo, transcript, type: type as PostProcessType, targetLanguage: null,
+        ...(type in stored ? { ready: { result: stored[type] } } : {}),
+      }, signal),
+    ),
+  );
+}
+
+/** `talk.mp3` → `talk`; used for the names of transcript files. */
+function baseName(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return (dot > 0 ? fileName.slice(0, dot) : fileName) || 'transcript';
+}
