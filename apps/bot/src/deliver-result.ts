@@ -1,7 +1,7 @@
 import { LANGUAGES, type PostProcessType, type Transcript } from '@transcribe/core';
 import type { BotDeps } from './bot-context.ts';
 import { asChatText, sendChatText } from './chat-text.ts';
-import { replyForError } from './reply-for-error.ts';
+import { replyForError, STOPPED_REPLY } from './reply-for-error.ts';
 import { POST_PROCESS_LABELS } from './result-buttons.ts';
 import { openStatusMessage } from './status-message.ts';
 
@@ -35,8 +35,7 @@ export async function deliverResult(deps: BotDeps, job: ResultJob, signal: Abort
     const fileName = `${job.type}${job.targetLanguage ? `.${job.targetLanguage}` : ''}.${extension}`;
     await sendChatText(deps.api, job.chatId, asChatText(formatResult(job.type, result), fileName), { replyTo: status.messageId });
   } catch (error) {
-    if (signal.aborted) throw error;
-    await status.update(`${title}: ${replyForError(error, deps.settings)}`, true);
+    await status.update(`${title}: ${signal.aborted ? STOPPED_REPLY : replyForError(error, deps.settings)}`, true);
   }
 }
 

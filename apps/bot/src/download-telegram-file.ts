@@ -54,7 +54,8 @@ export async function downloadTelegramFile(api: Api, settings: BotSettings, down
 
 async function getFile(api: Api, fileId: string, maxBytes: number, signal: AbortSignal) {
   try {
-    return await api.getFile(fileId, signal);
+    // grammY types its signal with the abort-controller polyfill; the native signal works at runtime.
+    return await api.getFile(fileId, signal as Parameters<Api['getFile']>[1]);
   } catch (error) {
     if (error instanceof GrammyError && /too big/i.test(error.description)) throw mediaTooLargeError(maxBytes);
     if (error instanceof GrammyError) throw refused(`Telegram refused the file: ${error.description}`, error);

@@ -1,6 +1,6 @@
-import type { PostProcessType, ServiceContext, Transcript } from '@transcribe/core';
+import { runPostProcessing, type LlmClientConfig, type PostProcessType, type ServiceContext, type Transcript } from '@transcribe/core';
 
-/** One post-processing request made by a button under a transcript (spec 2.4). */
+/** One post-processing request made by a button or a default type (spec 2.4). */
 export interface PostProcessRequest {
   /** The stored transcript of a finished bot prediction. */
   transcript: Transcript;
@@ -11,17 +11,20 @@ export interface PostProcessRequest {
 }
 
 /**
- * Runs one post-processing type on a transcript with the configured language model and resolves
- * to its result (spec 2.4: text, or a label → name map / null for `speaker_names`).
- * @throws AppError with a code reply-for-error.ts knows (e.g. `upstream_unreachable`).
+ * Runs one post-processing type on a transcript and resolves to its result (spec 2.4: text, or
+ * a label → name map / null for `speaker_names`).
+ * @throws AppError with a code reply-for-error.ts knows (e.g. `post_processing_failed`).
  */
 export type PostProcessRunner = (request: PostProcessRequest) => Promise<unknown>;
 
 /**
- * The runner the bot uses: `custom` when given, otherwise none. Buttons appear only when the
- * service has a language model (`ctx.config.llmConfigured`, spec 2.4) and a runner exists.
+ * The runner of the bot: core's runPostProcessing with the service's language model, or null when
+ * none is configured (`ctx.config.llmConfigured` false or no `llm` given), which hides the buttons.
  */
-export function selectPostProcessRunner(ctx: ServiceContext, custom: PostProcessRunner | undefined): PostProcessRunner | null {
-  if (!ctx.config.llmConfigured) return null;
-  return custom ?? null;
+export function selectPostProcessRunner(ctx: ServiceContext, llm: LlmClientConfig | undefined): PostProcessRunner | null {
+  if (!ctx.config.llmConfigured || !llm) return null;
+  return async ({ transcript, type, targetLanguage, signal }) => {
+    const results = await runPostProcessing({ transcript, types: [type], targetLanguage, customPrompt: null, llm, signal });
+    return results[type];
+  };
 }

@@ -38,6 +38,7 @@ const REPLY_BY_CODE: Record<AppErrorCode, ReplyMaker> = {
   engine_unavailable: () => 'Speech recognition is not available on this server right now. Try again later.',
   cache_changed: () => 'Another request changed this transcript at the same moment. Send the recording again.',
   service_busy: () => "I'm busy with other recordings right now. Try again in a few minutes.",
+  post_processing_failed: () => 'The language model could not do this right now. Try again in a few minutes.',
   internal: () => 'Something went wrong on my side. Try again; if it keeps happening, tell the operator.',
 };
 
@@ -48,6 +49,9 @@ export const NO_SPEECH_REPLY =
 /** Reply when a transcription runs longer than the bot waits. */
 export const STILL_RUNNING_REPLY =
   'This recording is taking longer than expected. Try again later, or send a shorter recording.';
+
+/** Reply when the bot stops (restart, shutdown) while it works on something. */
+export const STOPPED_REPLY = 'I was restarted while working on this. Please send it again.';
 
 /** Reply when a post-processing button is pressed but no language model is configured. */
 export const NO_LANGUAGE_MODEL_REPLY = 'Summaries, translations and the like need a language model, and none is configured on this server.';

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { InlineKeyboard } from 'grammy';
 import { LANGUAGES } from '@transcribe/core';
 import { languageKeyboard, parseResultAction, resultKeyboard } from './result-buttons.ts';
 
 const id = 'abcdefghijklmnopqrstuvwxyz';
 
-function allData(keyboard: { inline_keyboard: { callback_data?: string }[][] }): string[] {
-  return keyboard.inline_keyboard.flat().map((button) => button.callback_data ?? '');
+function allData(keyboard: InlineKeyboard): string[] {
+  return keyboard.inline_keyboard.flat().map((button) => ('callback_data' in button ? button.callback_data : ''));
 }
 
 describe('result buttons', () => {

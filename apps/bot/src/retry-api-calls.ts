@@ -11,11 +11,12 @@ const MAX_WAIT_SECONDS = 30;
  * (project rule); the request timeout is the client's `timeoutSeconds`.
  */
 export function retryApiCalls(retries = 3): Transformer {
-  return async (prev, method, payload, signal) => {
+  return async (prev, method, payload, apiSignal) => {
+    const signal = apiSignal as AbortSignal | undefined; // grammY types it with the abort-controller polyfill
     for (let attempt = 0; ; attempt += 1) {
       const last = attempt >= retries || method === 'getUpdates';
       try {
-        const response = await prev(method, payload, signal);
+        const response = await prev(method, payload, apiSignal);
         if (response.ok || last) return response;
         const wait = retryWaitSeconds(response.error_code, response.parameters?.retry_after, attempt);
         if (wait === null) return response;

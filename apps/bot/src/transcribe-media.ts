@@ -12,7 +12,7 @@ import { describeProgress } from './describe-progress.ts';
 import { downloadTelegramFile } from './download-telegram-file.ts';
 import type { IncomingMedia } from './find-media.ts';
 import { isEmptyTranscript, renderChatTranscript } from './render-chat-transcript.ts';
-import { NO_SPEECH_REPLY, replyForError, replyForFailedPrediction, STILL_RUNNING_REPLY } from './reply-for-error.ts';
+import { NO_SPEECH_REPLY, replyForError, replyForFailedPrediction, STILL_RUNNING_REPLY, STOPPED_REPLY } from './reply-for-error.ts';
 import { resultKeyboard } from './result-buttons.ts';
 import { openStatusMessage, type StatusMessage } from './status-message.ts';
 import { watchPrediction } from './watch-prediction.ts';
@@ -49,8 +49,7 @@ export async function transcribeMedia(deps: BotDeps, job: ChatJob, signal: Abort
     const transcriptId = await sendChatText(deps.api, job.chatId, text, { replyTo: job.messageId, keyboard });
     await deliverDefaultResults(deps, job.chatId, transcriptId, row, settings, signal);
   } catch (error) {
-    if (signal.aborted) throw error;
-    await status.update(replyForError(error, deps.settings), true);
+    await status.update(signal.aborted ? STOPPED_REPLY : replyForError(error, deps.settings), true);
   }
 }
 

@@ -54,3 +54,5 @@ export * from './billing/charge-prediction.ts';
 export * from './billing/summarize-usage.ts';
 export * from './cache/sweep-expired-cache.ts';
 export * from './cache/start-cache-sweeper.ts';
+export * from './post-processing/run-post-processing.ts';
+export * from './post-processing/llm-client-config.ts';

@@ -1,5 +1,6 @@
 import express, { Router, type Express } from 'express';
 import type { ServiceContext } from '@transcribe/core';
+import { accountRoutes } from '../routes/account-routes.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
 import { fileRoutes } from '../routes/file-routes.ts';
 import { legacyRoutes } from '../routes/legacy-routes.ts';
@@ -36,7 +37,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
     res.json({ status: 'ok' });
   });
   if (options.adminToken) app.use('/internal', express.json(), adminRoutes(ctx, options.adminToken));
-  const api = apiRouter(ctx, predictionRoutes(ctx), fileRoutes(ctx));
+  const api = apiRouter(ctx, predictionRoutes(ctx), fileRoutes(ctx), accountRoutes(ctx));
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
   app.use('/v1', apiRouter(ctx, legacyRoutes(ctx)));

@@ -9,7 +9,8 @@ import { renderPredictionOutput } from './render-prediction-output.ts';
  */
 export function predictionBody(ctx: ServiceContext, req: Request, row: PredictionRow, shownStatus?: 'starting'): PublicPrediction {
   const header = req.get('x-service-output-transformers') ?? row.outputTransformers;
-  const output = row.status === 'succeeded' ? renderPredictionOutput(row, header, ctx.config.apiBaseUrl) : null;
+  // Validated whatever the status, so a malformed header gives 422 on every GET (spec 4.4).
+  const output = renderPredictionOutput(row.status === 'succeeded' ? row : null, header, ctx.config.apiBaseUrl);
   return toPublicPrediction(row, { apiBaseUrl: ctx.config.apiBaseUrl, output, status: shownStatus });
 }
 

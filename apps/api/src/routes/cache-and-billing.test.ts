@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createPrediction, mediaCache, transcriptCache, usageLedger } from '@transcribe/core';
@@ -42,7 +43,7 @@ describe.each(['pglite', 'postgres'] as const)('transcript cache and usage ledge
   };
 
   beforeAll(async () => {
-    t = await startTestService(kind, { PRICE_PER_MINUTE: '1', WORKER_CONCURRENCY: '4' });
+    t = await startTestService(kind, { PRICE_PER_MINUTE: '1', WORKER_CONCURRENCY: '8' });
     media = await countingServer(await readFile(join(AUDIO_DIR, CLIP)));
     link = (path) => `${media.base}${path}`;
   });
@@ -145,7 +146,7 @@ describe.each(['pglite', 'postgres'] as const)('transcript cache and usage ledge
     expect(body.usage.audio_seconds_charged).toBeGreaterThan(10);
   });
 
-  it('should fail with cache_changed when a concurrent request replaces the variant being read (spec 7)', async () => {
+  it('should fail with cache_changed when a concurrent request replaces the variant being read (spec 7)', { timeout: 400_000 }, async () => {
     const db = t.service.ctx.database.db;
     await run({ audio: link('/race.wav'), prompt: 'round -1' });
     let failure: Record<string, unknown> | undefined;
@@ -156,8 +157,9 @@ describe.each(['pglite', 'postgres'] as const)('transcript cache and usage ledge
       let writing = true;
       void writer.finally(() => (writing = false));
       while (writing && !failure) {
-        const readers = await Promise.all([1, 2, 3].map(() => run({ audio: link('/race.wav'), prompt: storedPrompt })));
-        failure = readers.find((r) => r.status === 'failed');
+        // Readers staggered over the cycle, so one of them is likely between its two reads when the writer stores.
+        const readers = [0, 1, 2, 3, 4, 5].map((i) => sleep(i * 60).then(() => run({ audio: link('/race.wav'), prompt: storedPrompt })));
+        failure = (await Promise.all(readers)).find((r) => r.status === 'failed');
       }
       await writer;
     }

@@ -204,7 +204,7 @@ describe('output formats and the output control header through the API', () => {
       'should give the $format transcript with post_process $postProcess in the right shape',
       async ({ name, format, postProcess }) => {
         const done = jfk.get(name)!;
-        expect(done.body.status).toBe('succeeded');
+        expect(done.body.status, String(done.body.error)).toBe('succeeded');
         const row = await storedRow(t, done.id);
         const model = row.transcript as Transcript;
         expect(done.body.output).toEqual(expectedOutput(row, null));
@@ -252,6 +252,9 @@ describe('output formats and the output control header through the API', () => {
       expect(override.status).toBe(200);
       expect(override.body.output).toBe(expectedOutput(row, 'text?timestamps=true&pauses=false'));
       expect(String(override.body.output)).toMatch(/^\[00:00:\d\d\.\d\d - 00:00:\d\d\.\d\d\] /u);
+      const empty = await get(t, id, ''); // an empty header on GET means "no transformer"
+      expect(empty.status).toBe(200);
+      expect(empty.body.output).toEqual(row.output);
     });
 
     it.each([
@@ -359,7 +362,7 @@ describe('output formats and the output control header through the API', () => {
   describe('a recording without speech (spec 2.3.6)', () => {
     it.each(FORMATS)('should give an empty %s transcript with empty results', async (format) => {
       const done = silence.get(format)!;
-      expect(done.body.status).toBe('succeeded');
+      expect(done.body.status, String(done.body.error)).toBe('succeeded');
       const output = done.body.output as { transcript: unknown; results: unknown };
       expect(Object.keys(output).sort()).toEqual(['results', 'transcript']);
       expect(output.results).toEqual({});

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { AppError } from '../errors/app-error.ts';
 import type { PostProcessType } from '../spec/post-process-types.ts';
 import type { Transcript } from '../transcript/transcript-model.ts';
@@ -64,6 +65,7 @@ export async function runPostProcessing(request: PostProcessingRequest): Promise
   if (jobs.length === 0) return {};
   const log = request.onProgress ?? (() => {});
   const controller = new AbortController();
+  setMaxListeners(0, controller.signal); // every request in flight listens to it
   const stop = () => controller.abort(request.signal?.reason);
   request.signal?.addEventListener('abort', stop, { once: true });
   const session = openChatSession(request.llm, controller.signal, log);

@@ -1,0 +1,68 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { predictions } from '@transcribe/core';
+import { multipartBody, postStream, watchRss, zeros } from '../test-support/stream-upload.ts';
+import { startTestService, type TestService } from '../test-support/start-test-service.ts';
+
+/** The limit of spec 8: 300 MiB (the service default). */
+const LIMIT = 300 * 1024 * 1024;
+/** Memory a streamed upload may add, far below the body size. */
+const MAX_RSS_GROWTH = 100 * 1024 * 1024;
+
+describe('uploads over the real 300 MiB limit (spec 8)', () => {
+  let t: TestService;
+
+  beforeAll(async () => {
+    t = await startTestService('pglite', { WORKER_CONCURRENCY: '0' });
+  });
+
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  async function expectRefusedWithFlatMemory(send: () => ReturnType<typeof postStream>): Promise<void> {
+    const rss = watchRss();
+    const answer = await send();
+    const growth = rss.stop();
+    console.log(`RSS growth during the upload: ${(growth / 1024 / 1024).toFixed(1)} MB`);
+    expect(answer.status).toBe(413);
+    expect(answer.contentType).toMatch(/json/);
+    expect((answer.body as { detail: string }).detail).toMatch(/larger than the 300 MB limit/);
+    expect(growth).toBeLessThan(MAX_RSS_GROWTH);
+    expect(await readdir(join(t.dataDir, 'uploads')).catch(() => [])).toEqual([]);
+    expect(await t.service.ctx.database.db.$count(predictions)).toBe(0);
+  }
+
+  it('should refuse a multipart input.audio of 300 MiB + 1 byte with 413 while memory stays flat', async () => {
+    await expectRefusedWithFlatMemory(() =>
+      postStream(
+        `${t.replicateBase}/v1/models/service/transcribe/predictions`,
+        { authorization: `Bearer ${t.key}`, 'content-type': 'multipart/form-data; boundary=xyz' },
+        multipartBody('xyz', [['input.output_format', 'text']], 'input.audio', zeros(LIMIT + 1)),
+      ),
+    );
+  });
+
+  it('should refuse an octet-stream body of 300 MiB + 1 byte with 413 while memory stays flat', async () => {
+    await expectRefusedWithFlatMemory(() =>
+      postStream(
+        `${t.replicateBase}/v1/models/service/transcribe/predictions?input.output_format=text`,
+        { authorization: `Bearer ${t.key}`, 'content-type': 'application/octet-stream', 'x-service-body-field': 'input.audio' },
+        zeros(LIMIT + 1),
+      ),
+    );
+  });
+
+  it('should refuse a files API upload of 300 MiB + 1 byte with 413 and store no file', async () => {
+    await expectRefusedWithFlatMemory(() =>
+      postStream(
+        `${t.replicateBase}/v1/files`,
+        { authorization: `Bearer ${t.key}`, 'content-type': 'multipart/form-data; boundary=abc' },
+        multipartBody('abc', [], 'content', zeros(LIMIT + 1)),
+      ),
+    );
+    const list = await fetch(`${t.replicateBase}/v1/files`, { headers: { authorization: `Bearer ${t.key}` } });
+    expect(((await list.json()) as { results: unknown[] }).results).toEqual([]);
+  });
+});
