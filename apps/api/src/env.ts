@@ -21,7 +21,12 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
   RECOGNITION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** A running job is retried after this long without finishing (crash safety with several workers). */
-  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(3600),
+  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(4 * 3600),
+  /** How often a running job proves it is alive, and how long a silent one is presumed dead (crash safety). */
+  JOB_HEARTBEAT_MS: z.coerce.number().int().min(100).default(10_000),
+  JOB_LEASE_STALE_MS: z.coerce.number().int().min(500).default(45_000),
+  /** On SIGTERM, how long running jobs may take to finish before the process stops anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often the queue looks for expired jobs and does upkeep, in seconds. */
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(60),
   RECOGNITION_ENGINE: z.enum(['auto', 'pocketsphinx']).default('auto'),

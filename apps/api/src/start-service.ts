@@ -59,7 +59,11 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
       pricePerMinute: env.PRICE_PER_MINUTE,
     },
   };
-  const stopWorker = env.WORKER_CONCURRENCY > 0 ? await startTranscribeWorker(ctx, { concurrency: env.WORKER_CONCURRENCY }) : null;
+  const stopWorker = env.WORKER_CONCURRENCY > 0 ? await startTranscribeWorker(ctx, {
+        concurrency: env.WORKER_CONCURRENCY,
+        heartbeatMs: env.JOB_HEARTBEAT_MS,
+        leaseStaleMs: env.JOB_LEASE_STALE_MS,
+      }) : null;
   const stopSweeper = env.WORKER_CONCURRENCY > 0 ? startCacheSweeper(ctx) : null;
   const adminToken = randomBytes(24).toString('base64url');
   const server = options.http === false ? null : await listen(createApp(ctx, { adminToken }), env.PORT, env.HOST);
@@ -72,7 +76,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
     server?.closeAllConnections();
     stopSweeper?.();
     await stopWorker?.();
-    await boss.stop({ graceful: true, timeout: 10_000, wait: true });
+    await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS, wait: true });
     await database.close();
     if (embedded) await removeServiceLock(dataDir);
   };

@@ -35,6 +35,7 @@ const REPLY_BY_CODE: Record<AppErrorCode, ReplyMaker> = {
   upstream_unreachable: (error) => `${fromWhom(error)} did not answer in time. Try again in a minute.`,
   address_not_allowed: () => "That address points into a private network, which I'm not allowed to use.",
   recognition_failed: () => 'Speech recognition failed on this recording. Try again; if it keeps failing, tell the operator.',
+  recognition_unreachable: () => 'The speech recognition server did not answer. Try again in a few minutes.',
   engine_unavailable: () => 'Speech recognition is not available on this server right now. Try again later.',
   cache_changed: () => 'Another request changed this transcript at the same moment. Send the recording again.',
   service_busy: () => "I'm busy with other recordings right now. Try again in a few minutes.",

@@ -56,3 +56,4 @@ export * from './cache/sweep-expired-cache.ts';
 export * from './cache/start-cache-sweeper.ts';
 export * from './post-processing/run-post-processing.ts';
 export * from './post-processing/llm-client-config.ts';
+export * from './jobs/reclaim-abandoned-jobs.ts';

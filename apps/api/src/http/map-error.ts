@@ -16,6 +16,7 @@ const STATUS_BY_CODE: Record<AppErrorCode, number> = {
   upstream_unreachable: 504,
   address_not_allowed: 422,
   recognition_failed: 500,
+  recognition_unreachable: 503,
   engine_unavailable: 503,
   post_processing_failed: 502,
   cache_changed: 409,

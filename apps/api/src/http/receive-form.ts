@@ -62,7 +62,7 @@ export async function receiveForm(
         return fail(invalid(`Send one file only: the form has more than one part named ${options.fileField}.`));
       }
       current = stream;
-      const path = join(options.dir, `${randomBytes(9).toString('hex')}.part`);
+      const path = join(options.dir, `upload-${randomBytes(9).toString('hex')}`);
       const contentType = info.mimeType || 'application/octet-stream';
       saving = writeUploadFile(stream, path, { maxBytes: options.maxBytes }).then(
         ({ bytes, sha256 }) => {

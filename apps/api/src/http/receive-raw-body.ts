@@ -28,7 +28,7 @@ export async function receiveRawBody(req: Request, options: { dir: string; maxBy
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (declared > options.maxBytes) throw uploadTooLargeError(options.maxBytes);
   await mkdir(options.dir, { recursive: true });
-  const path = join(options.dir, `${randomBytes(9).toString('hex')}.part`);
+  const path = join(options.dir, `upload-${randomBytes(9).toString('hex')}`);
   const { bytes, sha256 } = await writeUploadFile(req.iterator({ destroyOnReturn: false }), path, { maxBytes: options.maxBytes });
   if (bytes === 0) {
     await rm(path, { force: true });

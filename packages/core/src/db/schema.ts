@@ -114,3 +114,5 @@ export type PredictionRow = typeof predictions.$inferSelect;
 export type FileRow = typeof files.$inferSelect;
 export type BotUserRow = typeof botUsers.$inferSelect;
 export * from './cache-schema.ts';
+export * from './job-schema.ts';
+export * from './webhook-schema.ts';

@@ -19,7 +19,8 @@ export type AppErrorCode =
   | 'upstream_refused' // the link's server answered with an error status
   | 'upstream_unreachable' // the link's server could not be reached or timed out
   | 'address_not_allowed' // link resolves to a private / loopback / link-local address
-  | 'recognition_failed' // the recognition engine failed
+  | 'recognition_failed' // the recognition engine failed (or the remote recognition server answered an error)
+  | 'recognition_unreachable' // the remote recognition server could not be reached or timed out
   | 'engine_unavailable' // the configured engine or its model files are missing
   | 'post_processing_failed' // a post-processing type failed at the language model (spec 3: the prediction fails)
   | 'cache_changed' // spec 7: a concurrent request changed the stored transcript parameters

@@ -1,10 +1,11 @@
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../errors/app-error.ts';
+import type { VadInterval } from '../transcript/transcript-model.ts';
 import { parsePocketsphinxHypseg } from './parse-pocketsphinx-hypseg.ts';
 import { planUtterances, splitUtterances, type PlanUtterancesOptions } from './plan-utterances.ts';
 import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from './recognition-engine.ts';
-import { assertPcm16kMono, readWavLayout } from './read-wav-layout.ts';
+import { assertPcm16kMono, readWavLayout, type WavLayout } from './read-wav-layout.ts';
 import { runPocketsphinxBatch } from './run-pocketsphinx-batch.ts';
 
 export interface PocketsphinxOptions {
@@ -73,11 +74,27 @@ async function recognizeWithPocketsphinx(
   await assertPocketsphinxAvailable(options);
   const layout = await readWavLayout(request.wavPath);
   assertPcm16kMono(layout, request.wavPath);
+  const output = await decodeInParallel(options, request, utterances, layout);
+  const segments = parsePocketsphinxHypseg(output, utterances.map((u) => u.start));
+  return segments.map((segment) => ({ ...segment, language: 'en' }));
+}
+
+/** Runs `options.processes` pocketsphinx_batch processes on shares of `utterances`; joins their hypseg output. */
+async function decodeInParallel(
+  options: ReturnType<typeof withDefaults>,
+  request: RecognitionRequest,
+  utterances: VadInterval[],
+  layout: WavLayout,
+): Promise<string> {
   const abort = new AbortController();
   const signal = request.signal ? AbortSignal.any([request.signal, abort.signal]) : abort.signal;
-  const seconds = (list: typeof utterances) => list.reduce((sum, u) => sum + u.end - u.start, 0);
+  const seconds = (list: VadInterval[]) => list.reduce((sum, u) => sum + u.end - u.start, 0);
+  const total = seconds(utterances);
   let decoded = 0;
-  const onUtteranceDone = (id: number) => request.onProgress?.(Math.min(1, (decoded += seconds([utterances[id]!])) / seconds(utterances)));
+  const onUtteranceDone = (id: number) => {
+    const utterance = utterances[id];
+    if (utterance) request.onProgress?.(Math.min(1, (decoded += utterance.end - utterance.start) / total));
+  };
   let firstId = 0;
   const runs = splitUtterances(utterances, options.processes).map((group) => {
     const run = runPocketsphinxBatch({
@@ -90,9 +107,7 @@ async function recognizeWithPocketsphinx(
       throw error;
     });
   });
-  const outputs = await Promise.all(runs);
-  const segments = parsePocketsphinxHypseg(outputs.join('\n'), utterances.map((u) => u.start));
-  return segments.map((segment) => ({ ...segment, language: 'en' }));
+  return (await Promise.all(runs)).join('\n');
 }
 
 function withDefaults(options: PocketsphinxOptions) {

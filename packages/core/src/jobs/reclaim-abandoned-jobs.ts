@@ -1,0 +1,42 @@
+import type PgBoss from 'pg-boss';
+import { and, eq, lt } from 'drizzle-orm';
+import type { Database } from '../db/open-database.ts';
+import { jobLeases } from '../db/schema.ts';
+import { TRANSCRIBE_QUEUE } from './open-job-queue.ts';
+
+/**
+ * Finds leases whose heartbeat is older than `staleMs` (their worker died: SIGKILL, lost machine)
+ * and fails those jobs through pg-boss, whose retry policy runs them again on any live worker.
+ * Safe to run in every worker process at once: a lease is deleted by exactly one of them.
+ * @returns the prediction ids reclaimed.
+ */
+export async function reclaimAbandonedJobs(database: Database, boss: PgBoss, staleMs: number, now = new Date()): Promise<string[]> {
+  const stale = await database.db
+    .select()
+    .from(jobLeases)
+    .where(lt(jobLeases.heartbeatAt, new Date(now.getTime() - staleMs)));
+  const reclaimed: string[] = [];
+  for (const lease of stale) {
+    const taken = await database.db
+      .delete(jobLeases)
+      .where(and(eq(jobLeases.predictionId, lease.predictionId), eq(jobLeases.heartbeatAt, lease.heartbeatAt)))
+      .returning({ id: jobLeases.predictionId });
+    if (taken.length === 0) continue; // refreshed or reclaimed by another process meanwhile
+    const job = await boss.getJobById(TRANSCRIBE_QUEUE, lease.jobId);
+    if (job?.state === 'active') await boss.fail(TRANSCRIBE_QUEUE, lease.jobId, { reason: `worker ${lease.workerId} stopped` });
+    reclaimed.push(lease.predictionId);
+  }
+  return reclaimed;
+}
+
+/** Runs reclaimAbandonedJobs every `intervalMs` until the returned function is called. */
+export function startJobReclaimer(database: Database, boss: PgBoss, options: { intervalMs: number; staleMs: number }): () => void {
+  const tick = () =>
+    reclaimAbandonedJobs(database, boss, options.staleMs).then(
+      (ids) => ids.length > 0 && console.log(`[worker] reclaimed abandoned predictions: ${ids.join(', ')}`),
+      (error: Error) => console.error('[worker] reclaim failed:', error.message),
+    );
+  const timer = setInterval(tick, options.intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

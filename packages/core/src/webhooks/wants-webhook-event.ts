@@ -1,0 +1,15 @@
+import type { PredictionRow } from '../db/schema.ts';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../predictions/parse-webhook-params.ts';
+
+/** Events sent when a prediction has a webhook but no `webhook_events_filter`: all four (issue 9). */
+export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEvent[] = WEBHOOK_EVENTS;
+
+/**
+ * True when the prediction has a webhook and its `webhook_events_filter` (stored as a list of event
+ * names, or null for {@link DEFAULT_WEBHOOK_EVENTS}) selects `event` (replicate-compat.md 7).
+ */
+export function wantsWebhookEvent(row: Pick<PredictionRow, 'webhook' | 'webhookEventsFilter'>, event: WebhookEvent): boolean {
+  if (!row.webhook) return false;
+  const filter = Array.isArray(row.webhookEventsFilter) ? (row.webhookEventsFilter as unknown[]) : DEFAULT_WEBHOOK_EVENTS;
+  return filter.includes(event);
+}
