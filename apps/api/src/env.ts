@@ -38,6 +38,10 @@ const envSchema = z.object({
   CACHE_TTL_DAYS: z.coerce.number().positive().max(3650).default(27),
   /** Price per audio minute recorded in the usage ledger; 0 records usage only. */
   PRICE_PER_MINUTE: z.coerce.number().min(0).default(0),
+  /** Retries of a webhook's `completed` delivery stop this long after its first attempt (docs/webhooks.md). */
+  WEBHOOK_RETRY_DEADLINE_MS: z.coerce.number().int().min(0).default(180_000),
+  /** Base of the webhook retry backoff in whole seconds: retry n waits base·2^(n-1) to base·2^n s. */
+  WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(60).default(2),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -9,6 +9,7 @@ import {
   startCacheSweeper,
   requeueInterruptedJobs,
   startTranscribeWorker,
+  startWebhookWorker,
   type ServiceContext,
 } from '@transcribe/core';
 import type { Env } from './env.ts';
@@ -59,6 +60,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
       pricePerMinute: env.PRICE_PER_MINUTE,
     },
   };
+  await startWebhookWorker(ctx, { requeueInterrupted: embedded, retryDeadlineMs: env.WEBHOOK_RETRY_DEADLINE_MS, retryDelaySeconds: env.WEBHOOK_RETRY_DELAY_SECONDS });
   const stopWorker = env.WORKER_CONCURRENCY > 0 ? await startTranscribeWorker(ctx, {
         concurrency: env.WORKER_CONCURRENCY,
         heartbeatMs: env.JOB_HEARTBEAT_MS,

@@ -5,6 +5,7 @@ import { adminRoutes } from '../routes/admin-routes.ts';
 import { fileRoutes } from '../routes/file-routes.ts';
 import { legacyRoutes } from '../routes/legacy-routes.ts';
 import { predictionRoutes } from '../routes/prediction-routes.ts';
+import { webhookRoutes } from '../routes/webhook-routes.ts';
 import { authenticate } from './authenticate.ts';
 import { lingerUnreadBody } from './linger-unread-body.ts';
 import { handleError, sendProblem } from './map-error.ts';
@@ -38,6 +39,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   });
   if (options.adminToken) app.use('/internal', express.json(), adminRoutes(ctx, options.adminToken));
   const api = apiRouter(ctx, predictionRoutes(ctx), fileRoutes(ctx), accountRoutes(ctx));
+  api.use(webhookRoutes(ctx));
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
   app.use('/v1', apiRouter(ctx, legacyRoutes(ctx)));

@@ -355,6 +355,22 @@ describe('output formats and the output control header through the API', () => {
       expect(String(body.detail)).toMatch(detail);
     });
 
+    it('should apply the header to the outputs of the prediction list too', async () => {
+      const list = async (header?: string) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${t.key}` };
+        if (header !== undefined) headers[HEADER] = header;
+        const response = await fetch(`${t.replicateBase}/v1/predictions`, { headers });
+        return { status: response.status, body: (await response.json()) as { results?: Body[]; detail?: string } };
+      };
+      const plain = await list('text?timestamps=false');
+      expect(plain.status).toBe(200);
+      const listed = plain.body.results!.find((p) => p.id === jfk.get('json2-null')!.id);
+      expect(listed?.output).toEqual(expectedOutput(await storedRow(t, jfk.get('json2-null')!.id), 'text?timestamps=false'));
+      const refused = await list('text?timestamps=no');
+      expect(refused.status).toBe(422);
+      expect(refused.body.detail).toContain(HEADER);
+    });
+
     it('should refuse a malformed header on GET whatever the status of the prediction', async () => {
       const failed = await createAndWait(t, { audio: `${files.url}/no-such-file.wav` });
       expect(failed.body.status).toBe('failed');

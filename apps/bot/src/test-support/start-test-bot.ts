@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
-import { startTestService, type TestService } from '../../../api/src/test-support/start-test-service.ts';
+import { startTestService, type TestDatabaseKind, type TestService } from '../../../api/src/test-support/start-test-service.ts';
 import { startBot, type RunningBot, type StartBotOptions } from '../start-bot.ts';
 import { startFakeBotApi, type FakeBotApi } from './fake-bot-api.ts';
 
@@ -21,13 +21,14 @@ export interface TestBot {
 }
 
 /**
- * The real service (fresh PGlite database) plus the bot in long-polling mode against a fake Bot
- * API server: `client.apiRoot` points at it, so grammY speaks the real protocol to it.
+ * The real service (a fresh PostgreSQL database by default, or PGlite) plus the bot in
+ * long-polling mode against a fake Bot API server: `client.apiRoot` points at it, so grammY speaks
+ * the real protocol to it.
  */
 export async function startTestBot(
-  options: { env?: Record<string, string>; bot?: Partial<StartBotOptions> } = {},
+  options: { kind?: TestDatabaseKind; env?: Record<string, string>; bot?: Partial<StartBotOptions> } = {},
 ): Promise<TestBot> {
-  const service = await startTestService('pglite', options.env ?? {});
+  const service = await startTestService(options.kind ?? 'postgres', options.env ?? {});
   const fake = await startFakeBotApi();
   const workDir = await mkdtemp(join(tmpdir(), 'transcribe-bot-test-'));
   const bot = await startBot(service.service.ctx, {

@@ -6,6 +6,7 @@ import { describeOutputLanguage } from './describe-output-language.ts';
 import { POST_PROCESSING_PROMPTS, SHARED_PROMPT } from './post-processing-prompts.ts';
 
 const GOLDEN = new URL('./__golden__/prompt-versions.json', import.meta.url);
+const DOC = new URL('../../../../docs/post-processing.md', import.meta.url);
 
 /** Version and fingerprint of every prompt text (the shared texts under `shared`). */
 function fingerprints(): Record<string, { version: number; sha256: string }> {
@@ -45,6 +46,18 @@ describe('post-processing prompts', () => {
       const structured = ['chapters', 'subtitles', 'speaker-names'].includes(prompt.method);
       expect(prompt.task.includes('JSON'), type).toBe(structured);
     }
+  });
+
+  it('should be quoted verbatim in docs/post-processing.md', () => {
+    const doc = readFileSync(DOC, 'utf8');
+    for (const [type, prompt] of Object.entries(POST_PROCESSING_PROMPTS)) {
+      expect(doc, type).toContain(`### ${type}\n`);
+      expect(doc, type).toContain(`\n${prompt.task}\n`);
+      expect(doc, type).toContain(`Prompt version ${prompt.version}.`);
+    }
+    const { version, ...shared } = SHARED_PROMPT;
+    for (const text of Object.values(shared)) expect(doc).toContain(text);
+    expect(doc).toContain(`Shared texts (version ${version}, verbatim)`);
   });
 
   it('should follow the language rules of spec 2.4', () => {

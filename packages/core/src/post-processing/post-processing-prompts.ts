@@ -46,7 +46,7 @@ export const SHARED_PROMPT = {
     + 'speaker label when speakers were told apart, and what was said.',
   plainLines: 'Each transcript line reads "SPEAKER_n: text": the speaker label when speakers were told '
     + 'apart, and what was said.',
-  mapTask: 'You receive one part of a longer transcript; the parts are processed one by one and your notes '
+  mapTask: 'You receive one part of a longer transcript; each part is processed separately and your notes '
     + 'will be combined with the notes of the other parts. Write compact notes of this part only, as a '
     + 'list, keeping the order of the recording. The notes are for writing the following later: {purpose} '
     + 'Keep especially: {focus}',

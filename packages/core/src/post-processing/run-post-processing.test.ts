@@ -26,10 +26,12 @@ beforeEach(() => {
   server.setScript(replyLikeAModel);
 });
 
-function run(types: PostProcessType[], options: Partial<PostProcessingRequest> & { llm?: Partial<LlmClientConfig> } = {}) {
+type RunOptions = Partial<Omit<PostProcessingRequest, 'llm'>> & { llm?: Partial<LlmClientConfig> };
+
+function run(types: PostProcessType[], { llm, ...options }: RunOptions = {}) {
   return runPostProcessing({
     transcript: MULTI_SPEAKER_TRANSCRIPT, targetLanguage: 'fr', customPrompt: 'List every place mentioned.', ...options,
-    types, llm: testLlmConfig(server.baseUrl, options.llm),
+    types, llm: testLlmConfig(server.baseUrl, llm),
   });
 }
 
@@ -155,9 +157,9 @@ describe('runPostProcessing', () => {
       const types = POST_PROCESS_TYPE_NAMES.slice(0, 8);
       const started = performance.now();
       await run([...types]);
-      expect(performance.now() - started).toBeLessThan(1_200);
+      expect(performance.now() - started).toBeLessThan(1_500); // sequential: 2.4 s
       expect(Math.max(...server.requests.map((request) => request.receivedAtMs))
-        - Math.min(...server.requests.map((request) => request.receivedAtMs))).toBeLessThan(250);
+        - Math.min(...server.requests.map((request) => request.receivedAtMs))).toBeLessThan(400);
     });
 
     it('should keep no more than `concurrency` requests in flight', async () => {

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/open-database.ts';
 import { predictions } from '../db/schema.ts';
+import { notifyWebhookLogs } from '../webhooks/webhook-notifier.ts';
 
 /** Appends one line to a prediction's `logs`, so a poller sees the work move (issue 5, progress). */
 export async function appendPredictionLog(db: Db, id: string, line: string): Promise<void> {
@@ -9,4 +10,5 @@ export async function appendPredictionLog(db: Db, id: string, line: string): Pro
     .update(predictions)
     .set({ logs: sql`${predictions.logs} || ${stamped}` })
     .where(eq(predictions.id, id));
+  notifyWebhookLogs(db, id); // webhook `logs`, throttled to one per 500 ms (issue 9)
 }

@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/open-database.ts';
 import { predictions, type PredictionRow } from '../db/schema.ts';
 import { findPrediction } from './find-prediction.ts';
+import { notifyWebhookCompleted } from '../webhooks/webhook-notifier.ts';
 
 /**
  * Cancels a key's prediction (`POST /v1/predictions/{id}/cancel`, replicate-compat.md 8 and 10.15):
@@ -18,5 +19,6 @@ export async function cancelPrediction(db: Db, id: string, apiKeyId: string): Pr
     .set({ status: 'canceled', completedAt })
     .where(and(eq(predictions.id, id), eq(predictions.apiKeyId, apiKeyId), inArray(predictions.status, ['starting', 'processing'])))
     .returning();
+  if (canceled) await notifyWebhookCompleted(db, id); // webhook `completed` (issue 9)
   return canceled ?? findPrediction(db, id, apiKeyId);
 }

@@ -13,6 +13,7 @@ import { produceTranscript } from './produce-transcript.ts';
 import { finishPrediction } from './finish-prediction.ts';
 import { TERMINAL_STATUSES } from './public-prediction.ts';
 import { watchCancellation } from './watch-cancellation.ts';
+import { notifyWebhookCompleted, notifyWebhookStart } from '../webhooks/webhook-notifier.ts';
 
 /**
  * The worker step for one prediction: fetch the recording, probe and decode it, run VAD and
@@ -24,6 +25,7 @@ import { watchCancellation } from './watch-cancellation.ts';
 export async function runPrediction(ctx: ServiceContext, predictionId: string, signal?: AbortSignal): Promise<void> {
   const row = await markStarted(ctx, predictionId);
   if (!row) return;
+  notifyWebhookStart(ctx.database.db, predictionId); // webhook `start`, once ever (issue 9)
   const workDir = join(ctx.config.dataDir, 'work', predictionId);
   const log = (line: string) => appendPredictionLog(ctx.database.db, predictionId, line);
   const watch = watchCancellation(ctx.database.db, predictionId);
@@ -57,6 +59,7 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
     await log(`failed: ${error.message}`);
   } finally {
     watch.stop();
+    await notifyWebhookCompleted(ctx.database.db, predictionId); // webhook `completed` if it ended (issue 9)
     await rm(workDir, { recursive: true, force: true });
   }
 }

@@ -25,6 +25,9 @@ type WorkerMessage =
   | { type: 'done'; intervals: VadInterval[] }
   | { type: 'error'; code: AppErrorCode; message: string };
 
+/** Re-exported so callers find the model helpers beside detectSpeech. */
+export { assertVadModel, resolveDefaultVadModelPath } from './locate-vad-model.ts';
+
 const WORKER_URL = new URL('./detect-speech.worker.cjs', import.meta.url);
 
 /**

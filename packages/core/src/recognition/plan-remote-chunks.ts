@@ -73,15 +73,13 @@ function padIntervals(speech: readonly VadInterval[], durationSeconds: number, p
   return padded;
 }
 
-/** Cuts `piece` into the fewest equal parts of at most `longest` seconds. */
+/** Cuts `piece` into the fewest equal parts of at most `longest` seconds, cut at whole ms. */
 function splitEvenly(piece: RemoteChunk, longest: number): RemoteChunk[] {
-  const parts = Math.ceil((piece.end - piece.start) / longest - 1e-9);
-  if (parts <= 1) return [piece];
-  const step = (piece.end - piece.start) / parts;
-  return Array.from({ length: parts }, (_, i) => ({
-    start: piece.start + i * step,
-    end: i === parts - 1 ? piece.end : piece.start + (i + 1) * step,
-  }));
+  const length = piece.end - piece.start;
+  const parts = Math.ceil(length / (longest - 0.001) - 1e-9); // room for rounding cuts to ms
+  if (parts <= 1 || length <= longest) return [piece];
+  const cut = (i: number) => (i === 0 ? piece.start : i === parts ? piece.end : roundMs(piece.start + (i * length) / parts));
+  return Array.from({ length: parts }, (_, i) => ({ start: cut(i), end: cut(i + 1) }));
 }
 
 function roundMs(seconds: number): number {

@@ -1,12 +1,11 @@
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../errors/app-error.ts';
-import type { VadInterval } from '../transcript/transcript-model.ts';
 import { parsePocketsphinxHypseg } from './parse-pocketsphinx-hypseg.ts';
-import { planUtterances, splitUtterances, type PlanUtterancesOptions } from './plan-utterances.ts';
+import { decodeInParallel } from './decode-in-parallel.ts';
+import { planUtterances, type PlanUtterancesOptions } from './plan-utterances.ts';
 import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from './recognition-engine.ts';
-import { assertPcm16kMono, readWavLayout, type WavLayout } from './read-wav-layout.ts';
-import { runPocketsphinxBatch } from './run-pocketsphinx-batch.ts';
+import { assertPcm16kMono, readWavLayout } from './read-wav-layout.ts';
 
 export interface PocketsphinxOptions {
   /** Default `/usr/bin/pocketsphinx_batch` (Debian package `pocketsphinx`). */
@@ -74,40 +73,11 @@ async function recognizeWithPocketsphinx(
   await assertPocketsphinxAvailable(options);
   const layout = await readWavLayout(request.wavPath);
   assertPcm16kMono(layout, request.wavPath);
-  const output = await decodeInParallel(options, request, utterances, layout);
+  const output = await decodeInParallel({
+    ...options, wavPath: request.wavPath, layout, utterances, signal: request.signal, onProgress: request.onProgress,
+  });
   const segments = parsePocketsphinxHypseg(output, utterances.map((u) => u.start));
   return segments.map((segment) => ({ ...segment, language: 'en' }));
-}
-
-/** Runs `options.processes` pocketsphinx_batch processes on shares of `utterances`; joins their hypseg output. */
-async function decodeInParallel(
-  options: ReturnType<typeof withDefaults>,
-  request: RecognitionRequest,
-  utterances: VadInterval[],
-  layout: WavLayout,
-): Promise<string> {
-  const abort = new AbortController();
-  const signal = request.signal ? AbortSignal.any([request.signal, abort.signal]) : abort.signal;
-  const seconds = (list: VadInterval[]) => list.reduce((sum, u) => sum + u.end - u.start, 0);
-  const total = seconds(utterances);
-  let decoded = 0;
-  const onUtteranceDone = (id: number) => {
-    const utterance = utterances[id];
-    if (utterance) request.onProgress?.(Math.min(1, (decoded += utterance.end - utterance.start) / total));
-  };
-  let firstId = 0;
-  const runs = splitUtterances(utterances, options.processes).map((group) => {
-    const run = runPocketsphinxBatch({
-      ...options, wavPath: request.wavPath, dataOffset: layout.dataOffset, durationSeconds: layout.durationSeconds,
-      utterances: group, firstId, timeoutMs: (15 + options.timeoutFactor * seconds(group)) * 1000, signal, onUtteranceDone,
-    });
-    firstId += group.length;
-    return run.catch((error: unknown) => {
-      abort.abort(error); // one failed process stops the others
-      throw error;
-    });
-  });
-  return (await Promise.all(runs)).join('\n');
 }
 
 function withDefaults(options: PocketsphinxOptions) {

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { apiKeys } from '@transcribe/core';
+import { startBot } from './start-bot.ts';
+import { testUser, type FakeBotApi } from './test-support/fake-bot-api.ts';
+import { startTestBot, type TestBot } from './test-support/start-test-bot.ts';
+import { commandUpdate, pressButton } from './test-support/telegram-updates.ts';
+
+/** Sends /api, presses "Get token" and returns the key shown and the whole message. */
+async function getToken(fake: FakeBotApi, userId: number): Promise<{ key: string; text: string }> {
+  const user = testUser(userId);
+  const before = fake.calls.length;
+  fake.pushUpdate(commandUpdate(user, '/api'));
+  const menu = await fake.waitForCall((c) => fake.calls.indexOf(c) >= before && c.method === 'sendMessage' && c.payload.chat_id === userId);
+  expect(String(menu.payload.text)).toMatch(/^API access/);
+  const pressedAt = fake.calls.length;
+  pressButton(fake, user, (menu.result as { message_id: number }).message_id, /Get token/);
+  const shown = await fake.waitForCall((c) => fake.calls.indexOf(c) >= pressedAt && c.method === 'sendMessage' && /Your API key/.test(String(c.payload.text)));
+  const key = /<code>(tsk_[\w-]+)<\/code>/.exec(String(shown.payload.text))?.[1];
+  expect(key).toBeDefined();
+  expect(shown.payload.parse_mode).toBe('HTML');
+  await fake.waitForCall((c) => fake.calls.indexOf(c) >= pressedAt && c.method === 'answerCallbackQuery');
+  return { key: key!, text: String(shown.payload.text) };
+}
+
+async function account(t: TestBot, key: string): Promise<Response> {
+  return fetch(`${t.service.replicateBase}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
+}
+
+describe('the API menu (spec 5.2, 5.3)', () => {
+  let t: TestBot;
+
+  beforeAll(async () => {
+    t = await startTestBot();
+  });
+
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('should issue a key tied to the Telegram user that works on the HTTP API, with a how-to and the base URL', async () => {
+    const { key, text } = await getToken(t.fake, 6001);
+    expect(text).toContain(`Base URL: <code>${t.service.replicateBase}</code>`);
+    expect(text).toContain(`${t.service.replicateBase}/v1/models/service/transcribe/predictions`);
+    expect(text).toContain('never in source code');
+    const response = await account(t, key);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { key: { id: string } };
+    const [row] = await t.service.service.ctx.database.db.select().from(apiKeys).where(eq(apiKeys.id, body.key.id));
+    expect(row?.owner).toBe('telegram:6001');
+  });
+
+  it('should revoke the old key when the button is pressed again', async () => {
+    const first = await getToken(t.fake, 6002);
+    const second = await getToken(t.fake, 6002);
+    expect(second.key).not.toBe(first.key);
+    expect(second.text).toContain('Your previous key stops working now.');
+    expect((await account(t, first.key)).status).toBe(401);
+    expect((await account(t, second.key)).status).toBe(200);
+    // Another person's key is untouched.
+    const other = await getToken(t.fake, 6003);
+    await getToken(t.fake, 6002);
+    expect((await account(t, other.key)).status).toBe(200);
+  });
+
+  it('should keep the old key working during a configured grace period of at most 5 minutes', async () => {
+    const { startFakeBotApi } = await import('./test-support/fake-bot-api.ts');
+    const fake = await startFakeBotApi();
+    const bot = await startBot(t.service.service.ctx, { token: fake.token, apiRoot: fake.apiRoot, publicApiBaseUrl: 'https://example.test/v1/replicate', keyGraceSeconds: 120 });
+    try {
+      const first = await getToken(fake, 6004);
+      const second = await getToken(fake, 6004);
+      expect(second.text).toContain('Your previous key stops working in 2 minutes.');
+      expect((await account(t, first.key)).status).toBe(200);
+      const [old] = await t.service.service.ctx.database.db.select().from(apiKeys).where(eq(apiKeys.prefix, first.key.slice(0, 10)));
+      expect(old!.revokedAt!.getTime() - Date.now()).toBeGreaterThan(100_000);
+      expect(old!.revokedAt!.getTime() - Date.now()).toBeLessThanOrEqual(120_000);
+    } finally {
+      await bot.stop();
+      await fake.close();
+    }
+    await expect(startBot(t.service.service.ctx, { token: fake.token, apiRoot: fake.apiRoot, publicApiBaseUrl: 'x', keyGraceSeconds: 301 })).rejects.toThrow(/0\.\.300 seconds/);
+  });
+});

@@ -1,0 +1,82 @@
+import type OpenAI from 'openai';
+import { toFile } from 'openai';
+import type { TranscriptionCreateParamsNonStreaming } from 'openai/resources/audio/transcriptions';
+import type PQueue from 'p-queue';
+import { AppError } from '../errors/app-error.ts';
+import { MAX_RETRY_WAIT_MS } from '../post-processing/llm-client-config.ts';
+import { backoffDelayMs, waitBeforeRetry } from '../post-processing/wait-before-retry.ts';
+import { classifyRemoteAsrFailure } from './classify-remote-asr-failure.ts';
+import type { RemoteChunk } from './plan-remote-chunks.ts';
+import type { RecognizedSegment } from './recognition-engine.ts';
+import type { WavLayout } from './read-wav-layout.ts';
+import { readWavSlice } from './read-wav-slice.ts';
+import { stitchRemoteSegments } from './stitch-remote-segments.ts';
+
+/** What every chunk request of one recognition shares. */
+export interface RemoteAsrRun {
+  client: OpenAI;
+  /** Bounds the requests in flight; backoff waits hold no slot. */
+  queue: PQueue;
+  model: string;
+  /** Per attempt, ms. */
+  timeoutMs: number;
+  /** Retries after the first attempt (408, 429, 5xx, timeouts, connection failures). */
+  maxRetries: number;
+  /** First backoff delay, ms (doubled per retry, jittered). */
+  retryBaseDelayMs: number;
+  /** Largest WAV file per request, bytes (only named in the 413 message here). */
+  maxRequestBytes: number;
+  wavPath: string;
+  layout: WavLayout;
+  /** Spec 2.5 code sent as `language`, or null to let the server detect it. */
+  language: string | null;
+  /** Sent as `prompt` when not undefined. */
+  prompt: string | undefined;
+  signal: AbortSignal;
+}
+
+function toParams(run: RemoteAsrRun, wav: Buffer, chunk: RemoteChunk): Promise<TranscriptionCreateParamsNonStreaming<'verbose_json'>> {
+  const name = `chunk-${chunk.start.toFixed(3)}.wav`;
+  return toFile(wav, name, { type: 'audio/wav' }).then((file) => ({
+    file,
+    model: run.model,
+    response_format: 'verbose_json' as const,
+    timestamp_granularities: ['segment', 'word'],
+    ...(run.language === null ? {} : { language: run.language }),
+    ...(run.prompt === undefined ? {} : { prompt: run.prompt }),
+  }));
+}
+
+/**
+ * Sends one chunk (its slice of the WAV, read only once a queue slot is free) to
+ * `POST {baseUrl}/audio/transcriptions` as `verbose_json` with segment and word timestamps, and
+ * returns its segments in recording time (stitchRemoteSegments). Retries 408, 429, 5xx, timeouts and
+ * connection failures at most `run.maxRetries` times, waiting `Retry-After` (over 30 s: gives up)
+ * or an exponential backoff; other 4xx are not retried.
+ * @throws AppError `recognition_failed` (refused, failed status, bad answer) or
+ *   `recognition_unreachable` (timeouts, connection failures) — see classifyRemoteAsrFailure;
+ *   `run.signal.reason` when aborted.
+ */
+export async function transcribeRemoteChunk(run: RemoteAsrRun, chunk: RemoteChunk): Promise<RecognizedSegment[]> {
+  const { signal } = run;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const answer = await run.queue.add(async () => {
+        const params = await toParams(run, await readWavSlice(run.wavPath, run.layout, chunk.start, chunk.end), chunk);
+        return run.client.audio.transcriptions.create(params, { signal, timeout: run.timeoutMs, maxRetries: 0 });
+      }, { signal, throwOnTimeout: true });
+      return stitchRemoteSegments(answer, chunk, run.language);
+    } catch (error) {
+      signal.throwIfAborted();
+      if (error instanceof AppError) throw error;
+      const failure = classifyRemoteAsrFailure(error, run);
+      if (!failure.retryable || attempt > run.maxRetries) throw failure.toError(attempt);
+      if (failure.retryAfterMs !== null && failure.retryAfterMs > MAX_RETRY_WAIT_MS) {
+        const last = failure.toError(attempt);
+        const wait = Math.ceil(failure.retryAfterMs / 1000);
+        throw new AppError(last.code, `${last.message}; it asked to wait ${wait} s, longer than the service waits`, { cause: error });
+      }
+      await waitBeforeRetry(failure.retryAfterMs ?? backoffDelayMs(attempt, run.retryBaseDelayMs), signal);
+    }
+  }
+}
