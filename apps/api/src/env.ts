@@ -33,7 +33,16 @@ const envSchema = z.object({
   VAD_MODEL_PATH: z.string().optional(),
   POCKETSPHINX_BIN: z.string().optional(),
   POCKETSPHINX_MODEL_DIR: z.string().optional(),
+  /** OpenAI-compatible chat endpoint for post-processing (OpenAI, vLLM, Ollama, llama.cpp server). */
   LLM_BASE_URL: z.string().url().optional(),
+  LLM_API_KEY: z.string().default('none'),
+  LLM_MODEL: z.string().default('gpt-4o-mini'),
+  LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** The model's context window in tokens; long transcripts are chunked to fit. */
+  LLM_CONTEXT_TOKENS: z.coerce.number().int().min(1024).default(8192),
+  /** Post-processing types run at once for one prediction (spec 2.4: up to 8 in parallel). */
+  LLM_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(8),
   /** Lifetime of the cache and the free-repeat window (spec 2.6.1). */
   CACHE_TTL_DAYS: z.coerce.number().positive().max(3650).default(27),
   /** Price per audio minute recorded in the usage ledger; 0 records usage only. */

@@ -10,6 +10,7 @@ import {
   requeueInterruptedJobs,
   startTranscribeWorker,
   startWebhookWorker,
+  type LlmClientConfig,
   type ServiceContext,
 } from '@transcribe/core';
 import type { Env } from './env.ts';
@@ -56,6 +57,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
       allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK,
       vadModelPath: vadModelPath(env),
       llmConfigured: Boolean(env.LLM_BASE_URL),
+      llm: llmConfig(env),
       cacheTtlDays: env.CACHE_TTL_DAYS,
       pricePerMinute: env.PRICE_PER_MINUTE,
     },
@@ -83,6 +85,19 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
     if (embedded) await removeServiceLock(dataDir);
   };
   return { url, ctx, stop };
+}
+
+function llmConfig(env: Env): LlmClientConfig | null {
+  if (!env.LLM_BASE_URL) return null;
+  return {
+    baseUrl: env.LLM_BASE_URL,
+    apiKey: env.LLM_API_KEY,
+    model: env.LLM_MODEL,
+    timeoutMs: env.LLM_TIMEOUT_MS,
+    maxRetries: env.LLM_MAX_RETRIES,
+    contextTokens: env.LLM_CONTEXT_TOKENS,
+    concurrency: env.LLM_CONCURRENCY,
+  };
 }
 
 async function refuseSecondOwner(dataDir: string): Promise<void> {

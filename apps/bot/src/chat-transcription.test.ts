@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { normalizeForWer, predictions, saveBotUserSettings, wordErrorRate } from '@transcribe/core';
-import { NO_SPEECH_REPLY, SEND_A_RECORDING_REPLY } from './reply-for-error.ts';
-import { testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
+import { NO_SPEECH_REPLY, SEND_A_RECORDING_REPLY, STOPPED_REPLY } from './reply-for-error.ts';
+import { startBot } from './start-bot.ts';
+import { startFakeBotApi, testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
 import { AUDIO_DIR, startTestBot, toVoiceOgg, type TestBot } from './test-support/start-test-bot.ts';
 import { messageUpdate, voiceUpdate } from './test-support/telegram-updates.ts';
 
@@ -130,5 +131,27 @@ describe('transcription in chat against the Bot API protocol', () => {
     t.fake.pushUpdate(update);
     const reply = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === 5009);
     expect(reply.payload.text).toBe(SEND_A_RECORDING_REPLY);
+  });
+
+  it('should say it is busy when it runs as many jobs as it may, and tell chats to resend when stopped', async () => {
+    const fake = await startFakeBotApi();
+    fake.addFile('slow', { path: voice, delayMs: 3000 });
+    const bot = await startBot(t.service.service.ctx, {
+      token: fake.token, apiRoot: fake.apiRoot, publicApiBaseUrl: t.service.replicateBase, keyGraceSeconds: 0, maxConcurrentJobs: 1,
+    });
+    try {
+      const first = voiceUpdate(testUser(5010), 'slow');
+      const second = voiceUpdate(testUser(5011), 'slow');
+      fake.pushUpdate(first);
+      fake.pushUpdate(second);
+      const busy = await fake.waitForCall((c) => repliesTo(fake, second.message.message_id).includes(c));
+      expect(busy.payload.text).toBe("I'm busy with other recordings right now. Try again in a few minutes.");
+      const statusId = await statusMessageFor(fake, first.message.message_id);
+      await bot.stop();
+      expect(fake.messages.get(statusId)?.text).toBe(STOPPED_REPLY);
+    } finally {
+      await bot.stop();
+      await fake.close();
+    }
   });
 });

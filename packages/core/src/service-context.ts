@@ -1,6 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type PQueue from 'p-queue';
 import type { Database } from './db/open-database.ts';
+import type { LlmClientConfig } from './post-processing/llm-client-config.ts';
 import type { RecognitionEngine } from './recognition/recognition-engine.ts';
 
 /** Settings the apps pass to core (core never reads `process.env`). Units are in the names. */
@@ -23,6 +24,8 @@ export interface ServiceConfig {
   pricePerMinute: number;
   /** Whether an LLM endpoint is configured for post-processing (spec 2.4). */
   llmConfigured: boolean;
+  /** The OpenAI-compatible chat endpoint for post-processing, or null when none is configured. */
+  llm: LlmClientConfig | null;
 }
 
 /** Everything a use-case needs, built once by each app at start-up. */

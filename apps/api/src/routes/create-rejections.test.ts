@@ -13,7 +13,7 @@ interface RejectedForm {
   /** Path under `{replicateBase}/v1`. */
   path: string;
   headers?: Record<string, string>;
-  body: () => BodyInit | undefined;
+  body: () => string | FormData | Uint8Array;
   detail: RegExp;
 }
 

@@ -156,7 +156,7 @@ describe('the files API (replicate-compat.md 3, 10.7)', () => {
     ['a form without content', {}, () => formOf([['metadata', '{}']]), 422, /no file: put it in a part named content/],
     ['metadata that is a list', {}, () => formOf([['content', new Blob([Buffer.alloc(8)]), 'a.wav'], ['metadata', '[1]']]), 422, /metadata must be a JSON object/],
     ['metadata that is not JSON', {}, () => formOf([['content', new Blob([Buffer.alloc(8)]), 'a.wav'], ['metadata', '{oops']]), 422, /metadata must be a JSON object/],
-  ])('should refuse %s with a detail and store nothing', async (_name, headers, body, status, detail) => {
+  ] as [string, Record<string, string>, () => string | FormData, number, RegExp][])('should refuse %s with a detail and store nothing', async (_name, headers, body, status, detail) => {
     const before = await t.service.ctx.database.db.$count(files);
     const response = await fetch(`${t.replicateBase}/v1/files`, { method: 'POST', headers: { ...auth(), ...headers }, body: body() });
     expect(response.status).toBe(status);

@@ -70,7 +70,7 @@ describe.each(['pglite', 'postgres'] as const)('predictions.create / get / cance
     const replicate = client(make);
     const before = await t.service.ctx.database.db.$count(files);
     const created = await replicate.predictions.create({ version: 'service/transcribe', input: { audio: clip, output_format: 'text' } });
-    expect(String(created.input.audio)).toMatch(new RegExp(`^${t.service.ctx.config.apiBaseUrl}/files/[a-z2-7]{26}$`));
+    expect(String((created.input as { audio: unknown }).audio)).toMatch(new RegExp(`^${t.service.ctx.config.apiBaseUrl}/files/[a-z2-7]{26}$`));
     expect(await t.service.ctx.database.db.$count(files)).toBe(before + 1);
     const done = await replicate.wait(created, { interval: 250 });
     expect(done.status, String(done.error)).toBe('succeeded');

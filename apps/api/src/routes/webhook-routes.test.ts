@@ -103,7 +103,7 @@ describe('webhooks through the API (issue 9; replicate-compat.md 7)', () => {
     const completed = receiver.on('/all').at(-1)!;
     expect(completed.headers['webhook-id']).toBe(`msg_${id}_completed`);
     expect(parse(completed)).toEqual(await getPrediction(id));
-    expect(parse(completed)).toMatchObject({ status: 'succeeded', urls: { get: `${t.replicateBase}/v1/predictions/${id}` } });
+    expect(parse(completed)).toMatchObject({ status: 'succeeded', urls: { get: `${t.service.ctx.config.apiBaseUrl}/predictions/${id}` } });
     const logs = receiver.on('/all').filter((entry) => String(entry.headers['webhook-id']).includes('_logs_'));
     for (let i = 1; i < logs.length; i++) expect(logs[i]!.at - logs[i - 1]!.at).toBeGreaterThanOrEqual(450);
   });
@@ -166,9 +166,10 @@ describe('webhooks through the API (issue 9; replicate-compat.md 7)', () => {
   });
 
   it('should give up on retries once the deadline is near', async () => {
-    receiver.script('/down', [500, 500]);
     const id = await create('/down', { webhook_events_filter: ['start'] });
     await pollPrediction(t.replicateBase, t.key, id);
+    await receiver.waitFor('/down', (got) => got.length === 1); // its start event
+    receiver.script('/down', [500, 500]);
     const db = t.service.ctx.database.db;
     await db.insert(webhookDeliveries).values({ predictionId: id, event: 'completed', webhookId: `msg_${id}_completed` });
     const options = { ...DEFAULT_WEBHOOK_OPTIONS, retryDeadlineMs: 5_000, retryDelaySeconds: 1 };

@@ -33,7 +33,9 @@ export async function forgetCachedMedia(db: Db, row: Pick<MediaCacheRow, 'id' | 
 
 /**
  * Moves a fresh download into `dataDir/media/` under a new file handle and records it for the
- * namespace and link, replacing any older entry (spec 2.6.5). Returns the new row.
+ * namespace and link (spec 2.6.5; a damaged or expired entry was removed before, by
+ * findCachedMedia or the caller). When a concurrent request stored the same link first, its entry
+ * wins and this copy is dropped, so a file another prediction is reading is never deleted.
  */
 export async function storeDownloadedMedia(
   db: Db,
@@ -45,11 +47,6 @@ export async function storeDownloadedMedia(
   const path = join(dir, id);
   await rename(options.downloadedPath, path);
   const expiresAt = new Date(Date.now() + options.ttlDays * DAY_MS);
-  const [old] = await db
-    .select({ id: mediaCache.id, path: mediaCache.path })
-    .from(mediaCache)
-    .where(and(eq(mediaCache.namespace, options.namespace), eq(mediaCache.link, options.link)));
-  if (old) await forgetCachedMedia(db, old);
   const [row] = await db
     .insert(mediaCache)
     .values({ id, namespace: options.namespace, link: options.link, path, bytes: options.bytes, expiresAt })

@@ -1,7 +1,10 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { isAppError } from '../errors/app-error.ts';
+import { AppError, isAppError } from '../errors/app-error.ts';
+import { runPostProcessing } from '../post-processing/run-post-processing.ts';
+import type { PostProcessType } from '../spec/post-process-types.ts';
+import type { Transcript } from '../transcript/transcript-model.ts';
 import { predictions, type PredictionRow } from '../db/schema.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { renderTranscript } from '../transcript/render-transcript.ts';
@@ -35,6 +38,11 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
     const produced = await produceTranscript(ctx, row, workDir, log, runSignal);
     const { transcript } = produced;
     if (await watch.check()) throw watch.signal.reason;
+    const params = row.params as PredictionInput;
+    const results = await postProcess(ctx, transcript, params, log, runSignal);
+    if (await watch.check()) throw watch.signal.reason;
+    const output = shapeOutput(renderTranscript(transcript, params.output_format), params.post_process, results);
+    // Charged only once it succeeds: a failed or canceled prediction costs nothing (docs/caching-and-billing.md).
     await chargePrediction(ctx.database.db, {
       predictionId,
       apiKeyId: row.apiKeyId,
@@ -44,9 +52,6 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
       pricePerMinute: ctx.config.pricePerMinute,
       windowDays: ctx.config.cacheTtlDays,
     });
-    const params = row.params as PredictionInput;
-    const results = {};
-    const output = shapeOutput(renderTranscript(transcript, params.output_format), params.post_process, results);
     await finishPrediction(ctx.database.db, predictionId, { status: 'succeeded', output, transcript, results }, row.startedAt ?? new Date());
     await log('succeeded');
   } catch (error) {
@@ -62,6 +67,28 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
     await notifyWebhookCompleted(ctx.database.db, predictionId); // webhook `completed` if it ended (issue 9)
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/** Runs the requested post-processing types (spec 2.4; all-or-nothing, spec 3); {} when none. */
+async function postProcess(
+  ctx: ServiceContext,
+  transcript: Transcript,
+  params: PredictionInput,
+  log: (line: string) => Promise<void>,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const types = (params.post_process ?? []) as PostProcessType[];
+  if (types.length === 0) return {};
+  if (!ctx.config.llm) throw new AppError('invalid_input', 'post_process needs a language model, and none is configured on this server.');
+  return runPostProcessing({
+    transcript,
+    types,
+    targetLanguage: params.target_language,
+    customPrompt: params.custom_prompt,
+    llm: ctx.config.llm,
+    signal,
+    onProgress: (line) => void log(line),
+  });
 }
 
 async function markStarted(ctx: ServiceContext, id: string): Promise<PredictionRow | null> {

@@ -44,6 +44,30 @@ describe('stitchRemoteSegments', () => {
     expect(stitchRemoteSegments(bare, { start: 0, end: 13 }, null).every((s) => s.words.length === 0)).toBe(true);
   });
 
+  it("should join whisper.cpp's nested token words into words, with their mean probability", () => {
+    const answer = {
+      language: 'english', text: ' And so my fellow Americans,',
+      segments: [{ id: 0, start: 0, end: 2, text: ' And so Americans,', words: [
+        { word: ' And', start: 0.3, end: 0.5, probability: 0.9 },
+        { word: ' so', start: 0.5, end: 0.8, probability: 0.8 },
+        { word: ' Amer', start: 1, end: 1.3, probability: 0.6 },
+        { word: 'icans', start: 1.3, end: 1.6, probability: 0.8 },
+        { word: ',', start: 1.6, end: 1.6, probability: 1 },
+      ] }],
+    };
+    const [segment] = stitchRemoteSegments(answer, { start: 10, end: 12 }, null);
+    expect(segment!.words).toEqual([
+      { start: 10.3, end: 10.5, text: 'And', confidence: 0.9 },
+      { start: 10.5, end: 10.8, text: 'so', confidence: 0.8 },
+      { start: 11, end: 11.6, text: 'Americans,', confidence: expect.closeTo(0.8, 6) },
+    ]);
+  });
+
+  it('should keep nested words without leading spaces as they are', () => {
+    const answer = { segments: [{ start: 0, end: 2, text: 'And so', words: [{ word: 'And', start: 0, end: 0.4 }, { word: 'so', start: 0.5, end: 0.9 }] }] };
+    expect(stitchRemoteSegments(answer, { start: 0, end: 2 }, 'en')[0]!.words.map((w) => w.text)).toEqual(['And', 'so']);
+  });
+
   it('should make one segment spanning the chunk from an answer with only text', () => {
     expect(stitchRemoteSegments({ text: ' Hello there. ' }, { start: 5.5, end: 9 }, 'de')).toEqual([
       { start: 5.5, end: 9, text: 'Hello there.', words: [], language: 'de' },

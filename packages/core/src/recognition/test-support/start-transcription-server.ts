@@ -98,7 +98,7 @@ function readForm(request: http.IncomingMessage, maxFileBytes: number) {
       const parts: Buffer[] = [];
       stream.on('data', (part: Buffer) => parts.push(part));
       stream.on('limit', () => (tooLarge = true));
-      stream.on('end', () => (file = { fieldName, fileName: info.filename, mimeType: info.mimeType, bytes: Buffer.concat(parts) }));
+      stream.on('end', () => (file = { fieldName, fileName: info.filename ?? '', mimeType: info.mimeType, bytes: Buffer.concat(parts) }));
     });
     form.on('close', () => resolve({ fields, file, tooLarge }));
     form.on('error', reject);
