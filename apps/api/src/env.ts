@@ -29,7 +29,19 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often the queue looks for expired jobs and does upkeep, in seconds. */
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(60),
-  RECOGNITION_ENGINE: z.enum(['auto', 'pocketsphinx']).default('auto'),
+  /** `auto`: sherpa-onnx when a model is installed, else the remote server when ASR_BASE_URL is set, else pocketsphinx. */
+  RECOGNITION_ENGINE: z.enum(['auto', 'sherpa-onnx', 'openai-compatible', 'pocketsphinx']).default('auto'),
+  /** Any OpenAI-compatible transcription server (OpenAI, Groq, speaches, vLLM, whisper.cpp), base ending in /v1. */
+  ASR_BASE_URL: z.string().url().optional(),
+  ASR_API_KEY: z.string().default(''),
+  ASR_MODEL: z.string().optional(),
+  /** Per request attempt; must cover one chunk (ASR_MAX_CHUNK_SECONDS) plus the server's queueing. */
+  ASR_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+  ASR_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** Requests in flight per recognition (1 for whisper.cpp's server). */
+  ASR_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  ASR_MAX_REQUEST_BYTES: z.coerce.number().int().positive().default(24 * 1024 * 1024),
+  ASR_MAX_CHUNK_SECONDS: z.coerce.number().positive().default(300),
   VAD_MODEL_PATH: z.string().optional(),
   POCKETSPHINX_BIN: z.string().optional(),
   POCKETSPHINX_MODEL_DIR: z.string().optional(),

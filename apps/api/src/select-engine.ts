@@ -1,6 +1,8 @@
 import {
+  AppError,
   assertPocketsphinxAvailable,
   assertVadModel,
+  createOpenAiAsrEngine,
   createPocketsphinxEngine,
   resolveDefaultVadModelPath,
   type RecognitionEngine,
@@ -12,14 +14,40 @@ export function vadModelPath(env: Env): string {
   return env.VAD_MODEL_PATH ?? resolveDefaultVadModelPath();
 }
 
-/**
- * Picks the recognition engine from RECOGNITION_ENGINE and checks its files before the service takes
- * work (a wrong VAD path would otherwise silently find no speech).
- * @throws AppError `engine_unavailable` naming the missing file and the command that fixes it.
- */
-export async function selectEngine(env: Env): Promise<RecognitionEngine> {
-  await assertVadModel(vadModelPath(env));
+function remoteEngine(env: Env): RecognitionEngine {
+  if (!env.ASR_BASE_URL || !env.ASR_MODEL) {
+    throw new AppError('engine_unavailable', 'RECOGNITION_ENGINE=openai-compatible needs ASR_BASE_URL and ASR_MODEL.');
+  }
+  return createOpenAiAsrEngine({
+    baseUrl: env.ASR_BASE_URL,
+    apiKey: env.ASR_API_KEY,
+    model: env.ASR_MODEL,
+    timeoutMs: env.ASR_TIMEOUT_MS,
+    maxRetries: env.ASR_MAX_RETRIES,
+    concurrency: env.ASR_CONCURRENCY,
+    maxRequestBytes: env.ASR_MAX_REQUEST_BYTES,
+    maxChunkSeconds: env.ASR_MAX_CHUNK_SECONDS,
+  });
+}
+
+async function pocketsphinxEngine(env: Env): Promise<RecognitionEngine> {
   const options = { binaryPath: env.POCKETSPHINX_BIN, modelDir: env.POCKETSPHINX_MODEL_DIR };
   await assertPocketsphinxAvailable(options);
   return createPocketsphinxEngine(options);
+}
+
+/**
+ * Picks the recognition engine from RECOGNITION_ENGINE and checks its files before the service takes
+ * work (a wrong VAD path would otherwise silently find no speech). Logs which engine and why.
+ * @throws AppError `engine_unavailable` naming the missing file or setting and what fixes it.
+ */
+export async function selectEngine(env: Env): Promise<RecognitionEngine> {
+  await assertVadModel(vadModelPath(env));
+  const choice = env.RECOGNITION_ENGINE;
+  if (choice === 'openai-compatible' || (choice === 'auto' && env.ASR_BASE_URL)) {
+    console.log(`[recognition] engine openai-compatible (${env.ASR_MODEL} at ${env.ASR_BASE_URL})`);
+    return remoteEngine(env);
+  }
+  console.log(`[recognition] engine pocketsphinx (${choice === 'auto' ? 'no neural model installed and no ASR_BASE_URL' : 'chosen'})`);
+  return pocketsphinxEngine(env);
 }

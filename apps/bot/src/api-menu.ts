@@ -1,8 +1,8 @@
 import { Menu } from '@grammyjs/menu';
-import { reissueUserApiKey, summarizeOwnerUsage, telegramOwner } from '@transcribe/core';
+import { reissueUserApiKey, telegramOwner } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
 import { formatApiKeyMessage } from './format-api-key-message.ts';
-import { formatUsage } from './format-usage.ts';
+import { describeUsage } from './format-usage.ts';
 import { BOT_KEY_LABEL } from './transcribe-media.ts';
 
 /**
@@ -24,6 +24,6 @@ export function createApiMenu(deps: BotDeps): Menu<BotContext> {
     })
     .text('📊 Usage', async (ctx) => {
       if (!ctx.from) return;
-      await ctx.reply(formatUsage(await summarizeOwnerUsage(db, telegramOwner(ctx.from.id))));
+      await ctx.reply(await describeUsage(deps, ctx.from.id));
     });
 }

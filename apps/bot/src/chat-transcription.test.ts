@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { normalizeForWer, predictions, saveBotUserSettings, wordErrorRate } from '@transcribe/core';
-import { NO_SPEECH_REPLY, SEND_A_RECORDING_REPLY, STOPPED_REPLY } from './reply-for-error.ts';
+import { NO_LANGUAGE_MODEL_REPLY, NO_SPEECH_REPLY, SEND_A_RECORDING_REPLY, STOPPED_REPLY } from './reply-for-error.ts';
 import { startBot } from './start-bot.ts';
 import { startFakeBotApi, testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
 import { AUDIO_DIR, startTestBot, toVoiceOgg, type TestBot } from './test-support/start-test-bot.ts';
-import { messageUpdate, voiceUpdate } from './test-support/telegram-updates.ts';
+import { messageUpdate, pressData, voiceUpdate } from './test-support/telegram-updates.ts';
 
 const CLIP = 'librispeech-test-clean/1089-134686-0001';
 
@@ -62,6 +62,14 @@ describe('transcription in chat against the Bot API protocol', () => {
     const rows = await t.service.service.ctx.database.db.select().from(predictions).where(eq(predictions.namespace, 'bot'));
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.status === 'succeeded')).toBe(true);
+  });
+
+  it('should answer a post-processing button in plain words when no language model is configured', async () => {
+    const [row] = await t.service.service.ctx.database.db.select().from(predictions).where(eq(predictions.namespace, 'bot'));
+    const message = [...t.fake.messages.values()][0]!;
+    pressData(t.fake, testUser(5001), message, `pp:${row!.id}:0`);
+    const answer = await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery');
+    expect(answer.payload).toMatchObject({ text: NO_LANGUAGE_MODEL_REPLY, show_alert: true });
   });
 
   it('should send .srt subtitles as a document when the person chose srt', async () => {
@@ -121,6 +129,15 @@ describe('transcription in chat against the Bot API protocol', () => {
     const silence = await toVoiceOgg(join(AUDIO_DIR, 'nonspeech/generated_digital_silence_10s.wav'), t.workDir);
     t.fake.addFile('silence', { path: silence });
     const update = voiceUpdate(testUser(5008), 'silence');
+    t.fake.pushUpdate(update);
+    const statusId = await statusMessageFor(t.fake, update.message.message_id);
+    expect(await finalStatus(t.fake, statusId, /hear any speech/)).toBe(NO_SPEECH_REPLY);
+  });
+
+  it('should read files from disk when a local Bot API server gives absolute paths', async () => {
+    const silence = await toVoiceOgg(join(AUDIO_DIR, 'nonspeech/generated_digital_silence_10s.wav'), t.workDir);
+    t.fake.addFile('local', { path: silence, localPath: true });
+    const update = voiceUpdate(testUser(5012), 'local');
     t.fake.pushUpdate(update);
     const statusId = await statusMessageFor(t.fake, update.message.message_id);
     expect(await finalStatus(t.fake, statusId, /hear any speech/)).toBe(NO_SPEECH_REPLY);

@@ -1,10 +1,10 @@
 import { Composer } from 'grammy';
 import type { BotCommand } from 'grammy/types';
-import { formatMegabytes, summarizeOwnerUsage, telegramOwner } from '@transcribe/core';
+import { formatMegabytes } from '@transcribe/core';
 import type { Menu } from '@grammyjs/menu';
 import type { BotContext, BotDeps } from './bot-context.ts';
 import { apiMenuText } from './format-api-key-message.ts';
-import { formatUsage } from './format-usage.ts';
+import { describeUsage } from './format-usage.ts';
 
 /** The command list registered with Telegram (setMyCommands) and shown by /help. */
 export const BOT_COMMANDS: BotCommand[] = [
@@ -35,7 +35,7 @@ export function handleCommands(deps: BotDeps, apiMenu: Menu<BotContext>): Compos
   composer.command('settings', (ctx) => ctx.conversation.enter('settings'));
   composer.command('usage', async (ctx) => {
     if (!ctx.from) return;
-    await ctx.reply(formatUsage(await summarizeOwnerUsage(deps.service.database.db, telegramOwner(ctx.from.id))));
+    await ctx.reply(await describeUsage(deps, ctx.from.id));
   });
   composer.command('cancel', (ctx) => ctx.reply('There is nothing to cancel.'));
   return composer;

@@ -133,5 +133,12 @@ describe('post-processing buttons under a transcript (spec 2.4, 2.6.6)', () => {
     expect(charge?.userId).toBe(`telegram:${USER.id}`);
     const account = (await (await fetch(`${t.service.replicateBase}/v1/account`, { headers: { authorization: `Bearer ${key}` } })).json()) as { usage: { predictions: number } };
     expect(account.usage.predictions).toBeGreaterThanOrEqual(1);
+    // /usage counts both places for the person.
+    const asked = t.fake.calls.length;
+    t.fake.pushUpdate(commandUpdate(USER, '/usage'));
+    const usage = textOf(await nextMessage(t.fake, /^Your usage so far:/, asked));
+    expect(usage).toMatch(/^• In this chat: 1 recording \(1 done\), 0\.\d min of audio$/m);
+    expect(usage).toMatch(/^• Through the API: 1 recording/m);
+    expect(usage).toMatch(/^Charged in the last 27 days: \d+\.\d min of audio\.$/m);
   });
 });

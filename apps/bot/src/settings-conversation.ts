@@ -11,6 +11,21 @@ import {
 type SettingsConversation = Conversation<BotContext, ConversationContext>;
 type Answer = { kind: 'button'; value: string; ctx: ConversationContext } | { kind: 'text'; text: string; ctx: ConversationContext };
 
+/** One conversation in progress: whose it is and where it talks. */
+interface Talk {
+  conversation: SettingsConversation;
+  ctx: ConversationContext;
+  userId: number;
+}
+
+/** A question with buttons; `parseText` accepts a typed answer too. */
+interface Question {
+  step: string;
+  text: string;
+  choices: readonly Choice[];
+  parseText?: (text: string) => string | null;
+}
+
 /** A settings question left unanswered this long ends the conversation, ms. */
 const ANSWER_TIMEOUT_MS = 15 * 60 * 1000;
 /** Spec 8: at most 8 post-processing types. */
@@ -24,16 +39,27 @@ const MAX_TYPES = 8;
  */
 export function createSettingsConversation(deps: BotDeps) {
   const { db } = deps.service.database;
-  const engineLanguages = deps.service.engine.languages;
+  const languages = deps.service.engine.languages;
+  const languageQuestion: Question = {
+    step: 'lang',
+    text: 'Which language is spoken in your recordings? You can also type its name.',
+    choices: languageChoices(languages),
+    parseText: (text) => parseLanguageText(text, languages),
+  };
+  const formatQuestion: Question = { step: 'fmt', text: 'How should I send transcripts?', choices: FORMAT_CHOICES };
+  const speakersQuestion: Question = {
+    step: 'spk', text: 'How many people usually speak? You can also type a number.', choices: SPEAKER_CHOICES, parseText: parseSpeakersText,
+  };
   return async function settings(conversation: SettingsConversation, ctx: ConversationContext): Promise<void> {
     const userId = ctx.from?.id;
     if (userId === undefined) return;
+    const talk: Talk = { conversation, ctx, userId };
     const current = await conversation.external(() => getBotUserSettings(db, String(userId)));
     await ctx.reply(`Your settings now:\n${describeSettings(current)}\n\nLet's go through them. Send /cancel to stop without saving.`);
-    const language = await askChoice(conversation, ctx, 'lang', 'Which language is spoken in your recordings? You can also type its name.', languageChoices(engineLanguages), (text) => parseLanguageText(text, engineLanguages));
-    const format = await askChoice(conversation, ctx, 'fmt', 'How should I send transcripts?', FORMAT_CHOICES);
-    const postProcess = deps.postProcess ? await askTypes(conversation, ctx, current.postProcess) : current.postProcess;
-    const speakers = await askChoice(conversation, ctx, 'spk', 'How many people usually speak? You can also type a number.', SPEAKER_CHOICES, parseSpeakersText);
+    const language = await ask(talk, languageQuestion);
+    const format = await ask(talk, formatQuestion);
+    const postProcess = deps.postProcess ? await askTypes(talk, current.postProcess) : current.postProcess;
+    const speakers = await ask(talk, speakersQuestion);
     const next: BotUserSettings = {
       language: language === 'auto' ? null : language,
       outputFormat: format as BotOutputFormat,
@@ -45,33 +71,28 @@ export function createSettingsConversation(deps: BotDeps) {
   };
 }
 
-async function askChoice(
-  conversation: SettingsConversation,
-  ctx: ConversationContext,
-  step: string,
-  question: string,
-  choices: readonly Choice[],
-  parseText?: (text: string) => string | null,
-): Promise<string> {
-  const asked = await ctx.reply(question, { reply_markup: choiceKeyboard(step, choices) });
+/** Asks one question and returns the chosen value; the question then shows the answer. */
+async function ask(talk: Talk, question: Question): Promise<string> {
+  const asked = await talk.ctx.reply(question.text, { reply_markup: choiceKeyboard(question.step, question.choices) });
   for (;;) {
-    const answer = await waitForAnswer(conversation, step);
-    const value = answer.kind === 'button' ? answer.value : parseText?.(answer.text) ?? null;
-    const choice = choices.find((entry) => entry.value === value);
+    const answer = await waitForAnswer(talk, question.step);
+    const value = answer.kind === 'button' ? answer.value : question.parseText?.(answer.text) ?? null;
+    const choice = question.choices.find((entry) => entry.value === value);
     if (value !== null && (choice || answer.kind === 'text')) {
-      await answer.ctx.api.editMessageText(asked.chat.id, asked.message_id, `${question}\n→ ${choice?.label ?? value}`);
+      await answer.ctx.api.editMessageText(asked.chat.id, asked.message_id, `${question.text}\n→ ${choice?.label ?? value}`);
       return value;
     }
     await answer.ctx.reply('Please pick one of the buttons above (or /cancel).');
   }
 }
 
-async function askTypes(conversation: SettingsConversation, ctx: ConversationContext, initial: readonly string[]): Promise<string[]> {
+/** Toggles default post-processing types until Done; returns the chosen ones. */
+async function askTypes(talk: Talk, initial: readonly string[]): Promise<string[]> {
   const question = `What should I make after every transcript? Tap to choose (at most ${MAX_TYPES}), then Done.`;
   let selected = initial.filter((type) => (DEFAULT_TYPE_CHOICES as readonly string[]).includes(type));
-  const asked = await ctx.reply(question, { reply_markup: typesKeyboard(selected) });
+  const asked = await talk.ctx.reply(question, { reply_markup: typesKeyboard(selected) });
   for (;;) {
-    const answer = await waitForAnswer(conversation, 'pp');
+    const answer = await waitForAnswer(talk, 'pp');
     if (answer.kind === 'text') {
       await answer.ctx.reply('Tap the buttons above, then Done.');
       continue;
@@ -89,13 +110,15 @@ async function askTypes(conversation: SettingsConversation, ctx: ConversationCon
 }
 
 /**
- * The next answer to question `step`: its button, or a text message. Buttons of earlier questions
- * are answered as closed; /cancel ends without saving; other commands end the conversation and
- * run; anything else (recordings, other buttons) is handled outside while the question waits.
+ * The next answer to question `step` from the person who asked for /settings: its button, or a
+ * text message. Buttons of earlier questions are answered as closed; /cancel ends without saving;
+ * other commands end the conversation and run; anything else (recordings, other buttons, other
+ * people in a group) is handled outside while the question waits.
  */
-async function waitForAnswer(conversation: SettingsConversation, step: string): Promise<Answer> {
+async function waitForAnswer({ conversation, userId }: Talk, step: string): Promise<Answer> {
   for (;;) {
     const next = await conversation.wait({ maxMilliseconds: ANSWER_TIMEOUT_MS });
+    if (next.from?.id !== userId) return conversation.skip({ next: true });
     const data = next.callbackQuery?.data;
     if (data?.startsWith(`set:${step}:`)) {
       await next.answerCallbackQuery();

@@ -61,6 +61,7 @@ export interface RunningBot {
  */
 export async function startBot(ctx: ServiceContext, options: StartBotOptions): Promise<RunningBot> {
   const settings = resolveSettings(ctx, options);
+  const secret = options.webhookUrl ? webhookSecret(options) : null;
   const bot = new Bot<BotContext>(options.token, { client: { apiRoot: settings.apiRoot, timeoutSeconds: 60 } });
   bot.api.config.use(retryApiCalls());
   const jobs = createJobTracker(options.maxConcurrentJobs ?? 4, (error) => console.error('[bot] job failed:', error));
@@ -69,8 +70,8 @@ export async function startBot(ctx: ServiceContext, options: StartBotOptions): P
   await initBot(bot);
   await bot.api.setMyCommands(BOT_COMMANDS).catch((error) => console.warn('[bot] setMyCommands failed:', (error as Error).message));
   const username = bot.botInfo.username;
-  if (options.webhookUrl) {
-    const webhook = await startWebhook(bot, options.webhookUrl, webhookSecret(options));
+  if (options.webhookUrl && secret) {
+    const webhook = await startWebhook(bot, options.webhookUrl, secret);
     return { username, ...webhook, stop: () => jobs.stopAll() };
   }
   const stopPolling = await startPolling(bot);

@@ -64,3 +64,5 @@ export * from './webhooks/start-webhook-worker.ts';
 export * from './webhooks/list-webhook-attempts.ts';
 export * from './webhooks/enqueue-completed-webhook.ts';
 export * from './webhooks/deliver-completed-webhook.ts';
+export * from './recognition/openai-asr-engine.ts';
+export * from './webhooks/sweep-undelivered-webhooks.ts';

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import busboy, { type Busboy } from 'busboy';
 import type { Request } from 'express';
 import { AppError, uploadTooLargeError, writeUploadFile } from '@transcribe/core';
-import type { ReceivedFile } from './receive-raw-body.ts';
+import { clientWentAway, interruptedUploadError, type ReceivedFile } from './receive-raw-body.ts';
 
 /** Largest text part (and small file part such as a `metadata` blob), in bytes. */
 export const MAX_FIELD_BYTES = 64 * 1024;
@@ -68,7 +68,7 @@ export async function receiveForm(
         ({ bytes, sha256 }) => {
           file = { path, bytes, sha256, name: cleanName(info.filename), contentType };
         },
-        (error: unknown) => fail(error),
+        (error: unknown) => fail(error instanceof AppError || !clientWentAway(req) ? error : interruptedUploadError(error)),
       );
     });
     parser.on('field', (name, value, info) => {
@@ -79,7 +79,7 @@ export async function receiveForm(
       parser.on(event, () => fail(invalid(`The form has too many parts (at most ${MAX_PARTS}).`)));
     }
     parser.on('error', (error: Error) => fail(invalid(`The multipart/form-data body could not be read: ${error.message}.`)));
-    req.on('error', fail);
+    req.on('error', (error) => fail(interruptedUploadError(error)));
     parser.on('close', () => {
       void saving.then(() => {
         if (!failed) resolve({ fields, file });

@@ -29,12 +29,29 @@ export async function receiveRawBody(req: Request, options: { dir: string; maxBy
   if (declared > options.maxBytes) throw uploadTooLargeError(options.maxBytes);
   await mkdir(options.dir, { recursive: true });
   const path = join(options.dir, `upload-${randomBytes(9).toString('hex')}`);
-  const { bytes, sha256 } = await writeUploadFile(req.iterator({ destroyOnReturn: false }), path, { maxBytes: options.maxBytes });
+  const { bytes, sha256 } = await writeUploadFile(req.iterator({ destroyOnReturn: false }), path, { maxBytes: options.maxBytes }).catch(
+    (error: unknown) => {
+      throw error instanceof AppError || !clientWentAway(req) ? error : interruptedUploadError(error);
+    },
+  );
   if (bytes === 0) {
     await rm(path, { force: true });
     throw new AppError('invalid_input', 'The request body is empty: send the recording itself as the body.', { param: 'audio' });
   }
   return { path, bytes, sha256, name: fileNameOf(req.get('content-disposition')), contentType: 'application/octet-stream' };
+}
+
+/**
+ * The error for a body that ended early (the client went away or the connection broke): a client
+ * mistake, not a server fault, so it is not logged as one.
+ */
+export function interruptedUploadError(cause: unknown): AppError {
+  return new AppError('invalid_input', 'The upload was interrupted before the whole body arrived; send it again.', { param: 'audio', cause });
+}
+
+/** True when the request ended early on the client's side (aborted or its connection closed). */
+export function clientWentAway(req: Request): boolean {
+  return req.readableAborted || req.destroyed;
 }
 
 function fileNameOf(disposition: string | undefined): string {

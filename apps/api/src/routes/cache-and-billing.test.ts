@@ -124,6 +124,14 @@ describe.each(['pglite', 'postgres'] as const)('transcript cache and usage ledge
     expect(media.hits('/c.wav?copy=1')).toBe(1);
   });
 
+  it('should let two concurrent first requests for one link both succeed', async () => {
+    const [one, two] = await Promise.all([run({ audio: link('/d.wav') }), run({ audio: link('/d.wav') })]);
+    expect(one.status).toBe('succeeded');
+    expect(two.status).toBe('succeeded');
+    const [stored] = await t.service.ctx.database.db.select().from(mediaCache).where(eq(mediaCache.link, link('/d.wav')));
+    expect(stored).toBeDefined();
+  });
+
   it('should never charge a rejected request (422)', async () => {
     const [{ count: before }] = (await t.service.ctx.database.db.select({ count: sql<number>`count(*)::int` }).from(usageLedger)) as [{ count: number }];
     const response = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {

@@ -8,6 +8,8 @@ import {
   DEFAULT_WEBHOOK_OPTIONS,
   enqueueCompletedWebhook,
   listWebhookAttempts,
+  predictions,
+  sweepUndeliveredWebhooks,
   webhookDeliveries,
 } from '@transcribe/core';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
@@ -163,6 +165,22 @@ describe('webhooks through the API (issue 9; replicate-compat.md 7)', () => {
     const [got] = await receiver.waitFor('/canceled', isCompleted);
     expect(parse(got!)).toMatchObject({ id, status: 'canceled' });
     expect(parse(got!)).toEqual(await getPrediction(id));
+  });
+
+  it('should deliver, once, a completed event that a stopped process never enqueued (sweep)', async () => {
+    const id = await create('/swept', { webhook_events_filter: ['start'] });
+    await pollPrediction(t.replicateBase, t.key, id);
+    await receiver.waitFor('/swept', (got) => got.length === 1); // its start event
+    // As if the process had stopped after ending the prediction, before enqueueing `completed`.
+    await t.service.ctx.database.db.update(predictions).set({ webhookEventsFilter: ['completed'] }).where(eq(predictions.id, id));
+    expect(await sweepUndeliveredWebhooks(t.service.ctx, DEFAULT_WEBHOOK_OPTIONS)).toBeGreaterThanOrEqual(1);
+    const got = await receiver.waitFor('/swept', (entries) => entries.length === 2);
+    expect(got[1]!.headers['webhook-id']).toBe(`msg_${id}_completed`);
+    expect(parse(got[1]!)).toEqual(await getPrediction(id));
+    await sweepUndeliveredWebhooks(t.service.ctx, DEFAULT_WEBHOOK_OPTIONS);
+    await sleep(1500);
+    expect(receiver.on('/swept')).toHaveLength(2);
+    expect(await deliveryState(id)).toMatchObject({ status: 'delivered', attempts: 1 });
   });
 
   it('should give up on retries once the deadline is near', async () => {

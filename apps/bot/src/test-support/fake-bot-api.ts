@@ -30,6 +30,8 @@ export interface FakeFile {
   getFileError?: { code: number; description: string };
   /** Delay before getFile answers, ms (keeps a job busy). */
   delayMs?: number;
+  /** Answer getFile with the absolute local path, as a local Bot API server started with `--local` does. */
+  localPath?: boolean;
 }
 
 export interface FakeBotApi {
@@ -102,7 +104,7 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
         if (file.delayMs) await new Promise((resolve) => setTimeout(resolve, file.delayMs));
         if (file.getFileError) return error(file.getFileError.code, file.getFileError.description);
         const size = file.size ?? (file.path ? (await stat(file.path)).size : 0);
-        return ok({ file_id: payload.file_id, file_unique_id: `u-${String(payload.file_id)}`, file_size: size, file_path: `files/${String(payload.file_id)}` });
+        return ok({ file_id: payload.file_id, file_unique_id: `u-${String(payload.file_id)}`, file_size: size, file_path: file.localPath ? file.path : `files/${String(payload.file_id)}` });
       }
       case 'sendMessage': return ok(storeMessage(payload, { text: payload.text }));
       case 'sendDocument': return ok(storeMessage(payload, { document: { file_id: 'doc', file_unique_id: 'doc' }, caption: payload.caption }));

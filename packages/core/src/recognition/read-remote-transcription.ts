@@ -41,7 +41,8 @@ const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter
  * Reads a `verbose_json` answer of the OpenAI transcription protocol defensively: segments and words
  * without finite `start`/`end` or text are skipped, both are sorted by start. Nested segment words
  * that mark word starts with a leading space (whisper.cpp sends tokens: ` Amer`, `icans`, `,`) are
- * joined into words (`Americans,`, probability = mean of the tokens').
+ * joined into words (`Americans,`, probability = mean of the tokens'). vLLM's placeholder
+ * scores (`avg_logprob` and `compression_ratio` of -1) count as no score.
  * @throws AppError `recognition_failed` when `answer` is not an object with `segments` or `text`.
  */
 export function readRemoteTranscription(answer: unknown): RemoteTranscription {
@@ -55,12 +56,17 @@ export function readRemoteTranscription(answer: unknown): RemoteTranscription {
       start: s.start as number,
       end: s.end as number,
       text: s.text as string,
-      avgLogprob: isFiniteNumber(s.avg_logprob) ? s.avg_logprob : null,
+      avgLogprob: isFiniteNumber(s.avg_logprob) && !hasPlaceholderScores(s) ? s.avg_logprob : null,
       words: joinTokens(readWords(s.words)),
     }))
     .sort((a, b) => a.start - b.start);
   const words = readWords(body.words).map(({ raw: _raw, ...word }) => word);
   return { segments, words, text: typeof body.text === 'string' ? body.text : '', language: body.language };
+}
+
+/** vLLM fills `avg_logprob` and `compression_ratio` with -1 when it does not compute them; a real ratio is positive. */
+function hasPlaceholderScores(segment: Json): boolean {
+  return isFiniteNumber(segment.compression_ratio) && segment.compression_ratio < 0;
 }
 
 function readWords(value: unknown): Array<RemoteWord & { raw: string }> {

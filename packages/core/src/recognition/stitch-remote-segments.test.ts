@@ -63,6 +63,11 @@ describe('stitchRemoteSegments', () => {
     ]);
   });
 
+  it("should not take vLLM's placeholder scores (-1) for a confidence", () => {
+    const answer = { segments: [{ start: 0, end: 2, text: ' Hi', avg_logprob: -1, compression_ratio: -1 }], words: [{ word: 'Hi', start: 0.1, end: 0.4 }] };
+    expect(stitchRemoteSegments(answer, { start: 0, end: 2 }, null)[0]!.words[0]!.confidence).toBeNull();
+  });
+
   it('should keep nested words without leading spaces as they are', () => {
     const answer = { segments: [{ start: 0, end: 2, text: 'And so', words: [{ word: 'And', start: 0, end: 0.4 }, { word: 'so', start: 0.5, end: 0.9 }] }] };
     expect(stitchRemoteSegments(answer, { start: 0, end: 2 }, 'en')[0]!.words.map((w) => w.text)).toEqual(['And', 'so']);

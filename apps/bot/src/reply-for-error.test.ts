@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { AppError, type AppErrorCode } from '@transcribe/core';
+import { replyForError, replyForFailedPrediction, TELEGRAM_FILE_PARAM } from './reply-for-error.ts';
+
+const LIMITS = { maxFileBytes: 20 * 1024 * 1024 };
+const CODES: AppErrorCode[] = [
+  'invalid_input', 'unauthenticated', 'not_found', 'payload_too_large', 'unsupported_media_type', 'rate_limited',
+  'media_too_large', 'media_unreadable', 'media_no_audio', 'upstream_refused', 'upstream_unreachable',
+  'address_not_allowed', 'recognition_failed', 'engine_unavailable', 'cache_changed', 'service_busy',
+  'post_processing_failed', 'internal',
+];
+
+describe('replyForError', () => {
+  it('should give every error code a plain sentence without internals', () => {
+    for (const code of CODES) {
+      const reply = replyForError(new AppError(code, 'secret detail /var/data/x'), LIMITS);
+      expect(reply).toMatch(/^[A-Z].*[.)]$/s);
+      if (code !== 'invalid_input') expect(reply).not.toContain('secret detail');
+    }
+  });
+
+  it('should name the size limit and who failed', () => {
+    expect(replyForError(new AppError('media_too_large', 'x'), LIMITS)).toBe(
+      'This file is too large: I can take files up to 20 MB. Send a shorter or more compressed recording.',
+    );
+    expect(replyForError(new AppError('upstream_unreachable', 'x', { param: TELEGRAM_FILE_PARAM }), LIMITS)).toMatch(/^Telegram did not answer/);
+  });
+
+  it('should treat unknown errors and unknown stored codes as internal', () => {
+    const internal = 'Something went wrong on my side. Try again; if it keeps happening, tell the operator.';
+    expect(replyForError(new TypeError('boom at /srv/app.ts'), LIMITS)).toBe(internal);
+    expect(replyForFailedPrediction({ error: 'x', errorCode: 'no_such_code' }, LIMITS)).toBe(internal);
+    expect(replyForFailedPrediction({ error: 'x', errorCode: 'media_no_audio' }, LIMITS)).toBe('This file has no sound, so there is nothing to transcribe.');
+  });
+});

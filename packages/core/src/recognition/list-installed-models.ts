@@ -1,0 +1,127 @@
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../errors/app-error.ts';
+import { findCatalogModel, listModelFiles, MODEL_CATALOG, type CatalogModel } from './model-catalog.ts';
+
+/** What install-model.ts writes beside the model files (`.install.json`). */
+export interface InstallRecord {
+  archiveUrl: string;
+  /** SHA-256 of the downloaded archive (64 hex digits). */
+  sha256: string;
+  /** True when it matched the catalog's sha256; false when installed with `--trust-unverified`. */
+  verified: boolean;
+  /** ISO 8601 time of the install. */
+  installedAt: string;
+}
+
+/** The state of one catalog model in MODELS_DIR. */
+export interface InstalledModelReport {
+  model: CatalogModel;
+  /** `MODELS_DIR/<name>`. */
+  directory: string;
+  /** ready: every file present and plausible; broken: folder present, a file missing or damaged; absent: no folder. */
+  status: 'ready' | 'broken' | 'absent';
+  /** One line per problem, naming the file, e.g. `/models/x/tokens.txt is missing`. */
+  problems: string[];
+  /** Bytes of the model's files that exist. */
+  bytes: number;
+  /** The install record, or null (absent, or installed by hand). */
+  install: InstallRecord | null;
+}
+
+export const INSTALL_RECORD_FILE = '.install.json';
+
+/** The command that installs or repairs model `name`, for error messages. */
+export function modelFixCommand(name: string): string {
+  return `npm run models -- download ${name}`;
+}
+
+/**
+ * Checks one model file: a regular non-empty file; an `.onnx` file must start like an ONNX
+ * protobuf (`0x08` then an `ir_version` of 1..30), as locate-vad-model.ts checks the VAD model.
+ * @returns [problem or null, size in bytes].
+ */
+async function inspectFile(file: string): Promise<[string | null, number]> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return [`${file} is missing`, 0];
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return [`${file} is not a file`, 0];
+    if (stats.size === 0) return [`${file} is empty`, 0];
+    if (!file.endsWith('.onnx')) return [null, stats.size];
+    const head = Buffer.alloc(2);
+    await handle.read(head, 0, 2, 0);
+    const irVersion = head[1] ?? 0;
+    const onnx = head[0] === 0x08 && irVersion >= 1 && irVersion <= 30;
+    return [onnx ? null : `${file} is not an ONNX model`, stats.size];
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readInstallRecord(directory: string): Promise<InstallRecord | null> {
+  try {
+    return JSON.parse(await readFile(path.join(directory, INSTALL_RECORD_FILE), 'utf8')) as InstallRecord;
+  } catch {
+    return null;
+  }
+}
+
+/** Inspects `MODELS_DIR/<model.name>`: every file the family needs (never loads the model). */
+export async function inspectInstalledModel(modelsDir: string, model: CatalogModel): Promise<InstalledModelReport> {
+  const directory = path.join(path.resolve(modelsDir), model.name);
+  const report: InstalledModelReport = { model, directory, status: 'absent', problems: [], bytes: 0, install: null };
+  const exists = await stat(directory).then((info) => info.isDirectory(), () => false);
+  if (!exists) return report;
+  for (const name of listModelFiles(model)) {
+    const [problem, bytes] = await inspectFile(path.join(directory, name));
+    if (problem) report.problems.push(problem);
+    report.bytes += bytes;
+  }
+  report.status = report.problems.length === 0 ? 'ready' : 'broken';
+  report.install = await readInstallRecord(directory);
+  return report;
+}
+
+/**
+ * Lists what MODELS_DIR holds: every catalog model whose folder exists (ready or broken), in
+ * catalog order, and the names of other entries (not from the catalog; ignored by the engine).
+ * Names starting with `.` (download staging) are skipped. A missing MODELS_DIR lists nothing.
+ */
+export async function listInstalledModels(modelsDir: string): Promise<{ models: InstalledModelReport[]; unknown: string[] }> {
+  let entries: string[];
+  try {
+    entries = await readdir(modelsDir);
+  } catch {
+    return { models: [], unknown: [] };
+  }
+  const reports = await Promise.all(MODEL_CATALOG.map((model) => inspectInstalledModel(modelsDir, model)));
+  const unknown = entries.filter((entry) => !entry.startsWith('.') && !findCatalogModel(entry)).sort();
+  return { models: reports.filter((report) => report.status !== 'absent'), unknown };
+}
+
+/**
+ * Start-up check of one model by name: known to the catalog, folder present, every file plausible.
+ * @returns the report (status `ready`).
+ * @throws AppError `engine_unavailable` naming the missing or damaged file and the command that
+ *   fixes it (`npm run models -- download NAME`); for an unknown name, the catalog's names.
+ */
+export async function assertModelReady(modelsDir: string, name: string): Promise<InstalledModelReport> {
+  const model = findCatalogModel(name);
+  if (!model) {
+    const names = MODEL_CATALOG.map((entry) => entry.name).join(', ');
+    throw new AppError('engine_unavailable', `Unknown sherpa-onnx model "${name}"; the catalog has: ${names} (see \`npm run models -- catalog\`)`);
+  }
+  const report = await inspectInstalledModel(modelsDir, model);
+  if (report.status === 'absent') {
+    throw new AppError('engine_unavailable', `sherpa-onnx model ${name} is not installed: ${report.directory} is missing; install it with \`${modelFixCommand(name)}\` (MODELS_DIR=${path.resolve(modelsDir)})`);
+  }
+  if (report.status === 'broken') {
+    throw new AppError('engine_unavailable', `sherpa-onnx model ${name} is broken: ${report.problems.join('; ')}; reinstall it with \`${modelFixCommand(name)}\``);
+  }
+  return report;
+}
