@@ -12,24 +12,20 @@ export interface ResultJob {
   transcript: Transcript;
   type: PostProcessType;
   targetLanguage: string | null;
-  /** A result already made by the worker (prediction `results`), used instead of running the type. */
-  ready?: { result: unknown };
 }
 
 /**
  * Makes one post-processing result (spec 2.4) and shows it: a status message (`⏳ Summary…`,
  * then `✅ Summary` or a plain-words failure), then the result as messages or, when long, a file.
- * Needs `deps.postProcess` unless `job.ready` holds the result.
+ * Needs `deps.postProcess`.
  */
 export async function deliverResult(deps: BotDeps, job: ResultJob, signal: AbortSignal): Promise<void> {
   const title = resultTitle(job.type, job.targetLanguage);
   const status = await openStatusMessage(deps.api, job.chatId, job.replyTo, `⏳ ${title}: working on it…`);
   try {
-    let result: unknown;
-    if (job.ready) result = job.ready.result;
-    else if (deps.postProcess) {
-      result = await deps.postProcess({ transcript: job.transcript, type: job.type, targetLanguage: job.targetLanguage, signal });
-    } else throw new Error('post-processing requested without a runner');
+    if (!deps.postProcess) throw new Error('post-processing requested without a runner');
+    const request = { transcript: job.transcript, type: job.type, targetLanguage: job.targetLanguage, signal };
+    const result = await deps.postProcess(request);
     await status.update(`✅ ${title}`, true);
     const extension = job.type === 'translated_subtitles' ? 'srt' : 'txt';
     const fileName = `${job.type}${job.targetLanguage ? `.${job.targetLanguage}` : ''}.${extension}`;

@@ -18,7 +18,7 @@ const RECOGNIZED = /recognized (\d+)%/g;
  * prediction's log lines (predictions/run-prediction.ts, recognition/transcribe-recording.ts).
  */
 export function describeProgress(state: ProgressState): string {
-  const lines = [state.downloadedBytes === null ? '⏳ Getting the file from Telegram…' : `✅ File received (${formatMegabytes(state.downloadedBytes)})`];
+  const lines = [state.downloadedBytes === null ? '⏳ Getting the file from Telegram…' : `✅ File received (${formatSize(state.downloadedBytes)})`];
   const row = state.prediction;
   if (row === null) return lines.join('\n');
   if (row.startedAt === null) return [...lines, '⏳ Waiting in the queue…'].join('\n');
@@ -33,4 +33,9 @@ export function describeProgress(state: ProgressState): string {
   const recognised = percent >= 100 || row.status === 'succeeded';
   lines.push(recognised ? '✅ Speech recognised' : `⏳ Recognising speech… ${percent}%`);
   return lines.join('\n');
+}
+
+/** 2_000_000 → `1.9 MB`; small files in KB: 53248 → `52 KB`. */
+export function formatSize(bytes: number): string {
+  return bytes >= 0.1 * 1024 * 1024 ? formatMegabytes(bytes) : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }

@@ -31,7 +31,8 @@ const ATTEMPTS = 3;
  */
 export async function downloadTelegramFile(api: Api, settings: BotSettings, download: TelegramDownload): Promise<number> {
   const maxBytes = settings.maxFileBytes;
-  if (download.declaredBytes !== undefined && download.declaredBytes > maxBytes) throw mediaTooLargeError(maxBytes, download.declaredBytes);
+  const declared = download.declaredBytes;
+  if (declared !== undefined && declared > maxBytes) throw mediaTooLargeError(maxBytes, declared);
   const timeout = AbortSignal.timeout(settings.downloadTimeoutMs);
   const signal = download.signal ? AbortSignal.any([download.signal, timeout]) : timeout;
   try {
@@ -48,7 +49,8 @@ export async function downloadTelegramFile(api: Api, settings: BotSettings, down
   } catch (error) {
     if (download.signal?.aborted) throw download.signal.reason;
     if (isAppError(error)) throw error;
-    throw new AppError('upstream_unreachable', 'The file could not be downloaded from Telegram in time.', { param: TELEGRAM_FILE_PARAM, cause: error });
+    const message = 'The file could not be downloaded from Telegram in time.';
+    throw new AppError('upstream_unreachable', message, { param: TELEGRAM_FILE_PARAM, cause: error });
   }
 }
 

@@ -25,7 +25,8 @@ export function formatUsage(places: readonly NamespaceUsage[], charged: UsageSum
   if (places.length === 0 || charged === null) return 'You have not transcribed anything yet. Send me a voice message to start.';
   const lines = places.map((entry) => {
     const noun = entry.predictions === 1 ? 'recording' : 'recordings';
-    return `• ${PLACES[entry.namespace] ?? entry.namespace}: ${entry.predictions} ${noun} (${entry.succeeded} done), ${minutes(entry.audioSeconds)} of audio`;
+    const place = PLACES[entry.namespace] ?? entry.namespace;
+    return `• ${place}: ${entry.predictions} ${noun} (${entry.succeeded} done), ${minutes(entry.audioSeconds)} of audio`;
   });
   const amount = charged.amount_charged > 0 ? `, amount ${charged.amount_charged}` : '';
   const free = charged.free_repeats > 0 ? `; ${charged.free_repeats} free repeats` : '';

@@ -18,10 +18,11 @@ export interface PostProcessRequest {
 export type PostProcessRunner = (request: PostProcessRequest) => Promise<unknown>;
 
 /**
- * The runner of the bot: core's runPostProcessing with the service's language model, or null when
- * none is configured (`ctx.config.llmConfigured` false or no `llm` given), which hides the buttons.
+ * The runner of the bot: core's runPostProcessing with `llm` (default: the service's language
+ * model, `ctx.config.llm`), or null when none is configured, which hides the buttons.
  */
-export function selectPostProcessRunner(ctx: ServiceContext, llm: LlmClientConfig | undefined): PostProcessRunner | null {
+export function selectPostProcessRunner(ctx: ServiceContext, override?: LlmClientConfig): PostProcessRunner | null {
+  const llm = override ?? ctx.config.llm;
   if (!ctx.config.llmConfigured || !llm) return null;
   return async ({ transcript, type, targetLanguage, signal }) => {
     const results = await runPostProcessing({ transcript, types: [type], targetLanguage, customPrompt: null, llm, signal });

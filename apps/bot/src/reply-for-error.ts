@@ -71,6 +71,7 @@ export function replyForError(error: unknown, limits: ReplyLimits): string {
 
 /** The reply for a prediction that ended `failed`, by its stored error code and text. */
 export function replyForFailedPrediction(row: Pick<PredictionRow, 'error' | 'errorCode'>, limits: ReplyLimits): string {
-  const code = row.errorCode !== null && row.errorCode in REPLY_BY_CODE ? (row.errorCode as AppErrorCode) : 'internal';
+  const known = row.errorCode !== null && Object.hasOwn(REPLY_BY_CODE, row.errorCode);
+  const code = known ? (row.errorCode as AppErrorCode) : 'internal';
   return replyForError(new AppError(code, row.error ?? 'failed'), limits);
 }

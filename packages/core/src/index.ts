@@ -66,3 +66,8 @@ export * from './webhooks/enqueue-completed-webhook.ts';
 export * from './webhooks/deliver-completed-webhook.ts';
 export * from './recognition/openai-asr-engine.ts';
 export * from './webhooks/sweep-undelivered-webhooks.ts';
+export * from './recognition/model-catalog.ts';
+export * from './recognition/list-installed-models.ts';
+export * from './recognition/install-model.ts';
+export * from './recognition/sherpa-onnx-engine.ts';
+export * from './recognition/select-recognition-engine.ts';

@@ -38,55 +38,77 @@ export async function receiveForm(
   if (declared > options.maxBytes + FORM_OVERHEAD_BYTES) throw uploadTooLargeError(options.maxBytes);
   const parser = openParser(req, options.maxBytes);
   await mkdir(options.dir, { recursive: true });
-  return new Promise((resolve, reject) => {
-    const fields: [string, string][] = [];
-    let file: ReceivedFile | null = null;
-    let current: Readable | null = null;
-    let saving: Promise<void> = Promise.resolve();
-    let failed = false;
-    const fail = (error: unknown): void => {
-      if (failed) return;
-      failed = true;
-      req.unpipe(parser);
-      current?.destroy();
-      void saving.then(async () => {
-        if (file) await rm(file.path, { force: true });
-        reject(error);
+  return new FormReception(req, parser, options).run();
+}
+
+/** One multipart body being read: the parts so far, the file being written, and the outcome. */
+class FormReception {
+  private readonly fields: [string, string][] = [];
+  private file: ReceivedFile | null = null;
+  private current: Readable | null = null;
+  private saving: Promise<void> = Promise.resolve();
+  private failed = false;
+  private settle: { resolve(form: ReceivedForm): void; reject(error: unknown): void } | null = null;
+
+  constructor(
+    private readonly req: Request,
+    private readonly parser: Busboy,
+    private readonly options: { fileField: string; dir: string; maxBytes: number },
+  ) {}
+
+  run(): Promise<ReceivedForm> {
+    return new Promise((resolve, reject) => {
+      this.settle = { resolve, reject };
+      const { parser, req } = this;
+      parser.on('file', (name, stream, info) => this.onFile(name, stream, info));
+      parser.on('field', (name, value, info) => {
+        if (!info.valueTruncated) return void this.fields.push([name, value]);
+        this.fail(invalid(`The form part ${name.slice(0, 64)} is longer than ${MAX_FIELD_BYTES / 1024} KiB; send the recording as a file part with a filename.`));
       });
-    };
-    parser.on('file', (name, stream, info) => {
-      if (failed) return void stream.resume();
-      if (name !== options.fileField) return readSmallPart(stream, name, fields, fail);
-      if (current) {
-        stream.resume();
-        return fail(invalid(`Send one file only: the form has more than one part named ${options.fileField}.`));
+      for (const event of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
+        parser.on(event, () => this.fail(invalid(`The form has too many parts (at most ${MAX_PARTS}).`)));
       }
-      current = stream;
-      const path = join(options.dir, `upload-${randomBytes(9).toString('hex')}`);
-      const contentType = info.mimeType || 'application/octet-stream';
-      saving = writeUploadFile(stream, path, { maxBytes: options.maxBytes }).then(
-        ({ bytes, sha256 }) => {
-          file = { path, bytes, sha256, name: cleanName(info.filename), contentType };
-        },
-        (error: unknown) => fail(error instanceof AppError || !clientWentAway(req) ? error : interruptedUploadError(error)),
-      );
-    });
-    parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(invalid(`The form part ${name.slice(0, 64)} is longer than ${MAX_FIELD_BYTES / 1024} KiB; send the recording as a file part with a filename.`));
-      fields.push([name, value]);
-    });
-    for (const event of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
-      parser.on(event, () => fail(invalid(`The form has too many parts (at most ${MAX_PARTS}).`)));
-    }
-    parser.on('error', (error: Error) => fail(invalid(`The multipart/form-data body could not be read: ${error.message}.`)));
-    req.on('error', (error) => fail(interruptedUploadError(error)));
-    parser.on('close', () => {
-      void saving.then(() => {
-        if (!failed) resolve({ fields, file });
+      parser.on('error', (error: Error) => this.fail(invalid(`The multipart/form-data body could not be read: ${error.message}.`)));
+      req.on('error', (error) => this.fail(interruptedUploadError(error)));
+      parser.on('close', () => {
+        void this.saving.then(() => {
+          if (!this.failed) this.settle?.resolve({ fields: this.fields, file: this.file });
+        });
       });
+      req.pipe(parser);
     });
-    req.pipe(parser);
-  });
+  }
+
+  /** The upload part is streamed to disk; any other file part is read as a small text part. */
+  private onFile(name: string, stream: Readable, info: { filename?: string; mimeType: string }): void {
+    if (this.failed) return void stream.resume();
+    if (name !== this.options.fileField) return readSmallPart(stream, name, this.fields, (error) => this.fail(error));
+    if (this.current) {
+      stream.resume();
+      return this.fail(invalid(`Send one file only: the form has more than one part named ${this.options.fileField}.`));
+    }
+    this.current = stream;
+    const path = join(this.options.dir, `upload-${randomBytes(9).toString('hex')}`);
+    const contentType = info.mimeType || 'application/octet-stream';
+    this.saving = writeUploadFile(stream, path, { maxBytes: this.options.maxBytes }).then(
+      ({ bytes, sha256 }) => {
+        this.file = { path, bytes, sha256, name: cleanName(info.filename), contentType };
+      },
+      (error: unknown) => this.fail(error instanceof AppError || !clientWentAway(this.req) ? error : interruptedUploadError(error)),
+    );
+  }
+
+  /** Stops reading the body at once, removes what was written, then rejects with `error`. */
+  private fail(error: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.req.unpipe(this.parser);
+    this.current?.destroy();
+    void this.saving.then(async () => {
+      if (this.file) await rm(this.file.path, { force: true });
+      this.settle?.reject(error);
+    });
+  }
 }
 
 function openParser(req: Request, maxBytes: number): Busboy {

@@ -120,6 +120,16 @@ describe('webhooks through the API (issue 9; replicate-compat.md 7)', () => {
     expect(await validateWebhook({ headers: got[0]!.headers as Record<string, string>, body: got[0]!.body }, secret)).toBe(true);
   });
 
+  it('should send only output, once, with webhook_events_filter ["output"]', async () => {
+    const id = await create('/only-output', { webhook_events_filter: ['output'] });
+    const [got] = await receiver.waitFor('/only-output', (entries) => entries.length >= 1);
+    await sleep(1000);
+    expect(receiver.on('/only-output')).toHaveLength(1);
+    expect(String(got!.headers['webhook-id'])).toMatch(new RegExp(`^msg_${id}_output_`));
+    expect(parse(got!)).toEqual(await getPrediction(id));
+    expect(parse(got!)).toMatchObject({ status: 'succeeded' });
+  });
+
   it('should retry completed after 500, 500 with the same webhook-id and deliver it once', async () => {
     receiver.script('/flaky', [500, 500]);
     const id = await create('/flaky', { webhook_events_filter: ['completed'] });

@@ -30,5 +30,10 @@ export async function summarizeOwnerUsage(db: Db, owner: string): Promise<Namesp
     .where(eq(apiKeys.owner, owner))
     .groupBy(predictions.namespace)
     .orderBy(predictions.namespace);
-  return rows.map((row) => ({ ...row, predictions: Number(row.predictions), succeeded: Number(row.succeeded), audioSeconds: Number(row.audioSeconds) }));
+  return rows.map((row) => ({
+    namespace: row.namespace,
+    predictions: Number(row.predictions),
+    succeeded: Number(row.succeeded),
+    audioSeconds: Number(row.audioSeconds),
+  }));
 }

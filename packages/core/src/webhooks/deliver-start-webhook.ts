@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import { webhookDeliveries } from '../db/schema.ts';
-import { isTerminalStatus } from '../predictions/public-prediction.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { deliverWebhook } from './deliver-webhook.ts';
 import { readPredictionRow } from './read-prediction-row.ts';
@@ -9,8 +8,9 @@ import { stableWebhookId } from './webhook-ids.ts';
 
 /**
  * Sends the `start` event of a prediction whose work began, once ever (replicate-compat.md 7):
- * a webhook_deliveries row claims it, so a job re-run after a crash does not send it again. Best
- * effort: one attempt, not retried.
+ * a webhook_deliveries row claims it, so a job re-run after a crash does not send it again. It is
+ * sent even when the prediction ended meanwhile (a cached transcript is quick), showing its state
+ * then. Best effort: one attempt, not retried.
  * @param timeoutMs time allowed for the POST.
  * @returns whether an attempt was made (the delivery log has its outcome).
  * @throws Error only when the database fails.
@@ -18,7 +18,7 @@ import { stableWebhookId } from './webhook-ids.ts';
 export async function deliverStartWebhook(ctx: ServiceContext, predictionId: string, timeoutMs: number): Promise<boolean> {
   const db = ctx.database.db;
   const row = await readPredictionRow(db, predictionId);
-  if (!row || isTerminalStatus(row.status) || !wantsWebhookEvent(row, 'start')) return false;
+  if (!row || !wantsWebhookEvent(row, 'start')) return false;
   const webhookId = stableWebhookId(predictionId, 'start');
   const claimed = await db
     .insert(webhookDeliveries)

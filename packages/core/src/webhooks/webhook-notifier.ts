@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../db/open-database.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { deliverLogsWebhook } from './deliver-logs-webhook.ts';
+import { deliverOutputWebhook } from './deliver-output-webhook.ts';
 import { deliverStartWebhook } from './deliver-start-webhook.ts';
 import { enqueueCompletedWebhook } from './enqueue-completed-webhook.ts';
 import type { WebhookDeliveryOptions } from './webhook-queue.ts';
@@ -20,10 +22,14 @@ interface Notifier {
 interface ProgressState {
   /** The best-effort sends of this prediction, one after another. */
   chain: Promise<void>;
+  /** When the last `logs` send was queued, and when the last one started (ms). */
   lastLogsAt: number;
+  lastLogsSentAt: number;
   timer: NodeJS.Timeout | null;
   /** A `logs` send is waiting on the chain (it reads the latest logs when it runs). */
   logsQueued: boolean;
+  /** No more `logs` events: the prediction does not want them or has ended. */
+  logsDone: boolean;
   touchedAt: number;
 }
 
@@ -51,16 +57,18 @@ export function notifyWebhookLogs(db: Db, predictionId: string): void {
   const notifier = notifiers.get(db);
   if (!notifier) return;
   const state = stateOf(notifier, predictionId);
-  if (state.timer) return;
+  if (state.timer || state.logsDone) return;
   const waitMs = Math.max(0, state.lastLogsAt + notifier.options.logsThrottleMs - Date.now());
   state.timer = setTimeout(() => {
     state.timer = null;
     if (state.logsQueued) return;
     state.lastLogsAt = Date.now();
     state.logsQueued = true;
-    queueSend(notifier, predictionId, 'logs', () => {
+    queueSend(notifier, predictionId, 'logs', async () => {
       state.logsQueued = false;
-      return deliverLogsWebhook(notifier.ctx, predictionId, notifier.options.timeoutMs);
+      await sleep(Math.max(0, state.lastLogsSentAt + notifier.options.logsThrottleMs - Date.now())); // strict spacing
+      state.lastLogsSentAt = Date.now();
+      state.logsDone = !(await deliverLogsWebhook(notifier.ctx, predictionId, notifier.options.timeoutMs));
     });
   }, waitMs);
   state.timer.unref();
@@ -68,14 +76,18 @@ export function notifyWebhookLogs(db: Db, predictionId: string): void {
 
 /**
  * Hook: the prediction may have ended (succeeded, failed or canceled); enqueues its durable
- * `completed` delivery (enqueue-completed-webhook.ts). Failures are logged; the sweep retries them.
+ * `completed` delivery (enqueue-completed-webhook.ts), or when only `output` is wanted sends that
+ * (deliver-output-webhook.ts). Failures are logged; the sweep enqueues `completed` again.
  */
 export async function notifyWebhookCompleted(db: Db, predictionId: string): Promise<void> {
   const notifier = notifiers.get(db);
   if (!notifier) return;
-  await enqueueCompletedWebhook(notifier.ctx, predictionId, notifier.options).catch((error: Error) =>
-    console.error(`[webhook] could not enqueue completed of ${predictionId}:`, error.message),
-  );
+  try {
+    if (await enqueueCompletedWebhook(notifier.ctx, predictionId, notifier.options)) return;
+    queueSend(notifier, predictionId, 'output', () => deliverOutputWebhook(notifier.ctx, predictionId, notifier.options.timeoutMs));
+  } catch (error) {
+    console.error(`[webhook] could not enqueue completed of ${predictionId}:`, (error as Error).message);
+  }
 }
 
 /** Resolves when the best-effort sends this process queued for the prediction are done (keeps `completed` last). */
@@ -95,7 +107,7 @@ export function pruneWebhookNotifier(db: Db, idleMs: number): void {
 function stateOf(notifier: Notifier, predictionId: string): ProgressState {
   let state = notifier.progress.get(predictionId);
   if (!state) {
-    state = { chain: Promise.resolve(), lastLogsAt: 0, timer: null, logsQueued: false, touchedAt: Date.now() };
+    state = { chain: Promise.resolve(), lastLogsAt: 0, lastLogsSentAt: 0, timer: null, logsQueued: false, logsDone: false, touchedAt: Date.now() };
     notifier.progress.set(predictionId, state);
   }
   state.touchedAt = Date.now();

@@ -1,0 +1,73 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { clusterWindows } from './cluster-windows.ts';
+import { cutWindows, embedWindows, type FrameWindow } from './embed-windows.ts';
+import { areDistinctSpeakers } from './estimate-speaker-count.ts';
+import { extractSpeechFeatures } from './extract-speech-features.ts';
+import { framesToTurns } from './frames-to-turns.ts';
+import { resegmentFrames } from './resegment-frames.ts';
+import { speakerLabel, type SpeakerTurn, type TimeRegion } from './speaker-turn.ts';
+import { standardizeFeatures } from './standardize-features.ts';
+import { componentPosteriors, trainBackgroundModel } from './train-background-model.ts';
+
+export interface BuiltinDiarizationInput {
+  /** 16 kHz mono 16-bit WAV file. */
+  wavPath: string;
+  /** Speech intervals from detectSpeech, seconds, sorted. */
+  speech: readonly TimeRegion[];
+  /** The number of speakers, or null to estimate it (1 to 6). */
+  speakers: number | null;
+  signal?: AbortSignal;
+}
+
+const BACKGROUND_COMPONENTS = 8;
+const MAX_ESTIMATED_SPEAKERS = 6;
+
+/**
+ * The built-in diarizer, which needs no downloaded model: MFCCs of the speech (meyda), 1 s windows
+ * embedded as Fisher vectors of an 8-Gaussian model of the recording itself, agglomerative clustering
+ * (ml-hclust), then frame-level resegmentation with one full-covariance Gaussian per speaker. Without
+ * `speakers`, 2…6 clusters are tried and the most that areDistinctSpeakers accepts win (else one speaker). Costs ~1 s of CPU per 30 s of speech, yielding to the event loop between steps.
+ * @returns turns (seconds, within `speech`) labelled `SPEAKER_1`, … by first appearance; [] without speech.
+ * @throws AppError from extractSpeechFeatures; `signal.reason` when aborted.
+ */
+export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
+  if (input.speech.length === 0) return [];
+  const features = await extractSpeechFeatures(input.wavPath, input.speech, input.signal);
+  const frames = standardizeFeatures(features);
+  const windows = cutWindows(features.regions);
+  if (input.speakers === 1 || windows.length < 2) return input.speech.map((region) => ({ start: region.start, end: region.end, speaker: speakerLabel(0) }));
+  const pause = async () => {
+    await yieldToEventLoop();
+    input.signal?.throwIfAborted();
+  };
+  const model = trainBackgroundModel(frames, BACKGROUND_COMPONENTS);
+  const posteriors = componentPosteriors(model, frames);
+  await pause();
+  const dendrogram = clusterWindows(embedWindows(windows, frames, model, posteriors));
+  await pause();
+  const labelsFor = (count: number) =>
+    resegmentFrames(frames, features.regions, spreadWindowLabels(windows, dendrogram.cut(count), frames.rows), count);
+  let labels: Int32Array;
+  if (input.speakers !== null) labels = labelsFor(Math.min(input.speakers, windows.length));
+  else {
+    labels = new Int32Array(frames.rows);
+    for (let count = 2; count <= Math.min(MAX_ESTIMATED_SPEAKERS, windows.length); count += 1) {
+      const candidate = labelsFor(count);
+      if (areDistinctSpeakers(frames, candidate, count)) labels = candidate;
+      await pause();
+    }
+  }
+  return framesToTurns(input.speech, features.times, features.regions, labels);
+}
+
+/** Each frame takes the label of the window whose centre is nearest (window centres are sorted). */
+function spreadWindowLabels(windows: readonly FrameWindow[], labels: readonly number[], frames: number): Int32Array {
+  const result = new Int32Array(frames);
+  let w = 0;
+  for (let i = 0; i < frames; i += 1) {
+    const centre = (index: number) => (windows[index]!.first + windows[index]!.end) / 2;
+    while (w + 1 < windows.length && Math.abs(centre(w + 1) - i) <= Math.abs(centre(w) - i)) w += 1;
+    result[i] = labels[w]!;
+  }
+  return result;
+}

@@ -1,0 +1,60 @@
+import { FRAMES_PER_SECOND } from './extract-speech-features.ts';
+import type { FrameMatrix } from './standardize-features.ts';
+
+/**
+ * Two clusters count as different speakers when their mean standardised MFCCs lie this many pooled
+ * within-cluster standard deviations apart (Euclidean over the 19 coefficients). Measured on the shared
+ * test audio (docs/diarization.md): single speakers split in two reach at most 1.96; distinct voices
+ * 2.1 to 3.8; two similar voices (pyannote_sample) only 1.85, so those stay one speaker.
+ */
+export const SPEAKER_SEPARATION_THRESHOLD = 2.05;
+/** When the count is estimated, every speaker needs this many frames (3 s of speech). */
+const MIN_ESTIMATED_SPEAKER_FRAMES = 3 * FRAMES_PER_SECOND;
+
+/**
+ * Whether the `count` speakers of `labels` (frame → speaker index) are distinct enough to keep when
+ * the number of speakers is estimated: each has at least 3 s of speech and every two lie at least
+ * SPEAKER_SEPARATION_THRESHOLD apart (smallestSeparation).
+ */
+export function areDistinctSpeakers(frames: FrameMatrix, labels: Int32Array, count: number): boolean {
+  const sizes = new Array<number>(count).fill(0);
+  for (const label of labels) sizes[label] = (sizes[label] ?? 0) + 1;
+  if (sizes.some((size) => size < MIN_ESTIMATED_SPEAKER_FRAMES)) return false;
+  return smallestSeparation(frames, labels, count) >= SPEAKER_SEPARATION_THRESHOLD;
+}
+
+/**
+ * The smallest separation between any two speakers of `labels` (frame → speaker index, `count` speakers),
+ * in pooled standard deviations; 0 when a speaker has no frames.
+ */
+export function smallestSeparation(frames: FrameMatrix, labels: Int32Array, count: number): number {
+  const d = frames.dimension;
+  const n = new Float64Array(count);
+  const sum = new Float64Array(count * d);
+  const square = new Float64Array(count * d);
+  for (let i = 0; i < frames.rows; i += 1) {
+    const s = labels[i]!;
+    n[s] += 1;
+    for (let k = 0; k < d; k += 1) {
+      const x = frames.values[i * d + k]!;
+      sum[s * d + k] += x;
+      square[s * d + k] += x * x;
+    }
+  }
+  let smallest = Infinity;
+  for (let a = 0; a < count; a += 1) {
+    for (let b = 0; b < a; b += 1) {
+      if (n[a]! < 2 || n[b]! < 2) return 0;
+      let distance = 0;
+      for (let k = 0; k < d; k += 1) {
+        const [meanA, meanB] = [sum[a * d + k]! / n[a]!, sum[b * d + k]! / n[b]!];
+        const varA = square[a * d + k]! / n[a]! - meanA ** 2;
+        const varB = square[b * d + k]! / n[b]! - meanB ** 2;
+        const pooled = (n[a]! * varA + n[b]! * varB) / (n[a]! + n[b]!);
+        distance += (meanA - meanB) ** 2 / Math.max(pooled, 1e-9);
+      }
+      smallest = Math.min(smallest, Math.sqrt(distance));
+    }
+  }
+  return smallest;
+}

@@ -1,0 +1,97 @@
+import { FRAMES_PER_SECOND } from './extract-speech-features.ts';
+import type { FrameMatrix } from './standardize-features.ts';
+
+const ITERATIONS = 3;
+/** Frame log-likelihoods are averaged over 0.3 s before each frame picks its speaker. */
+const SMOOTHING_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
+/** A speaker needs this many frames (0.3 s) to get a model; smaller ones are dropped. */
+const MIN_SPEAKER_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
+const RIDGE = 1e-3;
+
+/**
+ * Viterbi-free resegmentation: fits one full-covariance Gaussian per speaker to its frames, gives each
+ * frame the speaker whose likelihood, averaged over the 0.3 s around it (within its speech region), is
+ * highest, and repeats (3 times at most, or until nothing changes). Fixes window-sized boundaries.
+ * @param labels speaker index per frame (from the window clustering); `regions` as SpeechFeatures.regions.
+ * @returns new speaker indices per frame (a speaker with under 0.3 s may vanish).
+ */
+export function resegmentFrames(frames: FrameMatrix, regions: Uint32Array, labels: Int32Array, speakers: number): Int32Array {
+  let current = labels;
+  for (let iteration = 0; iteration < ITERATIONS; iteration += 1) {
+    const scores = Array.from({ length: speakers }, (_, s) => smooth(logLikelihoods(frames, current, s), regions));
+    const next = Int32Array.from({ length: frames.rows }, (_, i) => {
+      let best = current[i]!;
+      for (let s = 0; s < speakers; s += 1) if (scores[s]![i]! > scores[best]![i]!) best = s;
+      return best;
+    });
+    const changed = next.some((label, i) => label !== current[i]);
+    current = next;
+    if (!changed) break;
+  }
+  return current;
+}
+
+/**
+ * Log-density (up to a constant) of every frame under a full-covariance Gaussian fitted to the frames
+ * labelled `speaker`; all -Infinity when the speaker has too few frames.
+ */
+function logLikelihoods(frames: FrameMatrix, labels: Int32Array, speaker: number): Float64Array {
+  const d = frames.dimension;
+  const mine = [...labels.keys()].filter((i) => labels[i] === speaker);
+  const result = new Float64Array(frames.rows).fill(-Infinity);
+  if (mine.length < MIN_SPEAKER_FRAMES) return result;
+  const mean = new Float64Array(d);
+  for (const i of mine) for (let k = 0; k < d; k += 1) mean[k] += frames.values[i * d + k]! / mine.length;
+  const covariance = new Float64Array(d * d);
+  for (const i of mine) {
+    for (let a = 0; a < d; a += 1) {
+      const xa = frames.values[i * d + a]! - mean[a]!;
+      for (let b = 0; b <= a; b += 1) covariance[a * d + b] += (xa * (frames.values[i * d + b]! - mean[b]!)) / mine.length;
+    }
+  }
+  for (let a = 0; a < d; a += 1) covariance[a * d + a] += RIDGE;
+  const lower = cholesky(covariance, d);
+  let logDet = 0;
+  for (let a = 0; a < d; a += 1) logDet += 2 * Math.log(lower[a * d + a]!);
+  const y = new Float64Array(d);
+  for (let i = 0; i < frames.rows; i += 1) {
+    let distance = 0;
+    for (let a = 0; a < d; a += 1) {
+      let sum = frames.values[i * d + a]! - mean[a]!;
+      for (let b = 0; b < a; b += 1) sum -= lower[a * d + b]! * y[b]!;
+      y[a] = sum / lower[a * d + a]!;
+      distance += y[a]! * y[a]!;
+    }
+    result[i] = -0.5 * (distance + logDet);
+  }
+  return result;
+}
+
+/** Lower Cholesky factor of a symmetric positive-definite `d × d` matrix (only its lower half is read). */
+function cholesky(matrix: Float64Array, d: number): Float64Array {
+  const lower = new Float64Array(d * d);
+  for (let a = 0; a < d; a += 1) {
+    for (let b = 0; b <= a; b += 1) {
+      let sum = matrix[a * d + b]!;
+      for (let k = 0; k < b; k += 1) sum -= lower[a * d + k]! * lower[b * d + k]!;
+      lower[a * d + b] = a === b ? Math.sqrt(Math.max(sum, 1e-12)) : sum / lower[b * d + b]!;
+    }
+  }
+  return lower;
+}
+
+/** Centred moving average over SMOOTHING_FRAMES frames that never crosses a speech-region boundary. */
+function smooth(values: Float64Array, regions: Uint32Array): Float64Array {
+  const half = SMOOTHING_FRAMES >> 1;
+  const result = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i += 1) {
+    let [sum, count] = [0, 0];
+    for (let j = Math.max(0, i - half); j < Math.min(values.length, i + half); j += 1) {
+      if (regions[j] !== regions[i]) continue;
+      sum += values[j]!;
+      count += 1;
+    }
+    result[i] = sum / count;
+  }
+  return result;
+}

@@ -1,0 +1,119 @@
+import type { FrameMatrix } from './standardize-features.ts';
+
+/** A Gaussian mixture with diagonal covariances over standardised MFCC frames. */
+export interface BackgroundModel {
+  components: number;
+  dimension: number;
+  weights: Float64Array;
+  /** `components × dimension`. */
+  means: Float64Array;
+  /** `components × dimension`, floored at VARIANCE_FLOOR. */
+  variances: Float64Array;
+}
+
+const VARIANCE_FLOOR = 1e-2;
+const EM_ITERATIONS = 10;
+/** Frames used to train the model; longer recordings are subsampled evenly. */
+const MAX_TRAINING_FRAMES = 20_000;
+
+/**
+ * Trains a `components`-Gaussian mixture (a power of two) on the recording's own frames by binary
+ * splitting (LBG: each Gaussian split at ±0.2 standard deviations) and 10 EM iterations after each
+ * split; deterministic. At most 20 000 frames (~7 minutes of speech) are used.
+ */
+export function trainBackgroundModel(frames: FrameMatrix, components: number): BackgroundModel {
+  const d = frames.dimension;
+  const step = Math.max(1, Math.ceil(frames.rows / MAX_TRAINING_FRAMES));
+  const picked = Array.from({ length: Math.ceil(frames.rows / step) }, (_, i) => i * step);
+  const data: FrameMatrix = { dimension: d, rows: picked.length, values: new Float64Array(picked.length * d) };
+  picked.forEach((row, i) => data.values.set(frames.values.subarray(row * d, row * d + d), i * d));
+  let model = singleGaussian(data);
+  while (model.components < components) {
+    model = split(model);
+    for (let iteration = 0; iteration < EM_ITERATIONS; iteration += 1) model = reestimate(model, data);
+  }
+  return model;
+}
+
+/**
+ * Posterior probability of each mixture component for each frame.
+ * @returns `frames.rows × model.components` values; each row sums to 1.
+ */
+export function componentPosteriors(model: BackgroundModel, frames: FrameMatrix): Float64Array {
+  const { components: m, dimension: d } = model;
+  const constants = Float64Array.from({ length: m }, (_, c) => {
+    let logDet = 0;
+    for (let k = 0; k < d; k += 1) logDet += Math.log(model.variances[c * d + k]!);
+    return Math.log(model.weights[c]!) - 0.5 * logDet;
+  });
+  const posteriors = new Float64Array(frames.rows * m);
+  for (let i = 0; i < frames.rows; i += 1) {
+    let best = -Infinity;
+    for (let c = 0; c < m; c += 1) {
+      let distance = 0;
+      for (let k = 0; k < d; k += 1) distance += (frames.values[i * d + k]! - model.means[c * d + k]!) ** 2 / model.variances[c * d + k]!;
+      const log = constants[c]! - 0.5 * distance;
+      posteriors[i * m + c] = log;
+      if (log > best) best = log;
+    }
+    let sum = 0;
+    for (let c = 0; c < m; c += 1) sum += posteriors[i * m + c] = Math.exp(posteriors[i * m + c]! - best);
+    for (let c = 0; c < m; c += 1) posteriors[i * m + c]! /= sum;
+  }
+  return posteriors;
+}
+
+function singleGaussian(data: FrameMatrix): BackgroundModel {
+  const ones = new Float64Array(data.rows).fill(1);
+  return estimate(1, data, ones);
+}
+
+function split(model: BackgroundModel): BackgroundModel {
+  const { components: m, dimension: d } = model;
+  const means = new Float64Array(2 * m * d);
+  for (let c = 0; c < m; c += 1) {
+    for (let k = 0; k < d; k += 1) {
+      const offset = 0.2 * Math.sqrt(model.variances[c * d + k]!);
+      means[2 * c * d + k] = model.means[c * d + k]! - offset;
+      means[(2 * c + 1) * d + k] = model.means[c * d + k]! + offset;
+    }
+  }
+  const variances = new Float64Array(2 * m * d);
+  for (let c = 0; c < m; c += 1) for (const half of [2 * c, 2 * c + 1]) variances.set(model.variances.subarray(c * d, c * d + d), half * d);
+  const weights = Float64Array.from({ length: 2 * m }, (_, c) => model.weights[c >> 1]! / 2);
+  return { components: 2 * m, dimension: d, weights, means, variances };
+}
+
+function reestimate(model: BackgroundModel, data: FrameMatrix): BackgroundModel {
+  return estimate(model.components, data, componentPosteriors(model, data));
+}
+
+/** Maximum-likelihood weights, means and variances from per-frame responsibilities (`rows × m`). */
+function estimate(m: number, data: FrameMatrix, responsibilities: Float64Array): BackgroundModel {
+  const d = data.dimension;
+  const count = new Float64Array(m);
+  const first = new Float64Array(m * d);
+  const second = new Float64Array(m * d);
+  for (let i = 0; i < data.rows; i += 1) {
+    for (let c = 0; c < m; c += 1) {
+      const r = responsibilities[i * m + c]!;
+      count[c] += r;
+      for (let k = 0; k < d; k += 1) {
+        const x = data.values[i * d + k]!;
+        first[c * d + k] += r * x;
+        second[c * d + k] += r * x * x;
+      }
+    }
+  }
+  const weights = Float64Array.from(count, (n) => Math.max(n, 1e-6) / Math.max(data.rows, 1));
+  const means = new Float64Array(m * d);
+  const variances = new Float64Array(m * d);
+  for (let c = 0; c < m; c += 1) {
+    const n = Math.max(count[c]!, 1e-6);
+    for (let k = 0; k < d; k += 1) {
+      means[c * d + k] = first[c * d + k]! / n;
+      variances[c * d + k] = Math.max(second[c * d + k]! / n - means[c * d + k]! ** 2, VARIANCE_FLOOR);
+    }
+  }
+  return { components: m, dimension: d, weights, means, variances };
+}

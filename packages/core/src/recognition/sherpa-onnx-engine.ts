@@ -1,0 +1,177 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { AppError } from '../errors/app-error.ts';
+import { LANGUAGES } from '../spec/languages.ts';
+import type { VadInterval } from '../transcript/transcript-model.ts';
+import type { Domain, Efficiency } from '../validation/prediction-input.ts';
+import { buildLanguageIdConfig, buildSherpaConfig, deriveBpeVocab, formatHotwordsFile } from './build-sherpa-config.ts';
+import { assertModelReady } from './list-installed-models.ts';
+import type { CatalogModel } from './model-catalog.ts';
+import { planUtterances, type PlanUtterancesOptions } from './plan-utterances.ts';
+import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from './recognition-engine.ts';
+import { assertPcm16kMono, readWavLayout } from './read-wav-layout.ts';
+import { runSherpaProcess, type SherpaJob } from './run-sherpa-process.ts';
+import { normalizeSherpaLanguage, shapeSherpaResults } from './shape-sherpa-result.ts';
+
+export interface SherpaOnnxEngineOptions {
+  /** MODELS_DIR. */
+  modelsDir: string;
+  /** The installed catalog models the engine may use; the first is the default. */
+  models: readonly CatalogModel[];
+  /** ONNX Runtime threads per recognition (default min(4, availableParallelism())). */
+  maxThreads?: number;
+  /** Timeout = 60 s + timeoutFactor × seconds of audio to decode (default 4). */
+  timeoutFactor?: number;
+  /** Seconds of speech Whisper's language identification listens to (default 30). */
+  detectSeconds?: number;
+  /** Boost per hotword token, transducers (default 1.5, sherpa-onnx's default). */
+  hotwordsScore?: number;
+  /** How VAD intervals become utterances (padding, merging; see plan-utterances.ts). */
+  plan?: PlanUtterancesOptions;
+}
+
+/** The request with the spec 2.2 options this engine reads when the pipeline passes them. */
+export interface SherpaRecognitionRequest extends RecognitionRequest {
+  efficiency?: Efficiency | null;
+  /** Accepted; sherpa-onnx has no domain setting, so it changes nothing. */
+  domain?: Domain | null;
+}
+
+/** Whisper hears at most 30 s at once; other families get the same bound (memory, latency). */
+const MAX_UTTERANCE_SECONDS = 28;
+
+function covers(model: CatalogModel, languages: readonly string[]): boolean {
+  return languages.every((code) => model.languages.includes(code));
+}
+
+/**
+ * The model for one request. Candidates: models that recognise `language`; with `language` null,
+ * those covering every language of the default model (so a multilingual default never gives way
+ * to an English-only model). `fast` takes the candidate with the fewest parameters, `accurate` the
+ * most, `balanced` / null the default when it is a candidate, else the first candidate.
+ * @throws AppError `invalid_input` (param `language`) when no model recognises `language`.
+ */
+export function pickSherpaModel(models: readonly CatalogModel[], language: string | null, efficiency: Efficiency | null): CatalogModel {
+  const fallback = models[0];
+  const candidates = models.filter((model) => (language === null ? covers(model, fallback?.languages ?? []) : model.languages.includes(language)));
+  if (candidates.length === 0) {
+    throw new AppError('invalid_input', `The installed sherpa-onnx models do not recognise ${language}`, { param: 'language' });
+  }
+  const bySize = [...candidates].sort((a, b) => a.parametersMillions - b.parametersMillions);
+  if (efficiency === 'fast') return bySize[0]!;
+  if (efficiency === 'accurate') return bySize.at(-1)!;
+  return candidates[0]!;
+}
+
+/** Merged utterances, none longer than MAX_UTTERANCE_SECONDS (longer ones cut into equal pieces). */
+function planSherpaUtterances(request: RecognitionRequest, plan?: PlanUtterancesOptions): VadInterval[] {
+  const merged = planUtterances(request.speech, request.durationSeconds, { ...plan, maxUtteranceSeconds: Math.min(plan?.maxUtteranceSeconds ?? 30, MAX_UTTERANCE_SECONDS) });
+  return merged.flatMap((utterance) => {
+    const pieces = Math.ceil((utterance.end - utterance.start) / MAX_UTTERANCE_SECONDS);
+    const length = (utterance.end - utterance.start) / pieces;
+    return Array.from({ length: pieces }, (_, i) => ({ start: utterance.start + i * length, end: i === pieces - 1 ? utterance.end : utterance.start + (i + 1) * length }));
+  });
+}
+
+/** Writes the hotwords file and a bpe.vocab derived from tokens.txt into `folder`; null when none apply. */
+async function prepareHotwords(model: CatalogModel, directory: string, hotwords: readonly string[], folder: string, score: number) {
+  const text = model.family === 'nemo-transducer' ? formatHotwordsFile(hotwords) : null;
+  if (text === null) return null;
+  const tokens = await readFile(path.join(directory, model.files.tokens ?? 'tokens.txt'), 'utf8');
+  const file = path.join(folder, 'hotwords.txt');
+  const bpeVocab = path.join(folder, 'bpe.vocab');
+  await writeFile(file, text);
+  await writeFile(bpeVocab, deriveBpeVocab(tokens));
+  return { file, bpeVocab, score };
+}
+
+function withDefaults(options: SherpaOnnxEngineOptions) {
+  return {
+    ...options,
+    maxThreads: Math.max(1, options.maxThreads ?? Math.min(4, availableParallelism())),
+    timeoutFactor: options.timeoutFactor ?? 4,
+    detectSeconds: options.detectSeconds ?? 30,
+    hotwordsScore: options.hotwordsScore ?? 1.5,
+  };
+}
+
+async function recognizeWithSherpa(options: ReturnType<typeof withDefaults>, request: SherpaRecognitionRequest): Promise<RecognizedSegment[]> {
+  const model = pickSherpaModel(options.models, request.language, request.efficiency ?? null);
+  request.signal?.throwIfAborted();
+  const utterances = planSherpaUtterances(request, options.plan);
+  if (utterances.length === 0) return [];
+  const { directory } = await assertModelReady(options.modelsDir, model.name);
+  const layout = await readWavLayout(request.wavPath);
+  assertPcm16kMono(layout, request.wavPath);
+  const scratch = await mkdtemp(path.join(tmpdir(), 'sherpa-hotwords-'));
+  try {
+    const hotwords = await prepareHotwords(model, directory, request.hotwords, scratch, options.hotwordsScore);
+    const base = { model, directory, efficiency: request.efficiency ?? null, maxThreads: options.maxThreads, hotwords };
+    const total = utterances.reduce((sum, u) => sum + u.end - u.start, 0);
+    const job: SherpaJob = {
+      modelName: model.name, wavPath: request.wavPath, dataOffset: layout.dataOffset, dataBytes: layout.dataBytes,
+      sampleRate: layout.sampleRate, utterances, config: buildSherpaConfig({ ...base, language: request.language }),
+      languageId: request.language === null ? buildLanguageIdConfig(model, directory, options.maxThreads) : null,
+      detectSeconds: options.detectSeconds, probeOnly: false,
+    };
+    let done = 0;
+    const output = await runSherpaProcess(job, {
+      timeoutMs: 60_000 + options.timeoutFactor * total * 1000,
+      signal: request.signal,
+      onProgress: (seconds) => request.onProgress?.(Math.min(1, (done += seconds) / total)),
+    });
+    const language = request.language ?? normalizeSherpaLanguage(output.identifiedLanguage ?? '');
+    return shapeSherpaResults(output.results, request.speech, language);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Offline recogniser on sherpa-onnx (k2-fsa) with the installed models of MODELS_DIR: Whisper,
+ * SenseVoice, NeMo Parakeet (TDT transducer) and Canary, Moonshine. Each recognition runs in a
+ * child process (run-sherpa-process.ts) over the VAD speech, merged into utterances of at most 28 s.
+ * `efficiency` picks the model (pickSherpaModel) and the decoding (build-sherpa-config.ts);
+ * `hotwords` boost transducers (modified_beam_search); `prompt` and `domain` have no effect
+ * (sherpa-onnx 1.13 has no initial prompt for Whisper and no domain setting).
+ * With `language` null, multilingual Whisper identifies the language first; SenseVoice reports it.
+ * @throws from recognize: AppError `invalid_input` (language no model recognises),
+ *   `engine_unavailable` (model missing, damaged or failing to load: names the file or the
+ *   reason and `npm run models -- download NAME`), `recognition_failed`, `media_unreadable`;
+ *   `signal.reason` when aborted.
+ */
+export function createSherpaOnnxEngine(options: SherpaOnnxEngineOptions): RecognitionEngine {
+  if (options.models.length === 0) throw new RangeError('createSherpaOnnxEngine needs at least one model');
+  const settings = withDefaults(options);
+  const known = new Set(options.models.flatMap((model) => model.languages));
+  const languages = LANGUAGES.map((language) => language.code).filter((code) => known.has(code));
+  return {
+    name: 'sherpa-onnx',
+    languages,
+    defaultLanguage: languages.includes('en') ? 'en' : languages[0]!,
+    recognize: (request) => recognizeWithSherpa(settings, request),
+  };
+}
+
+/**
+ * Start-up probe: loads model `name` in a child process and decodes nothing, so a damaged or wrong
+ * model file fails at start-up instead of at the first job (sherpa-onnx only notices on load).
+ * @returns the model's catalog entry.
+ * @throws AppError `engine_unavailable` naming the file or sherpa-onnx's reason and the fix command.
+ */
+export async function probeSherpaModel(modelsDir: string, name: string, options: { maxThreads?: number; timeoutMs?: number } = {}): Promise<CatalogModel> {
+  const { model, directory } = await assertModelReady(modelsDir, name);
+  const config = buildSherpaConfig({ model, directory, efficiency: null, language: null, maxThreads: options.maxThreads ?? 1 });
+  const job: SherpaJob = {
+    modelName: name, wavPath: '', dataOffset: 0, dataBytes: 0, sampleRate: 16000, utterances: [], config,
+    languageId: null, detectSeconds: 0, probeOnly: true,
+  };
+  try {
+    await runSherpaProcess(job, { timeoutMs: options.timeoutMs ?? 120_000 });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    throw new AppError('engine_unavailable', `${error.message}; reinstall it with \`npm run models -- download ${name}\``, { cause: error });
+  }
+  return model;
+}
