@@ -45,18 +45,15 @@ export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<Sp
   await pause();
   const dendrogram = clusterWindows(embedWindows(windows, frames, model, posteriors));
   await pause();
-  const labelsFor = (count: number) =>
-    resegmentFrames(frames, features.regions, spreadWindowLabels(windows, dendrogram.cut(count), frames.rows), count);
-  let labels: Int32Array;
-  if (input.speakers !== null) labels = labelsFor(Math.min(input.speakers, windows.length));
-  else {
-    labels = new Int32Array(frames.rows);
-    for (let count = 2; count <= Math.min(MAX_ESTIMATED_SPEAKERS, windows.length); count += 1) {
-      const candidate = labelsFor(count);
-      if (areDistinctSpeakers(frames, candidate, count)) labels = candidate;
-      await pause();
+  const initialLabels = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
+  let count = input.speakers === null ? 1 : Math.min(input.speakers, windows.length);
+  if (input.speakers === null) {
+    for (let candidate = 2; candidate <= Math.min(MAX_ESTIMATED_SPEAKERS, windows.length); candidate += 1) {
+      if (areDistinctSpeakers(frames, initialLabels(candidate), candidate)) count = candidate;
     }
   }
+  if (count === 1) return input.speech.map((region) => ({ start: region.start, end: region.end, speaker: speakerLabel(0) }));
+  const labels = resegmentFrames(frames, features.regions, initialLabels(count), count);
   return framesToTurns(input.speech, features.times, features.regions, labels);
 }
 

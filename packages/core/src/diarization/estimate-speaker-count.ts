@@ -7,7 +7,7 @@ import type { FrameMatrix } from './standardize-features.ts';
  * test audio (docs/diarization.md): single speakers split in two reach at most 1.96; distinct voices
  * 2.1 to 3.8; two similar voices (pyannote_sample) only 1.85, so those stay one speaker.
  */
-export const SPEAKER_SEPARATION_THRESHOLD = 2.05;
+export const SPEAKER_SEPARATION_THRESHOLD = 1.9;
 /** When the count is estimated, every speaker needs this many frames (3 s of speech). */
 const MIN_ESTIMATED_SPEAKER_FRAMES = 3 * FRAMES_PER_SECOND;
 

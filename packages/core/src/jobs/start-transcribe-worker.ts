@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type PgBoss from 'pg-boss';
 import { finishPrediction } from '../predictions/finish-prediction.ts';
 import { runPrediction } from '../predictions/run-prediction.ts';
+import { notifyWebhookCompleted } from '../webhooks/webhook-notifier.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { holdJobLease } from './hold-job-lease.ts';
 import { TRANSCRIBE_QUEUE } from './open-job-queue.ts';
@@ -43,6 +44,7 @@ export async function startTranscribeWorker(ctx: ServiceContext, options: Transc
       console.error(`[worker] prediction ${predictionId} try ${job.retryCount + 1} failed:`, error);
       if (job.retryCount < job.retryLimit) throw error;
       await finishPrediction(ctx.database.db, predictionId, { status: 'failed', error: INTERNAL_FAILURE, errorCode: 'internal' }, new Date());
+      await notifyWebhookCompleted(ctx.database.db, predictionId);
     } finally {
       await release();
     }
