@@ -55,6 +55,15 @@ const envSchema = z.object({
   LLM_CONTEXT_TOKENS: z.coerce.number().int().min(1024).default(8192),
   /** Post-processing types run at once for one prediction (spec 2.4: up to 8 in parallel). */
   LLM_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(8),
+  /** Telegram bot (apps/bot): runs beside the API when the token is set. */
+  TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]+$/, 'must look like 123456:ABC-DEF…').optional(),
+  /** A local Bot API server (lifts the 20 MB download limit to 2 GB). */
+  TELEGRAM_API_ROOT: z.string().url().optional(),
+  /** Webhook mode: the public URL Telegram posts updates to (served by this express app). */
+  BOT_WEBHOOK_URL: z.string().url().optional(),
+  BOT_WEBHOOK_SECRET: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/).optional(),
+  /** After a key reissue the old key keeps working this long (spec 5.3: at most 5 minutes). */
+  KEY_REISSUE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(300),
   /** Lifetime of the cache and the free-repeat window (spec 2.6.1). */
   CACHE_TTL_DAYS: z.coerce.number().positive().max(3650).default(27),
   /** Price per audio minute recorded in the usage ledger; 0 records usage only. */

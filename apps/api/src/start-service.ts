@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import express from 'express';
 import PQueue from 'p-queue';
 import {
   openDatabase,
@@ -16,6 +17,7 @@ import {
 import type { Env } from './env.ts';
 import { createApp } from './http/create-app.ts';
 import { selectEngine, vadModelPath } from './select-engine.ts';
+import { startChatBot } from './start-chat-bot.ts';
 import { readLiveServiceLock, removeServiceLock, writeServiceLock } from './service-lock.ts';
 
 export interface RunningService {
@@ -70,14 +72,17 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
       }) : null;
   const stopSweeper = env.WORKER_CONCURRENCY > 0 ? startCacheSweeper(ctx) : null;
   const adminToken = randomBytes(24).toString('base64url');
-  const server = options.http === false ? null : await listen(createApp(ctx, { adminToken }), env.PORT, env.HOST);
+  const botRouter = express.Router();
+  const server = options.http === false ? null : await listen(createApp(ctx, { adminToken, botRouter }), env.PORT, env.HOST);
   const port = server ? (server.address() as { port: number }).port : 0;
   const url = `http://127.0.0.1:${port}`;
   ctx.config.apiBaseUrl = `${(env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')}/v1/replicate/v1`;
   if (embedded && server) await writeServiceLock(dataDir, { pid: process.pid, port, adminToken });
+  const stopBot = server ? await startChatBot(ctx, env, botRouter) : null;
   const stop = async () => {
     if (server) await new Promise<void>((done) => server.close(() => done()));
     server?.closeAllConnections();
+    await stopBot?.();
     stopSweeper?.();
     await stopWorker?.();
     await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS, wait: true });

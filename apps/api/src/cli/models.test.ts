@@ -78,7 +78,7 @@ describe('npm run models', () => {
     expect(await readdir(modelsDir)).toEqual([]);
     const installed = await models(['download', TINY.name, ...mirror, '--sha256', sha256]);
     expect(installed.code).toBe(0);
-    expect(installed.stderr).toContain(`downloading ${TINY.name}: 0% of`);
+    expect(installed.stderr).toBe(`downloading ${TINY.name}: 100% of 0.0 MB\n`);
     expect(installed.stdout).toBe(`Installed ${TINY.name} in ${join(modelsDir, TINY.name)} (archive sha256 ${sha256}, verified).\n`);
     expect((await models(['list'])).stdout).toContain(`ready   ${TINY.name}  whisper  99 languages  0.0 MB  sha256 verified ${sha256}`);
     expect((await models(['download', TINY.name])).stdout).toBe(`${TINY.name} is already installed in ${join(modelsDir, TINY.name)}.\n`);

@@ -13,6 +13,8 @@ import { handleError, sendProblem } from './map-error.ts';
 export interface AppOptions {
   /** Secret for the loopback-only admin routes used by the `apikey` CLI; absent disables them. */
   adminToken?: string;
+  /** Routes of the Telegram bot's webhook mode (mounted before the 404 handler). */
+  botRouter?: Router;
 }
 
 /** Largest JSON body: a 300 MiB recording as a base64 `data:` URI, plus room for the other members. */
@@ -43,6 +45,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
   app.use('/v1', apiRouter(ctx, legacyRoutes(ctx)));
+  if (options.botRouter) app.use(options.botRouter);
   app.use((_req, res) => {
     sendProblem(res, 404, 'No such endpoint. The API lives under /v1/replicate/v1 (see docs/api.md).');
   });

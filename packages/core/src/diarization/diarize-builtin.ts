@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { clusterWindows } from './cluster-windows.ts';
 import { cutWindows, embedWindows, type FrameWindow } from './embed-windows.ts';
-import { areDistinctSpeakers } from './estimate-speaker-count.ts';
+import { estimateSpeakerCount } from './estimate-speaker-count.ts';
 import { extractSpeechFeatures } from './extract-speech-features.ts';
 import { framesToTurns } from './frames-to-turns.ts';
 import { resegmentFrames } from './resegment-frames.ts';
@@ -26,7 +26,7 @@ const MAX_ESTIMATED_SPEAKERS = 6;
  * The built-in diarizer, which needs no downloaded model: MFCCs of the speech (meyda), 1 s windows
  * embedded as Fisher vectors of an 8-Gaussian model of the recording itself, agglomerative clustering
  * (ml-hclust), then frame-level resegmentation with one full-covariance Gaussian per speaker. Without
- * `speakers`, 2…6 clusters are tried and the most that areDistinctSpeakers accepts win (else one speaker). Costs ~1 s of CPU per 30 s of speech, yielding to the event loop between steps.
+ * `speakers`, estimateSpeakerCount picks 1…6. Costs ~1 s of CPU per 30 s of speech, yielding to the event loop between steps.
  * @returns turns (seconds, within `speech`) labelled `SPEAKER_1`, … by first appearance; [] without speech.
  * @throws AppError from extractSpeechFeatures; `signal.reason` when aborted.
  */
@@ -46,12 +46,9 @@ export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<Sp
   const dendrogram = clusterWindows(embedWindows(windows, frames, model, posteriors));
   await pause();
   const initialLabels = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
-  let count = input.speakers === null ? 1 : Math.min(input.speakers, windows.length);
-  if (input.speakers === null) {
-    for (let candidate = 2; candidate <= Math.min(MAX_ESTIMATED_SPEAKERS, windows.length); candidate += 1) {
-      if (areDistinctSpeakers(frames, initialLabels(candidate), candidate)) count = candidate;
-    }
-  }
+  const count = input.speakers === null
+    ? estimateSpeakerCount(frames, initialLabels, Math.min(MAX_ESTIMATED_SPEAKERS, windows.length))
+    : Math.min(input.speakers, windows.length);
   if (count === 1) return input.speech.map((region) => ({ start: region.start, end: region.end, speaker: speakerLabel(0) }));
   const labels = resegmentFrames(frames, features.regions, initialLabels(count), count);
   return framesToTurns(input.speech, features.times, features.regions, labels);

@@ -12,15 +12,22 @@ export const SPEAKER_SEPARATION_THRESHOLD = 1.9;
 const MIN_ESTIMATED_SPEAKER_FRAMES = 3 * FRAMES_PER_SECOND;
 
 /**
- * Whether the `count` speakers of `labels` (frame → speaker index) are distinct enough to keep when
- * the number of speakers is estimated: each has at least 3 s of speech and every two lie at least
- * SPEAKER_SEPARATION_THRESHOLD apart (smallestSeparation).
+ * Estimates the number of speakers: for each count from 2 to `maxCount`, the frames labelled by
+ * `labelsFor(count)` (the window clustering cut into `count` clusters) score their smallestSeparation,
+ * or 0 when a speaker has under 3 s of speech. The count with the best score wins when that score reaches
+ * SPEAKER_SEPARATION_THRESHOLD; otherwise there is one speaker.
+ * @returns 1 … maxCount.
  */
-export function areDistinctSpeakers(frames: FrameMatrix, labels: Int32Array, count: number): boolean {
-  const sizes = new Array<number>(count).fill(0);
-  for (const label of labels) sizes[label] = (sizes[label] ?? 0) + 1;
-  if (sizes.some((size) => size < MIN_ESTIMATED_SPEAKER_FRAMES)) return false;
-  return smallestSeparation(frames, labels, count) >= SPEAKER_SEPARATION_THRESHOLD;
+export function estimateSpeakerCount(frames: FrameMatrix, labelsFor: (count: number) => Int32Array, maxCount: number): number {
+  let [best, bestScore] = [1, 0];
+  for (let count = 2; count <= maxCount; count += 1) {
+    const labels = labelsFor(count);
+    const sizes = new Array<number>(count).fill(0);
+    for (const label of labels) sizes[label] = (sizes[label] ?? 0) + 1;
+    const score = sizes.some((size) => size < MIN_ESTIMATED_SPEAKER_FRAMES) ? 0 : smallestSeparation(frames, labels, count);
+    if (score > bestScore) [best, bestScore] = [count, score];
+  }
+  return bestScore >= SPEAKER_SEPARATION_THRESHOLD ? best : 1;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FrameMatrix } from './standardize-features.ts';
 
 const ITERATIONS = 3;
 /** Frame log-likelihoods are averaged over 0.3 s before each frame picks its speaker. */
-const SMOOTHING_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
+const SMOOTHING_FRAMES = Math.round(0.8 * FRAMES_PER_SECOND);
 /** A speaker needs this many frames (0.3 s) to get a model; smaller ones are dropped. */
 const MIN_SPEAKER_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
 const RIDGE = 1e-3;
