@@ -116,3 +116,4 @@ export type BotUserRow = typeof botUsers.$inferSelect;
 export * from './cache-schema.ts';
 export * from './job-schema.ts';
 export * from './webhook-schema.ts';
+export * from './portal-schema.ts';

@@ -26,32 +26,40 @@ const MAX_ESTIMATED_SPEAKERS = 6;
  * The built-in diarizer, which needs no downloaded model: MFCCs of the speech (meyda), 1 s windows
  * embedded as Fisher vectors of an 8-Gaussian model of the recording itself, agglomerative clustering
  * (ml-hclust), then frame-level resegmentation with one full-covariance Gaussian per speaker. Without
- * `speakers`, estimateSpeakerCount picks 1…6. Costs ~1 s of CPU per 30 s of speech, yielding to the event loop between steps.
- * @returns turns (seconds, within `speech`) labelled `SPEAKER_1`, … by first appearance; [] without speech.
+ * `speakers`, estimateSpeakerCount picks 1…6. CPU: ~0.5 s per 30 s of speech, ~1.5 min per hour,
+ * in slices between which the event loop runs.
+ * @returns turns (seconds, within `speech`) labelled `SPEAKER_1`, … by first appearance; [] without speech;
+ *   one speaker when `speakers` is 1 or there is under 1.5 s of speech.
  * @throws AppError from extractSpeechFeatures; `signal.reason` when aborted.
  */
 export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
-  if (input.speech.length === 0) return [];
+  if (input.speech.length === 0 || input.speakers === 1) return oneSpeaker(input.speech);
   const features = await extractSpeechFeatures(input.wavPath, input.speech, input.signal);
   const frames = standardizeFeatures(features);
   const windows = cutWindows(features.regions);
-  if (input.speakers === 1 || windows.length < 2) return input.speech.map((region) => ({ start: region.start, end: region.end, speaker: speakerLabel(0) }));
-  const pause = async () => {
-    await yieldToEventLoop();
-    input.signal?.throwIfAborted();
-  };
-  const model = trainBackgroundModel(frames, BACKGROUND_COMPONENTS);
+  if (windows.length < 2) return oneSpeaker(input.speech);
+  const model = await trainBackgroundModel(frames, BACKGROUND_COMPONENTS, input.signal);
   const posteriors = componentPosteriors(model, frames);
-  await pause();
+  await pause(input.signal);
   const dendrogram = clusterWindows(embedWindows(windows, frames, model, posteriors));
-  await pause();
+  await pause(input.signal);
   const initialLabels = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
-  const count = input.speakers === null
-    ? estimateSpeakerCount(frames, initialLabels, Math.min(MAX_ESTIMATED_SPEAKERS, windows.length))
-    : Math.min(input.speakers, windows.length);
-  if (count === 1) return input.speech.map((region) => ({ start: region.start, end: region.end, speaker: speakerLabel(0) }));
-  const labels = resegmentFrames(frames, features.regions, initialLabels(count), count);
+  const count =
+    input.speakers === null
+      ? estimateSpeakerCount(frames, initialLabels, Math.min(MAX_ESTIMATED_SPEAKERS, windows.length))
+      : Math.min(input.speakers, windows.length);
+  if (count === 1) return oneSpeaker(input.speech);
+  const labels = await resegmentFrames(frames, features.regions, initialLabels(count), count, input.signal);
   return framesToTurns(input.speech, features.times, features.regions, labels);
+}
+
+function oneSpeaker(speech: readonly TimeRegion[]): SpeakerTurn[] {
+  return speech.map((region) => ({ start: region.start, end: region.end, speaker: speakerLabel(0) }));
+}
+
+async function pause(signal?: AbortSignal): Promise<void> {
+  await yieldToEventLoop();
+  signal?.throwIfAborted();
 }
 
 /** Each frame takes the label of the window whose centre is nearest (window centres are sorted). */

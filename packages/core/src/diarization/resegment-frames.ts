@@ -1,9 +1,10 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { FRAMES_PER_SECOND } from './extract-speech-features.ts';
 import type { FrameMatrix } from './standardize-features.ts';
 
 const ITERATIONS = 3;
 /** Frame log-likelihoods are averaged over 0.3 s before each frame picks its speaker. */
-const SMOOTHING_FRAMES = Math.round(0.8 * FRAMES_PER_SECOND);
+const SMOOTHING_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
 /** A speaker needs this many frames (0.3 s) to get a model; smaller ones are dropped. */
 const MIN_SPEAKER_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
 const RIDGE = 1e-3;
@@ -13,12 +14,25 @@ const RIDGE = 1e-3;
  * frame the speaker whose likelihood, averaged over the 0.3 s around it (within its speech region), is
  * highest, and repeats (3 times at most, or until nothing changes). Fixes window-sized boundaries.
  * @param labels speaker index per frame (from the window clustering); `regions` as SpeechFeatures.regions.
+ * Yields to the event loop after each speaker model.
  * @returns new speaker indices per frame (a speaker with under 0.3 s may vanish).
+ * @throws `signal.reason` when aborted.
  */
-export function resegmentFrames(frames: FrameMatrix, regions: Uint32Array, labels: Int32Array, speakers: number): Int32Array {
+export async function resegmentFrames(
+  frames: FrameMatrix,
+  regions: Uint32Array,
+  labels: Int32Array,
+  speakers: number,
+  signal?: AbortSignal,
+): Promise<Int32Array> {
   let current = labels;
   for (let iteration = 0; iteration < ITERATIONS; iteration += 1) {
-    const scores = Array.from({ length: speakers }, (_, s) => smooth(logLikelihoods(frames, current, s), regions));
+    const scores: Float64Array[] = [];
+    for (let s = 0; s < speakers; s += 1) {
+      scores.push(smooth(logLikelihoods(frames, current, s), regions));
+      await yieldToEventLoop();
+      signal?.throwIfAborted();
+    }
     const next = Int32Array.from({ length: frames.rows }, (_, i) => {
       let best = current[i]!;
       for (let s = 0; s < speakers; s += 1) if (scores[s]![i]! > scores[best]![i]!) best = s;

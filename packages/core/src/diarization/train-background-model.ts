@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FrameMatrix } from './standardize-features.ts';
 
 /** A Gaussian mixture with diagonal covariances over standardised MFCC frames. */
@@ -19,9 +20,11 @@ const MAX_TRAINING_FRAMES = 20_000;
 /**
  * Trains a `components`-Gaussian mixture (a power of two) on the recording's own frames by binary
  * splitting (LBG: each Gaussian split at ±0.2 standard deviations) and 10 EM iterations after each
- * split; deterministic. At most 20 000 frames (~7 minutes of speech) are used.
+ * split; deterministic. At most 20 000 frames (~5 minutes of speech) are used; yields to the event loop
+ * after each EM iteration.
+ * @throws `signal.reason` when aborted.
  */
-export function trainBackgroundModel(frames: FrameMatrix, components: number): BackgroundModel {
+export async function trainBackgroundModel(frames: FrameMatrix, components: number, signal?: AbortSignal): Promise<BackgroundModel> {
   const d = frames.dimension;
   const step = Math.max(1, Math.ceil(frames.rows / MAX_TRAINING_FRAMES));
   const picked = Array.from({ length: Math.ceil(frames.rows / step) }, (_, i) => i * step);
@@ -30,7 +33,11 @@ export function trainBackgroundModel(frames: FrameMatrix, components: number): B
   let model = singleGaussian(data);
   while (model.components < components) {
     model = split(model);
-    for (let iteration = 0; iteration < EM_ITERATIONS; iteration += 1) model = reestimate(model, data);
+    for (let iteration = 0; iteration < EM_ITERATIONS; iteration += 1) {
+      model = reestimate(model, data);
+      await yieldToEventLoop();
+      signal?.throwIfAborted();
+    }
   }
   return model;
 }

@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeBotApi, testUser, type FakeBotApi } from '../../bot/src/test-support/fake-bot-api.ts';
+import { commandUpdate } from '../../bot/src/test-support/telegram-updates.ts';
+import { startTestService, type TestService } from './test-support/start-test-service.ts';
+
+/** `npm start` with TELEGRAM_BOT_TOKEN runs the bot beside the API (issue 8), here against a local Bot API server. */
+describe('the service with TELEGRAM_BOT_TOKEN set', () => {
+  let fake: FakeBotApi;
+  let t: TestService;
+
+  beforeAll(async () => {
+    fake = await startFakeBotApi();
+    t = await startTestService('pglite', { TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot });
+  });
+
+  afterAll(async () => {
+    await t?.stop();
+    await fake?.close();
+  });
+
+  it('should answer /help in chat while serving the HTTP API', async () => {
+    fake.pushUpdate(commandUpdate(testUser(4242), '/help'));
+    const reply = await fake.waitForCall((call) => call.method === 'sendMessage' && call.payload.chat_id === 4242, 30_000);
+    expect(String(reply.payload.text)).toMatch(/voice|audio/i);
+    const health = await fetch(`${t.url}/health`);
+    expect(health.status).toBe(200);
+  });
+});
