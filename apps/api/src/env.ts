@@ -31,6 +31,11 @@ const envSchema = z.object({
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(60),
   /** `auto`: sherpa-onnx when a model is installed, else the remote server when ASR_BASE_URL is set, else pocketsphinx. */
   RECOGNITION_ENGINE: z.enum(['auto', 'sherpa-onnx', 'openai-compatible', 'pocketsphinx', 'fake']).default('auto'),
+  /** Folder of local neural models (`npm run models -- list`); nothing is downloaded at request time. */
+  MODELS_DIR: z.string().min(1).default('./models'),
+  /** Comma-separated catalog names of installed sherpa-onnx models; the first is the default. */
+  SHERPA_MODEL: z.string().optional(),
+  SHERPA_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   /** Any OpenAI-compatible transcription server (OpenAI, Groq, speaches, vLLM, whisper.cpp), base ending in /v1. */
   ASR_BASE_URL: z.string().url().optional(),
   ASR_API_KEY: z.string().default(''),

@@ -1,10 +1,9 @@
 import {
   AppError,
-  assertPocketsphinxAvailable,
   assertVadModel,
   createOpenAiAsrEngine,
-  createPocketsphinxEngine,
   resolveDefaultVadModelPath,
+  selectRecognitionEngine,
   type RecognitionEngine,
 } from '@transcribe/core';
 import type { Env } from './env.ts';
@@ -31,25 +30,25 @@ function remoteEngine(env: Env): RecognitionEngine {
   });
 }
 
-async function pocketsphinxEngine(env: Env): Promise<RecognitionEngine> {
-  const options = { binaryPath: env.POCKETSPHINX_BIN, modelDir: env.POCKETSPHINX_MODEL_DIR };
-  await assertPocketsphinxAvailable(options);
-  return createPocketsphinxEngine(options);
-}
-
 /**
- * Picks the recognition engine from RECOGNITION_ENGINE and checks its files before the service takes
- * work (a wrong VAD path would otherwise silently find no speech). Logs which engine and why.
- * @throws AppError `engine_unavailable` naming the missing file or setting and what fixes it.
+ * Picks the recognition engine from RECOGNITION_ENGINE (`auto`: sherpa-onnx when a model is installed
+ * in MODELS_DIR, else the remote server when ASR_BASE_URL is set, else PocketSphinx) and checks its
+ * files before the service takes work (a wrong VAD path would otherwise silently find no speech).
+ * Logs which engine and why.
+ * @throws AppError `engine_unavailable` naming the missing file or setting and the command that fixes it.
  */
 export async function selectEngine(env: Env): Promise<RecognitionEngine> {
   await assertVadModel(vadModelPath(env));
   if (env.RECOGNITION_ENGINE === 'fake') return selectFakeEngine(env); // load and fault tests only (issue 9)
-  const choice = env.RECOGNITION_ENGINE;
-  if (choice === 'openai-compatible' || (choice === 'auto' && env.ASR_BASE_URL)) {
-    console.log(`[recognition] engine openai-compatible (${env.ASR_MODEL} at ${env.ASR_BASE_URL})`);
-    return remoteEngine(env);
-  }
-  console.log(`[recognition] engine pocketsphinx (${choice === 'auto' ? 'no neural model installed and no ASR_BASE_URL' : 'chosen'})`);
-  return pocketsphinxEngine(env);
+  const { engine, reason } = await selectRecognitionEngine({
+    choice: env.RECOGNITION_ENGINE,
+    modelsDir: env.MODELS_DIR,
+    sherpaModels: env.SHERPA_MODEL?.split(',').map((name) => name.trim()).filter(Boolean) ?? [],
+    sherpa: { maxThreads: env.SHERPA_THREADS },
+    remoteBaseUrl: env.ASR_BASE_URL,
+    createRemoteEngine: () => remoteEngine(env),
+    pocketsphinx: { binaryPath: env.POCKETSPHINX_BIN, modelDir: env.POCKETSPHINX_MODEL_DIR },
+  });
+  console.log(`[recognition] engine ${reason}`);
+  return engine;
 }

@@ -19,7 +19,7 @@ Options: --models-dir DIR (default: MODELS_DIR, else ./models)`;
 
 /** MODELS_DIR as env.ts parses it; `./models` while env.ts does not declare it. */
 function modelsDirOf(env: Env, flag: string | undefined): string {
-  return resolve(flag ?? (env as Env & { MODELS_DIR?: string }).MODELS_DIR ?? './models');
+  return resolve(flag ?? env.MODELS_DIR);
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;

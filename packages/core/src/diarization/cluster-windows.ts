@@ -47,7 +47,7 @@ function center(vectors: readonly Float64Array[]): Float64Array[] {
 
 function mean(vectors: readonly Float64Array[]): Float64Array {
   const sum = new Float64Array(vectors[0]?.length ?? 0);
-  for (const vector of vectors) vector.forEach((x, k) => (sum[k] += x / vectors.length));
+  for (const vector of vectors) vector.forEach((x, k) => (sum[k]! += x / vectors.length));
   return sum;
 }
 

@@ -50,10 +50,10 @@ export function embedWindows(windows: readonly FrameWindow[], frames: FrameMatri
     for (let i = first; i < end; i += 1) {
       for (let c = 0; c < m; c += 1) {
         const gamma = posteriors[i * m + c]!;
-        vector[c] += gamma;
+        vector[c]! += gamma;
         for (let k = 0; k < d; k += 1) {
           const z = (frames.values[i * d + k]! - model.means[c * d + k]!) / Math.sqrt(model.variances[c * d + k]!);
-          vector[m + c * d + k] += gamma * z;
+          vector[m + c * d + k]! += gamma * z;
         }
       }
     }

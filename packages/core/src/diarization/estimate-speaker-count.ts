@@ -41,11 +41,11 @@ export function smallestSeparation(frames: FrameMatrix, labels: Int32Array, coun
   const square = new Float64Array(count * d);
   for (let i = 0; i < frames.rows; i += 1) {
     const s = labels[i]!;
-    n[s] += 1;
+    n[s]! += 1;
     for (let k = 0; k < d; k += 1) {
       const x = frames.values[i * d + k]!;
-      sum[s * d + k] += x;
-      square[s * d + k] += x * x;
+      sum[s * d + k]! += x;
+      square[s * d + k]! += x * x;
     }
   }
   let smallest = Infinity;

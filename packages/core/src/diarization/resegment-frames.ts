@@ -55,15 +55,15 @@ function logLikelihoods(frames: FrameMatrix, labels: Int32Array, speaker: number
   const result = new Float64Array(frames.rows).fill(-Infinity);
   if (mine.length < MIN_SPEAKER_FRAMES) return result;
   const mean = new Float64Array(d);
-  for (const i of mine) for (let k = 0; k < d; k += 1) mean[k] += frames.values[i * d + k]! / mine.length;
+  for (const i of mine) for (let k = 0; k < d; k += 1) mean[k]! += frames.values[i * d + k]! / mine.length;
   const covariance = new Float64Array(d * d);
   for (const i of mine) {
     for (let a = 0; a < d; a += 1) {
       const xa = frames.values[i * d + a]! - mean[a]!;
-      for (let b = 0; b <= a; b += 1) covariance[a * d + b] += (xa * (frames.values[i * d + b]! - mean[b]!)) / mine.length;
+      for (let b = 0; b <= a; b += 1) covariance[a * d + b]! += (xa * (frames.values[i * d + b]! - mean[b]!)) / mine.length;
     }
   }
-  for (let a = 0; a < d; a += 1) covariance[a * d + a] += RIDGE;
+  for (let a = 0; a < d; a += 1) covariance[a * d + a]! += RIDGE;
   const lower = cholesky(covariance, d);
   let logDet = 0;
   for (let a = 0; a < d; a += 1) logDet += 2 * Math.log(lower[a * d + a]!);

@@ -21,13 +21,13 @@ export function standardizeFeatures(features: SpeechFeatures): FrameMatrix {
   for (let i = 0; i < rows; i += 1) {
     for (let k = 0; k < dimension; k += 1) {
       const x = features.values[i * inDim + k + 1]!;
-      mean[k] += x;
-      square[k] += x * x;
+      mean[k]! += x;
+      square[k]! += x * x;
     }
   }
   const scale = new Float64Array(dimension);
   for (let k = 0; k < dimension; k += 1) {
-    mean[k] /= Math.max(rows, 1);
+    mean[k]! /= Math.max(rows, 1);
     const variance = square[k]! / Math.max(rows, 1) - mean[k]! ** 2;
     scale[k] = variance > 1e-9 ? 1 / Math.sqrt(variance) : 1;
   }

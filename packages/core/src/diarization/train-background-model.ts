@@ -104,11 +104,11 @@ function estimate(m: number, data: FrameMatrix, responsibilities: Float64Array):
   for (let i = 0; i < data.rows; i += 1) {
     for (let c = 0; c < m; c += 1) {
       const r = responsibilities[i * m + c]!;
-      count[c] += r;
+      count[c]! += r;
       for (let k = 0; k < d; k += 1) {
         const x = data.values[i * d + k]!;
-        first[c * d + k] += r * x;
-        second[c * d + k] += r * x * x;
+        first[c * d + k]! += r * x;
+        second[c * d + k]! += r * x * x;
       }
     }
   }

@@ -13,6 +13,8 @@ export interface DecodeToPcmOptions {
   signal?: AbortSignal;
   /** ffmpeg is killed after this many ms (default 30 minutes). */
   timeoutMs?: number;
+  /** An ffmpeg audio filter applied before resampling, e.g. `highpass=f=300,lowpass=f=3400` (telephone band). */
+  audioFilter?: string;
 }
 
 export interface DecodedPcm {
@@ -36,6 +38,7 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
   const sampleRate = options.sampleRate ?? 16000;
   const channels = options.channels ?? 1;
   const args = ['-nostdin', '-v', 'error', '-protocol_whitelist', 'file', '-i', `file:${inputPath}`, '-vn'];
+  if (options.audioFilter) args.push('-af', options.audioFilter);
   args.push('-ac', String(channels), '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 'wav', '-y', `file:${outputPath}`);
   try {
     const run = await runMediaTool('ffmpeg', args, {

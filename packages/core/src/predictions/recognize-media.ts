@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { decodeToPcm } from '../media/decode-to-pcm.ts';
 import type { MediaProbe } from '../media/probe-media.ts';
+import { resolveRecognitionProfile } from '../recognition/recognition-profile.ts';
 import { transcribeRecording } from '../recognition/transcribe-recording.ts';
 import type { ServiceContext } from '../service-context.ts';
 import type { Transcript } from '../transcript/transcript-model.ts';
@@ -18,7 +19,8 @@ export async function recognizeMedia(
   signal?: AbortSignal,
 ): Promise<Transcript> {
   const wavPath = join(input.workDir, 'audio.wav');
-  const decoded = await decodeToPcm(input.mediaPath, wavPath, { signal });
+  const { audioFilter } = resolveRecognitionProfile(input.params.domain);
+  const decoded = await decodeToPcm(input.mediaPath, wavPath, { signal, ...(audioFilter ? { audioFilter } : {}) });
   await log(`decoded ${decoded.durationSeconds.toFixed(1)} s of audio (${input.probe.formatName})`);
   const { params } = input;
   return ctx.recognitionQueue.add(
@@ -33,6 +35,8 @@ export async function recognizeMedia(
         language: params.language,
         prompt: params.prompt,
         hotwords: params.hotwords,
+        domain: params.domain,
+        efficiency: params.efficiency,
         signal,
         onStage: (line) => void log(line),
       });

@@ -17,6 +17,8 @@ export interface ParallelDecode {
   signal?: AbortSignal;
   /** Fraction 0..1 of the utterance seconds decoded so far. */
   onProgress?: (fraction: number) => void;
+  /** Extra decoder options passed to every process. */
+  searchArgs?: readonly string[];
 }
 
 /**
@@ -42,6 +44,7 @@ export async function decodeInParallel(decode: ParallelDecode): Promise<string> 
       binaryPath: decode.binaryPath, modelDir: decode.modelDir, wavPath: decode.wavPath,
       dataOffset: decode.layout.dataOffset, durationSeconds: decode.layout.durationSeconds,
       utterances: group, firstId, timeoutMs: (15 + decode.timeoutFactor * seconds(group)) * 1000, signal, onUtteranceDone,
+      searchArgs: decode.searchArgs,
     });
     firstId += group.length;
     return run.catch((error: unknown) => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AppError } from '../errors/app-error.ts';
 import { parsePocketsphinxHypseg } from './parse-pocketsphinx-hypseg.ts';
 import { decodeInParallel } from './decode-in-parallel.ts';
+import { pocketsphinxBeamArgs } from './recognition-profile.ts';
 import { planUtterances, type PlanUtterancesOptions } from './plan-utterances.ts';
 import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from './recognition-engine.ts';
 import { assertPcm16kMono, readWavLayout } from './read-wav-layout.ts';
@@ -75,6 +76,7 @@ async function recognizeWithPocketsphinx(
   assertPcm16kMono(layout, request.wavPath);
   const output = await decodeInParallel({
     ...options, wavPath: request.wavPath, layout, utterances, signal: request.signal, onProgress: request.onProgress,
+    searchArgs: pocketsphinxBeamArgs(request.efficiency ?? null),
   });
   const segments = parsePocketsphinxHypseg(output, utterances.map((u) => u.start));
   return segments.map((segment) => ({ ...segment, language: 'en' }));

@@ -1,4 +1,5 @@
 import type { TranscriptWord, VadInterval } from '../transcript/transcript-model.ts';
+import type { Domain, Efficiency } from '../validation/prediction-input.ts';
 
 /** What the pipeline asks an engine to recognise. */
 export interface RecognitionRequest {
@@ -14,6 +15,10 @@ export interface RecognitionRequest {
   prompt: string | null;
   /** Keywords to boost (spec 2.2 `hotwords`, already split at commas and trimmed). */
   hotwords: string[];
+  /** Spec 2.2 `efficiency`: engines map it to model size / beam width (docs/recognition.md). */
+  efficiency?: Efficiency | null;
+  /** Spec 2.2 `domain`: engines may use it as a hint (docs/recognition.md). */
+  domain?: Domain | null;
   /** Aborts recognition (e.g. on shutdown or cancel). */
   signal?: AbortSignal;
   /** Called with the recognised fraction 0..1 as the engine progresses. */

@@ -23,6 +23,8 @@ export interface PocketsphinxBatchRun {
   signal?: AbortSignal;
   /** Called with the id of each utterance once it is decoded. */
   onUtteranceDone?: (id: number) => void;
+  /** Extra decoder options, e.g. beam widths chosen by `efficiency` (recognition-profile.ts). */
+  searchArgs?: readonly string[];
 }
 
 /**
@@ -49,7 +51,7 @@ export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<s
       '-ctl', path.join(dir, 'utterances.ctl'), '-cepdir', dir, '-cepext', '.wav',
       '-adcin', 'yes', '-adchdr', String(run.dataOffset), '-remove_silence', 'no',
       '-hmm', path.join(run.modelDir, 'en-us'), '-lm', path.join(run.modelDir, 'en-us.lm.bin'),
-      '-dict', path.join(run.modelDir, 'cmudict-en-us.dict'), '-hypseg', hypsegPath,
+      '-dict', path.join(run.modelDir, 'cmudict-en-us.dict'), '-hypseg', hypsegPath, ...(run.searchArgs ?? []),
     ]);
     return await readFile(hypsegPath, 'utf8').catch((error: unknown) => {
       throw new AppError('recognition_failed', `pocketsphinx wrote no results: ${errors.join(' | ') || 'no error logged'}`, { cause: error });

@@ -64,7 +64,7 @@ function tailOf(stderr: string): string {
  *   The process is killed (SIGKILL) on timeout and abort.
  */
 export function runSherpaProcess(job: SherpaJob, options: SherpaProcessOptions): Promise<SherpaProcessOutput> {
-  options.signal?.throwIfAborted();
+  if (options.signal?.aborted) return Promise.reject(options.signal.reason);
   return new Promise((resolve, reject) => {
     const child = fork(SCRIPT, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';

@@ -4,6 +4,8 @@ import { detectSpeech } from './detect-speech.ts';
 import { gateWordsToSpeech } from './gate-words-to-speech.ts';
 import type { RecognitionEngine, RecognizedSegment } from './recognition-engine.ts';
 import { summarizeLanguages, wordSeparator } from './summarize-languages.ts';
+import { resolveRecognitionProfile } from './recognition-profile.ts';
+import type { Domain, Efficiency } from '../validation/prediction-input.ts';
 
 export interface TranscribeRecordingInput {
   /** 16 kHz mono 16-bit WAV file (media/decode-to-pcm.ts). */
@@ -19,6 +21,9 @@ export interface TranscribeRecordingInput {
   language: string | null;
   prompt: string | null;
   hotwords: string[];
+  /** Spec 2.2 `domain` and `efficiency` (recognition-profile.ts). */
+  domain?: Domain | null;
+  efficiency?: Efficiency | null;
   signal?: AbortSignal;
   /** Progress lines for the prediction log, e.g. `VAD: 4 speech intervals, 8.9 s of speech`. */
   onStage?: (line: string) => void;
@@ -33,18 +38,29 @@ export interface TranscribeRecordingInput {
  *   `recognition_failed`, `media_unreadable`, `invalid_input`); `signal.reason` when aborted.
  */
 export async function transcribeRecording(input: TranscribeRecordingInput): Promise<Transcript> {
-  const speech = await detectSpeech(input.wavPath, { modelPath: input.vadModelPath, signal: input.signal });
+  const profile = resolveRecognitionProfile(input.domain);
+  const speech = await detectSpeech(input.wavPath, {
+    modelPath: input.vadModelPath,
+    threshold: profile.vad.threshold,
+    minSilenceSeconds: profile.vad.minSilenceSeconds,
+    minSpeechSeconds: profile.vad.minSpeechSeconds,
+    signal: input.signal,
+  });
   input.onStage?.(describeSpeech(speech));
   const source = { length: input.durationSeconds, format: input.formatName };
-  if (speech.length === 0) return { source, segments: [], vad: [], language: null, languages: [], speakers: [] };
+  // song: VAD misses sung words, so the whole recording is recognised (no gating).
+  const recognizable = profile.gateToSpeech ? speech : [{ start: 0, end: input.durationSeconds }];
+  if (recognizable.length === 0) return { source, segments: [], vad: [], language: null, languages: [], speakers: [] };
   let reported = -1;
   const recognized = await input.engine.recognize({
     wavPath: input.wavPath,
     durationSeconds: input.durationSeconds,
-    speech,
+    speech: recognizable,
     language: input.language,
     prompt: input.prompt,
     hotwords: input.hotwords,
+    efficiency: input.efficiency ?? null,
+    domain: input.domain ?? null,
     signal: input.signal,
     onProgress: (fraction) => {
       const percent = Math.floor(fraction * 10) * 10; // one line per 10 %
@@ -52,7 +68,8 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     },
   });
   if (reported < 100) input.onStage?.('recognized 100%');
-  const kept = collapseRepeats(gateWordsToSpeech(recognized, speech));
+  const gated = gateWordsToSpeech(recognized, recognizable);
+  const kept = profile.collapseRepeats ? collapseRepeats(gated) : gated;
   const { language, languages } = summarizeLanguages(kept, input.language, input.engine.defaultLanguage);
   const segments = kept.map((s) => toTranscriptSegment(s, language));
   return { source, segments, vad: speech, language, languages, speakers: [] };

@@ -1,0 +1,42 @@
+import express, { Router } from 'express';
+import { AppError, listOwnerApiKeys, MAX_KEY_REISSUE_GRACE_SECONDS, reissueUserApiKey, serviceRootUrl, type ServiceContext } from '@transcribe/core';
+import { apiKeyPage, newKeyPage } from './pages/api-key-page.ts';
+import { sendPage } from './pages/layout.ts';
+import { requireCsrf, requireSession } from './portal-guards.ts';
+
+/** Label of keys issued in the portal, and of the key its own transcriptions are recorded under. */
+export const PORTAL_KEY_LABEL = 'portal';
+
+const form = express.urlencoded({ extended: false, limit: '16kb' });
+
+/**
+ * Settings → API (spec 5.2): the person's keys (prefix, creation date) and "Get key", which issues
+ * a key, or reissues it with the same use-case as the bot (keys/reissue-user-api-key.ts): the old
+ * keys stop right away or after 5 minutes, as chosen (spec 5.3: within 5 minutes). The new key is
+ * shown once, never stored (Cache-Control: no-store on every portal page).
+ */
+export function keyRoutes(ctx: ServiceContext): Router {
+  const router = Router();
+  const { db } = ctx.database;
+
+  router.get('/api', requireSession, async (_req, res) => {
+    const session = res.locals.portal!;
+    const keys = await listOwnerApiKeys(db, session.owner);
+    sendPage(res, { title: 'API key', session, current: '/portal/api', body: apiKeyPage(session, keys) });
+  });
+
+  router.post('/api/key', requireSession, form, requireCsrf, async (req, res) => {
+    const session = res.locals.portal!;
+    const key = await reissueUserApiKey(db, { owner: session.owner, label: PORTAL_KEY_LABEL, graceSeconds: graceOf((req.body as Record<string, unknown>).old_key) });
+    sendPage(res, { title: 'Your new API key', session, current: '/portal/api', body: newKeyPage(key, serviceRootUrl(ctx)) });
+  });
+
+  return router;
+}
+
+/** `now` (or absent: there was no key) → 0 s; `later` → 300 s (spec 5.3). */
+function graceOf(choice: unknown): number {
+  if (choice === undefined || choice === 'now') return 0;
+  if (choice === 'later') return MAX_KEY_REISSUE_GRACE_SECONDS;
+  throw new AppError('invalid_input', 'Choose when your current key should stop working: right away or in 5 minutes.', { param: 'old_key' });
+}

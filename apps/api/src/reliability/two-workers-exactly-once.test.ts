@@ -1,0 +1,91 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
+import { countLogLines, createKeyWithCli, createLinkPrediction, fakeEngineEnv, isSettled, waitForOutput, waitForPrediction } from '../test-support/fake-engine-service.ts';
+import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
+import { AUDIO_DIR } from '../test-support/shared-paths.ts';
+import { runScript, spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
+
+const PREDICTIONS = 30;
+const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
+
+/** `npm run worker` as a child process, with its output collected. */
+function startWorker(env: Record<string, string>) {
+  const child: ChildProcess = runScript('apps/api/src/worker-main.ts', [], env);
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  return {
+    child,
+    output: () => output,
+    stop: (signal: NodeJS.Signals = 'SIGTERM') =>
+      new Promise<number | null>((done) => {
+        if (child.exitCode !== null) return done(child.exitCode);
+        child.once('exit', (code) => done(code));
+        child.kill(signal);
+      }),
+  };
+}
+
+function recognitionsOf(output: string, id: string): number {
+  return output.split('\n').filter((line) => line.trim() === `[fake-engine] recognize ${id}`).length;
+}
+
+describe('two `npm run worker` processes on one PostgreSQL queue (issue 9)', () => {
+  let dataDir: string;
+  let database: TestDatabase;
+  let files: FileServer;
+  let api: SpawnedService | null = null;
+  let workers: ReturnType<typeof startWorker>[] = [];
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'two-workers-'));
+    database = await createTestDatabase();
+    files = await serveFiles(join(AUDIO_DIR, 'librispeech-test-clean'));
+  });
+
+  afterAll(async () => {
+    await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));
+    await api?.kill('SIGKILL');
+    await files?.close();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('should run each of 30 predictions exactly once across the workers', async () => {
+    api = await spawnService(fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '0' }));
+    const workerEnv = fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '2', FAKE_ENGINE_DELAY_MS: '300' });
+    workers = [startWorker(workerEnv), startWorker(workerEnv)];
+    await Promise.all(workers.map((worker) => waitForOutput(worker, /\[worker\] taking jobs/)));
+    const key = await createKeyWithCli(fakeEngineEnv(dataDir, database.url));
+    const ids: string[] = [];
+    for (let n = 0; n < PREDICTIONS; n++) {
+      ids.push(await createLinkPrediction(api.url, key, { input: { audio: `${files.url}/1089-134686-0001.wav?n=${n}` } }));
+    }
+    for (const id of ids) {
+      const done = await waitForPrediction(api.url, key, id, isSettled, 120_000);
+      expect(done.status, String(done.error)).toBe('succeeded');
+      expect(countLogLines(done.logs, 'succeeded')).toBe(1);
+    }
+    const perWorker = workers.map((worker) => ids.reduce((sum, id) => sum + recognitionsOf(worker.output(), id), 0));
+    console.log(`recognitions per worker: ${perWorker.join(', ')}`);
+    for (const id of ids) {
+      expect(workers.reduce((sum, worker) => sum + recognitionsOf(worker.output(), id), 0), `runs of ${id}`).toBe(1);
+    }
+    expect(api.output()).not.toMatch(/\[fake-engine\] recognize/); // WORKER_CONCURRENCY=0: the API runs no job
+    expect(perWorker.every((count) => count > 0)).toBe(true);
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      const jobs = await sql<{ state: string; retry_count: number }[]>`SELECT state, retry_count FROM pgboss.job WHERE name = 'transcribe'`;
+      expect(jobs).toHaveLength(PREDICTIONS);
+      expect(jobs.every((job) => job.state === 'completed' && job.retry_count === 0)).toBe(true);
+    } finally {
+      await sql.end();
+    }
+    expect(await Promise.all(workers.map((worker) => worker.stop('SIGTERM')))).toEqual([0, 0]);
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * Benchmark: pipeline overhead (issue 10). The end-to-end time of a prediction through the real
+ * service (HTTP create, pg-boss queue, download, probe, decode, VAD, recognition, formatting,
+ * database, polled like a client) over the engine's own recognition time on the same audio
+ * (engine.recognize on the same decoded WAV and the same VAD intervals, no service around it).
+ *
+ * - PocketSphinx on `long_hifitts6097_concat_16k.wav` (332.8 s): baseline and subject back to back
+ *   (quick: 1 pair; `--full`: 3 pairs, median).
+ * - A 60-minute file of concatenated real clips with the remote engine against the local
+ *   OpenAI-compatible server double (answers at once), so the pipeline's own cost at scale is
+ *   measured without 45 minutes of PocketSphinx; it is set against PocketSphinx's engine time for
+ *   60 minutes, projected from the RTF measured above in the same run. Stage costs are also
+ *   measured one by one on the same file.
+ *
+ * Run: `npx tsx bench/pipeline-overhead.ts [--full]`. Writes bench/results/pipeline-overhead.md.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { createPocketsphinxEngine, createOpenAiAsrEngine, resolveDefaultVadModelPath, type RecognitionEngine } from '@transcribe/core';
+import { decodeToPcm } from '../packages/core/src/media/decode-to-pcm.ts';
+import { fetchMedia } from '../packages/core/src/media/fetch-media.ts';
+import { probeMedia } from '../packages/core/src/media/probe-media.ts';
+import { detectSpeech } from '../packages/core/src/recognition/detect-speech.ts';
+import { startTranscriptionServer, type TranscriptionServer } from '../packages/core/src/recognition/test-support/start-transcription-server.ts';
+import type { VadInterval } from '../packages/core/src/transcript/transcript-model.ts';
+import { serveFiles } from '../apps/api/src/test-support/serve-files.ts';
+import { startTestService, type TestService } from '../apps/api/src/test-support/start-test-service.ts';
+import { FULL_RUN, fixed, median, secondsSince, writeResult } from './support/bench-kit.ts';
+import { buildRecording, LONG_CLIP } from './support/long-recordings.ts';
+import { predictAndWait, timeEngine } from './support/predict-through-api.ts';
+
+const PAIRS = FULL_RUN ? 3 : 1;
+const HOUR_PAIRS = FULL_RUN ? 3 : 1;
+const HOUR_SECONDS = 3600;
+const GOAL = 0.1;
+
+interface Prepared { wavPath: string; durationSeconds: number; speech: VadInterval[] }
+interface PairResult { engineAlone: number; endToEnd: number; engineInside: number }
+
+/** Decodes once and runs VAD once, so the baseline gets exactly the pipeline's engine input. */
+async function prepare(sourcePath: string, workDir: string): Promise<Prepared> {
+  const wavPath = join(workDir, `${basename(sourcePath)}.decoded.wav`);
+  const { durationSeconds } = await decodeToPcm(sourcePath, wavPath);
+  const speech = await detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() });
+  return { wavPath, durationSeconds, speech };
+}
+
+async function timeAlone(engine: RecognitionEngine, input: Prepared): Promise<number> {
+  const started = performance.now();
+  await engine.recognize({ ...input, language: 'en', prompt: null, hotwords: [] });
+  return secondsSince(started);
+}
+
+/** Baseline then subject, `pairs` times; each subject gets a new link (no cache hit). */
+async function measurePairs(service: TestService, engine: RecognitionEngine, input: Prepared, link: string, pairs: number, after?: () => void): Promise<PairResult[]> {
+  const timer = timeEngine(service.service.ctx);
+  const results: PairResult[] = [];
+  for (let pair = 0; pair < pairs; pair += 1) {
+    const engineAlone = await timeAlone(engine, input);
+    after?.();
+    const done = await predictAndWait(service.replicateBase, service.key, { audio: `${link}?run=${Date.now()}-${pair}`, language: 'en' });
+    results.push({ engineAlone, endToEnd: done.totalSeconds, engineInside: timer.take() });
+    after?.();
+    console.log(`  pair ${pair + 1}: engine alone ${engineAlone.toFixed(1)} s, end to end ${done.totalSeconds.toFixed(1)} s`);
+  }
+  return results;
+}
+
+function summarize(results: PairResult[]) {
+  const engineAlone = median(results.map((r) => r.engineAlone));
+  const endToEnd = median(results.map((r) => r.endToEnd));
+  const ownCost = median(results.map((r) => r.endToEnd - r.engineInside));
+  return { engineAlone, endToEnd, ownCost, overhead: median(results.map((r) => r.endToEnd / r.engineAlone - 1)) };
+}
+
+/** Each stage of the pipeline alone on the hour file: download, probe, decode, VAD, remote engine. */
+async function measureStages(link: string, workDir: string, asr: TranscriptionServer): Promise<Array<[string, number]>> {
+  const stages: Array<[string, number]> = [];
+  const time = async <T>(name: string, step: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    const value = await step();
+    stages.push([name, secondsSince(started)]);
+    return value;
+  };
+  const downloaded = join(workDir, 'stage-source');
+  await time('download (HTTP, loopback)', () => fetchMedia(`${link}?stage`, downloaded, { maxBytes: 300 * 1024 * 1024, timeoutMs: 600_000, allowPrivateNetwork: true }));
+  await time('probe (ffprobe)', () => probeMedia(downloaded));
+  const wavPath = join(workDir, 'stage.wav');
+  const { durationSeconds } = await time('decode (ffmpeg → 16 kHz mono)', () => decodeToPcm(downloaded, wavPath));
+  const speech = await time('VAD (Silero, worker thread)', () => detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() }));
+  const engine = remoteEngine(asr);
+  await time('remote engine client (chunking + HTTP to the double)', () => engine.recognize({ wavPath, durationSeconds, speech, language: 'en', prompt: null, hotwords: [] }));
+  asr.reset();
+  return stages;
+}
+
+function remoteEngine(asr: TranscriptionServer): RecognitionEngine {
+  return createOpenAiAsrEngine({ baseUrl: asr.baseUrl, apiKey: '', model: 'bench', timeoutMs: 300_000, maxRetries: 0, concurrency: 4 });
+}
+
+async function pocketsphinxPart(workDir: string) {
+  const files = await serveFiles(dirname(LONG_CLIP));
+  const service = await startTestService('postgres', { RECOGNITION_ENGINE: 'pocketsphinx', WORKER_CONCURRENCY: '1' });
+  try {
+    console.log('PocketSphinx, 332.8 s');
+    const input = await prepare(LONG_CLIP, workDir);
+    const results = await measurePairs(service, createPocketsphinxEngine(), input, `${files.url}/${basename(LONG_CLIP)}`, PAIRS);
+    return { input, results, ...summarize(results) };
+  } finally {
+    await service.stop();
+    await files.close();
+  }
+}
+
+async function remotePart(workDir: string) {
+  const hourFile = await buildRecording({ seconds: HOUR_SECONDS });
+  const files = await serveFiles(dirname(hourFile));
+  const asr = await startTranscriptionServer({ maxFileBytes: 30_000_000 });
+  const service = await startTestService('postgres', { RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: asr.baseUrl, ASR_MODEL: 'bench', WORKER_CONCURRENCY: '1' });
+  try {
+    console.log('Remote engine (server double), 60 min');
+    const link = `${files.url}/${basename(hourFile)}`;
+    const input = await prepare(hourFile, workDir);
+    const results = await measurePairs(service, remoteEngine(asr), input, link, HOUR_PAIRS, () => asr.reset());
+    const stages = await measureStages(link, workDir, asr);
+    return { input, results, stages, ...summarize(results) };
+  } finally {
+    await service.stop();
+    await asr.close();
+    await files.close();
+  }
+}
+
+function report(ps: Awaited<ReturnType<typeof pocketsphinxPart>>, remote: Awaited<ReturnType<typeof remotePart>>): string[] {
+  const psRtf = ps.engineAlone / ps.input.durationSeconds;
+  const projectedHour = psRtf * HOUR_SECONDS;
+  const hourOverhead = remote.ownCost / projectedHour;
+  const met = (value: number) => (value <= GOAL ? 'met' : `missed by ${((value - GOAL) * 100).toFixed(1)} points`);
+  return [
+    '# Pipeline overhead',
+    '',
+    'End-to-end time of a prediction through the real service (HTTP create → pg-boss on PostgreSQL → download from a loopback '
+      + 'file server → probe → decode → VAD → recognition → formatting → database; `metrics.total_time`, created → completed) '
+      + 'over the engine\'s own time on the same audio (`engine.recognize` on the same decoded WAV and VAD intervals, no service). '
+      + 'Baseline and subject back to back in this run; median of the pairs. Goal: overhead ≤ 10 %. Diarization is not part of '
+      + 'the default pipeline (no `speakers` input), so it is not in these times.',
+    '',
+    '| Engine, audio | Pairs | Engine alone (s) | End to end (s) | Pipeline\'s own cost (s) | Overhead | Goal |',
+    '|---|---|---|---|---|---|---|',
+    `| PocketSphinx, long_hifitts6097_concat_16k.wav (${ps.input.durationSeconds.toFixed(1)} s) | ${ps.results.length} | ${fixed(ps.engineAlone, 1)} | ${fixed(ps.endToEnd, 1)} | ${fixed(ps.ownCost, 1)} | ${fixed(ps.overhead * 100, 1)} % | ${met(ps.overhead)} |`,
+    `| Remote engine against the local server double (answers at once), ${HOUR_SECONDS / 60} min of concatenated clips | ${remote.results.length} | ${fixed(remote.engineAlone, 1)} | ${fixed(remote.endToEnd, 1)} | ${fixed(remote.ownCost, 1)} | (engine is a double) | — |`,
+    `| PocketSphinx, 60 min: the pipeline's own cost above over PocketSphinx's engine time projected from its RTF ${fixed(psRtf, 3)} measured above (${fixed(projectedHour, 0)} s) | — | ${fixed(projectedHour, 0)} (projected) | ${fixed(projectedHour + remote.ownCost, 0)} (projected) | ${fixed(remote.ownCost, 1)} | ${fixed(hourOverhead * 100, 1)} % | ${met(hourOverhead)} |`,
+    '',
+    '"Pipeline\'s own cost" = end to end − the time spent inside `engine.recognize` during that prediction (timed by a wrapper '
+      + 'around the service\'s engine). "Engine alone" with the double is the client side only (cutting WAV chunks, multipart '
+      + 'upload over loopback), not a real engine.',
+    '',
+    `## Stages one by one (60-minute file, ${fixed(remote.input.durationSeconds, 0)} s, ${remote.input.speech.length} VAD intervals)`,
+    '',
+    '| Stage | Seconds | Per audio minute (s) |',
+    '|---|---|---|',
+    ...remote.stages.map(([name, seconds]) => `| ${name} | ${fixed(seconds, 2)} | ${fixed(seconds / (HOUR_SECONDS / 60), 3)} |`),
+    `| rest of the end-to-end time (queue pick-up, database, rendering the output, logs) | ${fixed(remote.endToEnd - remote.stages.reduce((sum, [, s]) => sum + s, 0), 2)} | — |`,
+    '',
+    'VAD is the pipeline\'s largest cost and it is linear in the audio length; everything else is streamed file to file. '
+      + 'Against a fast GPU server the ratio would be larger (the server is faster than PocketSphinx by far, the pipeline\'s own '
+      + 'cost is the same seconds), which is why this table expresses it per audio minute.',
+  ];
+}
+
+async function main(): Promise<void> {
+  const workDir = await mkdtemp(join(tmpdir(), 'bench-overhead-'));
+  try {
+    const ps = await pocketsphinxPart(workDir);
+    const remote = await remotePart(workDir);
+    await writeResult('pipeline-overhead', report(ps, remote), `npx tsx bench/pipeline-overhead.ts${FULL_RUN ? ' --full' : ''}`);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+await main();
