@@ -11,7 +11,6 @@ import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { runScript, spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
 
 const PREDICTIONS = 30;
-const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
 
 /** `npm run worker` as a child process, with its output collected. */
 function startWorker(env: Record<string, string>) {
