@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: runs every benchmark script in this folder one after another (never in parallel:
  * the machine has 2 cores) and lists the result files. Each script measures its own baseline in the
- * same run and writes a Markdown table to bench/results/. Pass names to run only some:
- * `npm run bench -- post-processing-parallelism`.
+ * same run and writes a Markdown table to bench/results/. The default is a quick run (minutes per
+ * script); `--full` adds the long measurements (more repetitions, longer files) and is passed on to
+ * every script. Pass names to run only some: `npm run bench -- --full pipeline-overhead memory`.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -10,17 +11,22 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const wanted = process.argv.slice(2);
+const args = process.argv.slice(2);
+const flags = args.filter((arg) => arg.startsWith('--'));
+const wanted = args.filter((arg) => !arg.startsWith('--'));
 const scripts = readdirSync(here)
-  .filter((name) => name.endsWith('.ts') && name !== 'run.ts' && !name.endsWith('.test.ts'))
+  .filter((name) => name.endsWith('.ts') && name !== 'run.ts' && !name.endsWith('.test.ts') && !name.endsWith('.d.ts'))
   .filter((name) => wanted.length === 0 || wanted.includes(name.replace(/\.ts$/, '')))
   .sort();
 
 let failed = 0;
+const started = Date.now();
 for (const script of scripts) {
-  console.log(`\n=== bench/${script}`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, script)], { stdio: 'inherit' });
+  console.log(`\n=== bench/${script} ${flags.join(' ')}`);
+  const began = Date.now();
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, script), ...flags], { stdio: 'inherit' });
   if (result.status !== 0) failed += 1;
+  console.log(`=== bench/${script}: ${result.status === 0 ? 'done' : 'FAILED'} in ${((Date.now() - began) / 1000).toFixed(0)} s`);
 }
-console.log(`\n${scripts.length - failed} benchmarks finished, ${failed} failed; results in bench/results/`);
+console.log(`\n${scripts.length - failed} benchmarks finished, ${failed} failed in ${((Date.now() - started) / 60000).toFixed(1)} min; results in bench/results/`);
 process.exitCode = failed > 0 ? 1 : 0;

@@ -4,6 +4,7 @@ import { accountRoutes } from '../routes/account-routes.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
 import { fileRoutes } from '../routes/file-routes.ts';
 import { legacyRoutes } from '../routes/legacy-routes.ts';
+import { portalRoutes } from '../portal/portal-routes.ts';
 import { predictionRoutes } from '../routes/prediction-routes.ts';
 import { webhookRoutes } from '../routes/webhook-routes.ts';
 import { authenticate } from './authenticate.ts';
@@ -46,6 +47,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
   app.use('/v1', apiRouter(ctx, legacyRoutes(ctx)));
+  app.use(portalRoutes(ctx)); // the account portal under /portal and /openapi.json (issue 11)
   if (options.botRouter) app.use(options.botRouter);
   app.use((_req, res) => {
     sendProblem(res, 404, 'No such endpoint. The API lives under /v1/replicate/v1 (see docs/api.md).');

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
-import { AppError, createApiKey, listApiKeys, revokeApiKey, type ServiceContext } from '@transcribe/core';
+import { AppError, createApiKey, createPortalLoginLink, listApiKeys, revokeApiKey, type ServiceContext } from '@transcribe/core';
 
 function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
@@ -12,7 +12,7 @@ function tokenMatches(presented: string | undefined, expected: string): boolean 
 }
 
 /**
- * Loopback-only routes for the `apikey` CLI while the service holds the embedded database
+ * Loopback-only routes for the `apikey` and `portal` CLIs while the service holds the embedded database
  * (PGlite allows one process). Guarded by the admin token written to DATA_DIR/service.json (mode 0600).
  */
 export function adminRoutes(ctx: ServiceContext, adminToken: string): Router {
@@ -33,6 +33,11 @@ export function adminRoutes(ctx: ServiceContext, adminToken: string): Router {
   router.post('/api-keys/:id/revoke', async (req, res) => {
     await revokeApiKey(ctx.database.db, String(req.params.id));
     res.json({ revoked: req.params.id });
+  });
+  router.post('/portal/login-links', async (req, res) => {
+    const owner = typeof req.body?.owner === 'string' ? req.body.owner : '';
+    const link = await createPortalLoginLink(ctx, owner); // `npm run portal -- login-link` (issue 11)
+    res.status(201).json({ url: link.url, expiresAt: link.expiresAt });
   });
   return router;
 }

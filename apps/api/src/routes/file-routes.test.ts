@@ -149,6 +149,9 @@ describe('the files API (replicate-compat.md 3, 10.7)', () => {
     const second = (await (await fetch(first.next, { headers: auth(lister.secret) })).json()) as { results: FileObject[]; next: null };
     expect(second.results.map((file) => file.name)).toEqual(Array.from({ length: 50 }, (_, index) => `f${index + 100}`));
     expect(second.next).toBeNull();
+    const gone = await fetch(`${first.results[0]?.urls.get}/download`, { headers: auth(lister.secret) });
+    expect(gone.status).toBe(404);
+    expect(((await gone.json()) as { detail: string }).detail).toMatch(/no longer stored/);
   });
 
   it.each([

@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
 import { Router } from 'express';
@@ -61,12 +60,12 @@ export function fileRoutes(ctx: ServiceContext): Router {
 
   router.get('/files/:id/download', async (req, res) => {
     const row = await findFile(ctx.database.db, String(req.params.id), res.locals.apiKey.id);
+    const handle = await open(row.path).catch((error: unknown) => {
+      throw new AppError('not_found', `The content of file ${row.id} is no longer stored.`, { cause: error });
+    });
     res.set({ 'content-type': row.contentType, 'content-length': String(row.size) });
     res.attachment(row.name);
-    await pipeline(createReadStream(row.path), res).catch((error: unknown) => {
-      if (!res.headersSent) throw new AppError('not_found', `The content of file ${row.id} is no longer stored.`, { cause: error });
-      res.destroy();
-    });
+    await pipeline(handle.createReadStream(), res).catch(() => res.destroy());
   });
 
   router.delete('/files/:id', async (req, res) => {

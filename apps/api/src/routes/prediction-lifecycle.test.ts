@@ -160,6 +160,17 @@ describe('cancel, list and webhook fields (replicate-compat.md 3, 8; spec 4.2)',
     });
   });
 
+  describe('GET /predictions/{id}/output.txt', () => {
+    it('should answer 404 with a detail while the prediction has no transcript', async () => {
+      const [key] = await t.service.ctx.database.db.select().from(apiKeys).where(eq(apiKeys.label, 'test'));
+      const row = storedRow(key?.id ?? '', new Date(), 'processing');
+      await t.service.ctx.database.db.insert(predictions).values(row);
+      const response = await fetch(`${t.replicateBase}/v1/predictions/${row.id}/output.txt`, { headers: auth() });
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { detail: string }).detail).toMatch(/has no transcript yet \(status processing\)/);
+    });
+  });
+
   describe('webhook fields', () => {
     it.each([
       ['the clients’ array of strings', ['start', 'completed', 'completed'], ['start', 'completed']],

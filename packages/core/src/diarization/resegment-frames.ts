@@ -8,11 +8,14 @@ const SMOOTHING_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
 /** A speaker needs this many frames (0.3 s) to get a model; smaller ones are dropped. */
 const MIN_SPEAKER_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
 const RIDGE = 1e-3;
+/** Runs of one speaker shorter than this (0.3 s) inside a speech region join a neighbour. */
+const MIN_RUN_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
 
 /**
  * Viterbi-free resegmentation: fits one full-covariance Gaussian per speaker to its frames, gives each
  * frame the speaker whose likelihood, averaged over the 0.3 s around it (within its speech region), is
- * highest, and repeats (3 times at most, or until nothing changes). Fixes window-sized boundaries.
+ * highest, and repeats (3 times at most, or until nothing changes); runs under 0.3 s then join a
+ * neighbour. Fixes window-sized boundaries.
  * @param labels speaker index per frame (from the window clustering); `regions` as SpeechFeatures.regions.
  * Yields to the event loop after each speaker model.
  * @returns new speaker indices per frame (a speaker with under 0.3 s may vanish).
@@ -42,7 +45,27 @@ export async function resegmentFrames(
     current = next;
     if (!changed) break;
   }
-  return current;
+  return absorbShortRuns(current, regions);
+}
+
+/**
+ * Gives each run of one speaker shorter than MIN_RUN_FRAMES inside a speech region to the speaker before it
+ * (or after it, at the start of a region), shortest runs first, so flickering frames do not become turns.
+ */
+function absorbShortRuns(labels: Int32Array, regions: Uint32Array): Int32Array {
+  const result = Int32Array.from(labels);
+  for (let limit = 1; limit < MIN_RUN_FRAMES; limit *= 2) {
+    for (let start = 0; start < result.length; ) {
+      let end = start + 1;
+      while (end < result.length && result[end] === result[start] && regions[end] === regions[start]) end += 1;
+      const before = start > 0 && regions[start - 1] === regions[start] ? result[start - 1] : undefined;
+      const after = end < result.length && regions[end] === regions[start] ? result[end] : undefined;
+      const into = before ?? after;
+      if (end - start < Math.min(limit * 2, MIN_RUN_FRAMES) && into !== undefined) result.fill(into, start, end);
+      start = end;
+    }
+  }
+  return result;
 }
 
 /**

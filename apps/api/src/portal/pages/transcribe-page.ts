@@ -29,7 +29,7 @@ export function transcribePage(session: PortalRequestSession, options: Transcrib
   const engineLanguages = options.recognitionLanguages === 'any'
     ? LANGUAGES
     : LANGUAGES.filter((language) => (options.recognitionLanguages as readonly string[]).includes(language.code));
-  return html`<div id="form-error" class="notice error" role="alert"${options.error ? '' : html` hidden`}>${options.error ? html`<p>${options.error}</p>` : ''}</div>
+  return html`<div id="form-error" class="notice error" role="alert" tabindex="-1"${options.error ? '' : html` hidden`}>${options.error ? html`<p>${options.error}</p>` : ''}</div>
 <form id="transcribe-form" method="post" action="/portal/transcribe" enctype="multipart/form-data" class="stack" data-max-bytes="${options.maxBytes}">
   <input type="hidden" name="csrf" value="${session.csrfToken}">
   <fieldset><legend>Recording</legend>

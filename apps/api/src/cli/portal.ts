@@ -1,0 +1,66 @@
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createLoginLink, describePortalOwner, openDatabase, portalAccountOwner, portalLoginUrl, telegramOwner } from '@transcribe/core';
+import { parseEnv, type Env } from '../env.ts';
+import { readLiveServiceLock, type ServiceLockInfo } from '../service-lock.ts';
+
+const USAGE = `Usage:
+  npm run portal -- login-link [--account NAME]   one-time sign-in link to the account portal for NAME (default: admin)
+  npm run portal -- login-link --telegram ID      the same for a Telegram bot user: same keys and usage as in the bot
+The link is the last line of the output; it works once, for 15 minutes.`;
+
+interface MadeLink {
+  url: string;
+  expiresAt: Date | string;
+  /** True when the embedded database's service was not running (the link works once it is started). */
+  offline: boolean;
+}
+
+/** PGlite admits one process: while the service runs, it makes the link (admin-routes.ts). */
+async function askService(lock: ServiceLockInfo, owner: string): Promise<MadeLink> {
+  const response = await fetch(`http://127.0.0.1:${lock.port}/internal/portal/login-links`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-token': lock.adminToken },
+    body: JSON.stringify({ owner }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const payload = (await response.json()) as { url?: string; expiresAt?: string; detail?: string };
+  if (!response.ok || !payload.url) throw new Error(payload.detail ?? `the running service answered HTTP ${response.status}`);
+  return { url: payload.url, expiresAt: payload.expiresAt ?? '', offline: false };
+}
+
+/** Without a running service (or with PostgreSQL): write the link to the database directly. */
+async function writeLink(env: Env, owner: string): Promise<MadeLink> {
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: join(resolve(env.DATA_DIR), 'pglite') });
+  try {
+    const { token, expiresAt } = await createLoginLink(database.db, owner);
+    const root = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`;
+    return { url: portalLoginUrl(root, token), expiresAt, offline: !env.DATABASE_URL };
+  } finally {
+    await database.close();
+  }
+}
+
+function ownerOf(values: { account?: string; telegram?: string }): string | null {
+  if (values.account !== undefined && values.telegram !== undefined) return null;
+  return values.telegram !== undefined ? telegramOwner(values.telegram) : portalAccountOwner(values.account ?? 'admin');
+}
+
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { account: { type: 'string' }, telegram: { type: 'string' } } });
+const owner = ownerOf(values);
+if (positionals[0] !== 'login-link' || positionals.length > 1 || owner === null) {
+  console.error(USAGE);
+  process.exitCode = 2;
+} else {
+  const env = parseEnv();
+  try {
+    const lock = env.DATABASE_URL ? null : await readLiveServiceLock(resolve(env.DATA_DIR));
+    const link = lock ? await askService(lock, owner) : await writeLink(env, owner);
+    console.log(`One-time sign-in link for ${describePortalOwner(owner)}, valid until ${new Date(link.expiresAt).toISOString()}:`);
+    if (link.offline) console.log('(The service is not running: start it with "npm start" before opening the link.)');
+    console.log(link.url);
+  } catch (error) {
+    console.error(`portal: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
+}

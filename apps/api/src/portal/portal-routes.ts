@@ -1,0 +1,55 @@
+import { fileURLToPath } from 'node:url';
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { serviceRootUrl, type ServiceContext } from '@transcribe/core';
+import { handleError } from '../http/map-error.ts';
+import { describeError } from './describe-error.ts';
+import { keyRoutes } from './key-routes.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import { sendErrorPage } from './pages/error-page.ts';
+import { wantsJson } from './portal-guards.ts';
+import { loadPortalSession } from './portal-session.ts';
+import { predictionViewRoutes } from './prediction-view-routes.ts';
+import { signInRoutes } from './sign-in-routes.ts';
+import { transcribeRoutes } from './transcribe-routes.ts';
+import { usageRoutes } from './usage-routes.ts';
+
+/** portal.js and portal.css (no build step). */
+const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
+
+/** Headers of every portal page: a strict CSP (scripts and styles from the portal only), no framing, no caching, no referrer. */
+const securityHeaders: RequestHandler = (_req, res, next) => {
+  res.set({
+    'Content-Security-Policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  });
+  next();
+};
+
+/** Errors of portal requests: a page with the API's status and detail, or the API's problem object for scripts. */
+const portalErrors: ErrorRequestHandler = (error, req, res, next) => {
+  if (wantsJson(req)) return handleError(error, req, res, next);
+  const { status, detail } = describeError(error, req);
+  sendErrorPage(res, res.locals.portal, status, detail);
+};
+
+/**
+ * The account portal (issue 11; spec 5.2) under `/portal`, served by the service itself, and the
+ * OpenAPI document of the HTTP API at `/openapi.json`. Mounted on the app before its 404 handler.
+ */
+export function portalRoutes(ctx: ServiceContext): Router {
+  const router = Router();
+  router.get('/openapi.json', (_req, res) => {
+    res.set('Access-Control-Allow-Origin', '*').json(buildOpenApiDocument(serviceRootUrl(ctx)));
+  });
+  const portal = Router();
+  portal.use('/static', express.static(STATIC_DIR, { index: false, maxAge: '1h', setHeaders: (res) => res.set('X-Content-Type-Options', 'nosniff') }));
+  portal.use(securityHeaders, loadPortalSession(ctx));
+  for (const routes of [signInRoutes, keyRoutes, transcribeRoutes, predictionViewRoutes, usageRoutes]) portal.use(routes(ctx));
+  portal.use((req, res) => sendErrorPage(res, res.locals.portal, 404, 'There is no such page in the portal.'));
+  portal.use(portalErrors);
+  router.use('/portal', portal);
+  return router;
+}

@@ -1,0 +1,83 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  countLogLines,
+  createKeyWithCli,
+  createLinkPrediction,
+  fakeEngineEnv,
+  getPrediction,
+  isSettled,
+  waitForOutput,
+  waitForPrediction,
+} from '../test-support/fake-engine-service.ts';
+import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
+import { AUDIO_DIR } from '../test-support/shared-paths.ts';
+import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
+
+const runsOf = (service: SpawnedService, id: string) =>
+  service.output().split('\n').filter((line) => line.trim() === `[fake-engine] recognize ${id}`).length;
+
+describe('graceful shutdown on SIGTERM (issue 9)', () => {
+  let dataDir: string;
+  let files: FileServer;
+  let running: SpawnedService | null = null;
+  const link = (n: string) => `${files.url}/1089-134686-0001.wav?${n}`;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'sigterm-'));
+    files = await serveFiles(join(AUDIO_DIR, 'librispeech-test-clean'));
+  });
+
+  afterAll(async () => {
+    await running?.kill('SIGKILL');
+    await files?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('should finish the running job, take no new one and stop taking requests, then exit 0', async () => {
+    const env = fakeEngineEnv(dataDir, null, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '3000', SHUTDOWN_TIMEOUT_MS: '30000' });
+    const first = (running = await spawnService(env));
+    const key = await createKeyWithCli(env);
+    const a = await createLinkPrediction(first.url, key, { input: { audio: link('a') } });
+    const b = await createLinkPrediction(first.url, key, { input: { audio: link('b') } });
+    await waitForOutput(first, new RegExp(`recognize ${a}`));
+    const stopping = Date.now();
+    const exited = first.kill('SIGTERM');
+    await new Promise((done) => setTimeout(done, 300));
+    await expect(fetch(`${first.url}/health`)).rejects.toThrow(); // no longer listening
+    expect(await exited).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(25_000);
+    expect(runsOf(first, b)).toBe(0);
+    const second = (running = await spawnService(env));
+    const doneA = await getPrediction(second.url, key, a);
+    expect(doneA.status).toBe('succeeded'); // finished before the process exited
+    const doneB = await waitForPrediction(second.url, key, b, isSettled, 60_000);
+    expect(doneB.status).toBe('succeeded');
+    expect(runsOf(second, a)).toBe(0);
+    expect(runsOf(second, b)).toBe(1);
+    await second.kill('SIGTERM');
+    running = null;
+  });
+
+  it('should give a job that outlives SHUTDOWN_TIMEOUT_MS back to the queue, so the next start runs it once', async () => {
+    const env = fakeEngineEnv(dataDir, null, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '60000', SHUTDOWN_TIMEOUT_MS: '1500' });
+    const first = (running = await spawnService(env));
+    const key = await createKeyWithCli(env);
+    const c = await createLinkPrediction(first.url, key, { input: { audio: link('c') } });
+    await waitForOutput(first, new RegExp(`recognize ${c}`));
+    const stopping = Date.now();
+    expect(await first.kill('SIGTERM')).toBe(0);
+    const took = Date.now() - stopping;
+    console.log(`stopped ${took} ms after SIGTERM with a 1500 ms deadline`);
+    expect(took).toBeLessThan(15_000);
+    const second = (running = await spawnService({ ...env, FAKE_ENGINE_DELAY_MS: '200' }));
+    const done = await waitForPrediction(second.url, key, c, isSettled, 60_000);
+    expect(done.status).toBe('succeeded');
+    expect(countLogLines(done.logs, 'succeeded')).toBe(1);
+    expect(runsOf(second, c)).toBe(1);
+    await second.kill('SIGTERM');
+    running = null;
+  });
+});
