@@ -1,8 +1,10 @@
 import { parseEnv } from './env.ts';
+import { logStrayRejections } from './log-stray-rejections.ts';
 import { startService } from './start-service.ts';
 
 /** `npm start`: the HTTP API and the worker in one process, embedded defaults (issue 2). */
 const env = parseEnv();
+logStrayRejections('service'); // a database outage must not end the process (issue 9)
 try {
   const service = await startService(env);
   console.log(`[service] listening on ${service.url} (API base ${service.ctx.config.apiBaseUrl}); engine ${service.ctx.engine.name}`);

@@ -1,4 +1,5 @@
 import { parseEnv } from './env.ts';
+import { logStrayRejections } from './log-stray-rejections.ts';
 import { startService } from './start-service.ts';
 
 /**
@@ -6,6 +7,7 @@ import { startService } from './start-service.ts';
  * service and other workers. Needs DATABASE_URL (PGlite admits one process only).
  */
 const env = parseEnv();
+logStrayRejections('worker'); // a database outage must not end the process (issue 9)
 if (!env.DATABASE_URL) {
   console.error('[worker] DATABASE_URL is required: extra workers share a PostgreSQL queue (PGlite admits one process).');
   process.exit(1);

@@ -3,11 +3,14 @@ import type PQueue from 'p-queue';
 import type { Database } from './db/open-database.ts';
 import type { LlmClientConfig } from './post-processing/llm-client-config.ts';
 import type { RecognitionEngine } from './recognition/recognition-engine.ts';
+import type { MediaStore } from './storage/media-store.ts';
 
 /** Settings the apps pass to core (core never reads `process.env`). Units are in the names. */
 export interface ServiceConfig {
   /** Root folder for uploads and work files. */
   dataDir: string;
+  /** Where stored downloads (the media cache) live; default the local directory `dataDir/media` (storage/media-store.ts). */
+  mediaStore?: MediaStore;
   /** Absolute public base of the client-compatible API, e.g. `https://host/v1/replicate/v1`. */
   apiBaseUrl: string;
   /** Largest recording accepted, uploaded or downloaded (spec 8: 300 MiB). */

@@ -64,6 +64,8 @@ describe('the database going away during processing (PostgreSQL, issue 9)', () =
     const terminated = await takeDatabaseDown(admin, name, 4000);
     console.log(`terminated ${terminated} backend connections of ${name}`);
     expect(terminated).toBeGreaterThan(0);
+    await sleep(500);
+    expect(service.child.exitCode, `the service died:\n${service.output().slice(-2000)}`).toBeNull();
     for (const id of ids) {
       const done = await waitForPrediction(service.url, key, id, isSettled, 180_000);
       expect(done.status, `${id}: ${String(done.error)}`).toBe('succeeded');

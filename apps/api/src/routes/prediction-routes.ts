@@ -61,7 +61,7 @@ export function predictionRoutes(ctx: ServiceContext): Router {
  * Create on either endpoint: validates the output header, reads the body (readCreateRequest), checks
  * `version` when the endpoint needs one (spec 4.2), then creates and answers.
  */
-export async function create(
+async function create(
   ctx: ServiceContext,
   req: Request,
   res: Response,

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../service-context.ts';
+import { mediaStoreOf } from '../storage/media-store.ts';
 import { sweepExpiredCache } from './sweep-expired-cache.ts';
 
 /**
@@ -7,7 +8,7 @@ import { sweepExpiredCache } from './sweep-expired-cache.ts';
  */
 export function startCacheSweeper(ctx: ServiceContext, intervalMs = 60 * 60 * 1000): () => void {
   const sweep = () =>
-    sweepExpiredCache(ctx.database.db, ctx.config.dataDir, ctx.config.cacheTtlDays).catch((error: Error) =>
+    sweepExpiredCache(ctx.database.db, ctx.config.dataDir, ctx.config.cacheTtlDays, new Date(), mediaStoreOf(ctx.config)).catch((error: Error) =>
       console.error('[cache] sweep failed:', error.message),
     );
   void sweep();

@@ -3,17 +3,19 @@ import { join } from 'node:path';
 import { lt } from 'drizzle-orm';
 import type { Db } from '../db/open-database.ts';
 import { mediaCache } from '../db/schema.ts';
+import type { MediaStore } from '../storage/media-store.ts';
 import { forgetCachedMedia } from './resolve-cached-media.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Deletes expired stored downloads (their transcripts go with them) and upload files older than the
- * cache lifetime, so disk use stays bounded (issue 7). Returns how many entries and files went.
+ * Deletes expired stored downloads (their transcripts go with them; objects from `store`, the local
+ * files by default) and upload files older than the cache lifetime, so disk use stays bounded
+ * (issue 7). Returns how many entries and files went.
  */
-export async function sweepExpiredCache(db: Db, dataDir: string, ttlDays: number, now = new Date()) {
+export async function sweepExpiredCache(db: Db, dataDir: string, ttlDays: number, now = new Date(), store?: MediaStore) {
   const expired = await db.select({ id: mediaCache.id, path: mediaCache.path }).from(mediaCache).where(lt(mediaCache.expiresAt, now));
-  for (const row of expired) await forgetCachedMedia(db, row);
+  for (const row of expired) await forgetCachedMedia(db, row, store);
   let uploads = 0;
   const uploadDir = join(dataDir, 'uploads');
   const names = await readdir(uploadDir).catch(() => [] as string[]);

@@ -4,8 +4,8 @@ import type { FrameMatrix } from './standardize-features.ts';
 /**
  * Two clusters count as different speakers when their mean standardised MFCCs lie this many pooled
  * within-cluster standard deviations apart (Euclidean over the 19 coefficients). Measured on the shared
- * test audio (docs/diarization.md): single speakers split in two reach at most 1.96; distinct voices
- * 2.1 to 3.8; two similar voices (pyannote_sample) only 1.85, so those stay one speaker.
+ * test audio (docs/diarization.md): 13 single-speaker recordings score at most 1.62; different readers
+ * joined 1.94 to 3.81; the two similar voices of pyannote_sample only 1.74, so they stay one speaker.
  */
 export const SPEAKER_SEPARATION_THRESHOLD = 1.9;
 /** When the count is estimated, every speaker needs this many frames (3 s of speech). */

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import type { Db } from '../db/open-database.ts';
 import { apiKeys } from '../db/schema.ts';
 import { createApiKey, type CreatedApiKey } from './create-api-key.ts';
@@ -17,7 +17,7 @@ export interface ReissueApiKeyRequest {
 }
 
 export interface ReissuedApiKey extends CreatedApiKey {
-  /** Ids of the keys this call revoked (keys already revoked keep their earlier time). */
+  /** Ids of the keys this call revoked, or whose later stop time it brought forward (an earlier one is kept). */
   revokedKeyIds: string[];
   /** When the revoked keys stop working: `now + graceSeconds`. */
   oldKeysStopAt: Date;
@@ -25,8 +25,9 @@ export interface ReissuedApiKey extends CreatedApiKey {
 
 /**
  * Issues a new API key for `owner` and revokes every live key of that owner effective
- * `now + graceSeconds` (spec 5.2 get-key action, 5.3 revocation within 5 minutes). Both happen in
- * one transaction. The new key's secret is returned once and never stored.
+ * `now + graceSeconds` (spec 5.2 get-key action, 5.3 revocation within 5 minutes); a key already
+ * set to stop later than that (an earlier reissue with a longer grace) stops at the new time too,
+ * so "stop right away" in the portal means every old key. Both happen in one transaction. The new key's secret is returned once and never stored.
  * @throws RangeError when `graceSeconds` is not an integer in 0..300 (a configuration error).
  */
 export async function reissueUserApiKey(db: Db, request: ReissueApiKeyRequest): Promise<ReissuedApiKey> {
@@ -39,7 +40,7 @@ export async function reissueUserApiKey(db: Db, request: ReissueApiKeyRequest): 
     const revoked = await tx
       .update(apiKeys)
       .set({ revokedAt: oldKeysStopAt })
-      .where(and(eq(apiKeys.owner, owner), isNull(apiKeys.revokedAt)))
+      .where(and(eq(apiKeys.owner, owner), or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, oldKeysStopAt))))
       .returning({ id: apiKeys.id });
     const created = await createApiKey(tx as unknown as Db, label, owner);
     return { ...created, revokedKeyIds: revoked.map((row) => row.id), oldKeysStopAt };

@@ -7,6 +7,7 @@ import { predictions, type PredictionRow } from '../db/schema.ts';
 import { fetchMedia } from '../media/fetch-media.ts';
 import { probeMedia } from '../media/probe-media.ts';
 import type { ServiceContext } from '../service-context.ts';
+import { mediaStoreOf } from '../storage/media-store.ts';
 import type { Transcript } from '../transcript/transcript-model.ts';
 import type { PredictionInput } from '../validation/prediction-input.ts';
 import type { PredictionSource } from './prediction-source.ts';
@@ -36,7 +37,7 @@ export async function produceTranscript(ctx: ServiceContext, row: PredictionRow,
   let probe = await probeMedia(media.path, { signal }).catch(() => null);
   if (!probe && media.fromCache) {
     // A damaged stored download forces a new download under a new file handle (spec 2.6.5).
-    await forgetCachedMedia(ctx.database.db, { id: media.mediaId!, path: media.path });
+    await forgetCachedMedia(ctx.database.db, { id: media.mediaId!, path: media.location! }, mediaStoreOf(ctx.config));
     await log('the stored recording was damaged: downloading it again');
     media = await obtainMedia(ctx, row, workDir, log, signal);
   }
@@ -55,11 +56,14 @@ export async function produceTranscript(ctx: ServiceContext, row: PredictionRow,
 
 async function obtainMedia(ctx: ServiceContext, row: PredictionRow, workDir: string, log: Log, signal?: AbortSignal) {
   const source = row.source as PredictionSource;
-  if (source.kind === 'upload') return { path: source.path, mediaId: null, fromCache: false };
-  const cached = await findCachedMedia(ctx.database.db, row.namespace, source.url);
+  if (source.kind === 'upload') return { path: source.path, location: null, mediaId: null, fromCache: false };
+  const store = mediaStoreOf(ctx.config);
+  const cachedPath = join(workDir, 'cached-source'); // S3: the stored object is read into the work directory
+  const cached = await findCachedMedia(ctx.database.db, row.namespace, source.url, new Date(), store);
   if (cached) {
     await log('recording taken from the cache (same link)');
-    return { path: cached.path, mediaId: cached.id as string | null, fromCache: true };
+    const path = await store.open(cached.path, cachedPath, signal);
+    return { path, location: cached.path as string | null, mediaId: cached.id as string | null, fromCache: true };
   }
   const downloadedPath = join(workDir, 'source');
   const { bytes } = await fetchMedia(source.url, downloadedPath, {
@@ -70,12 +74,13 @@ async function obtainMedia(ctx: ServiceContext, row: PredictionRow, workDir: str
   });
   await log(`downloaded ${bytes} bytes`);
   const stored = await storeDownloadedMedia(ctx.database.db, {
-    dataDir: ctx.config.dataDir,
+    store,
     namespace: row.namespace,
     link: source.url,
     downloadedPath,
     bytes,
     ttlDays: ctx.config.cacheTtlDays,
   });
-  return { path: stored.path, mediaId: stored.id as string | null, fromCache: false };
+  const path = stored.readablePath ?? (await store.open(stored.row.path, cachedPath, signal));
+  return { path, location: stored.row.path as string | null, mediaId: stored.row.id as string | null, fromCache: false };
 }

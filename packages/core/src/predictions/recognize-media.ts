@@ -38,7 +38,7 @@ export async function recognizeMedia(
         domain: params.domain,
         efficiency: params.efficiency,
         signal,
-        onStage: (line) => void log(line),
+        onStage: (line) => void log(line).catch(() => {}), // a progress line lost in a database outage must not crash the process
       });
     },
     { throwOnTimeout: true },

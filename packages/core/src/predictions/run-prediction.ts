@@ -87,7 +87,7 @@ async function postProcess(
     customPrompt: params.custom_prompt,
     llm: ctx.config.llm,
     signal,
-    onProgress: (line) => void log(line),
+    onProgress: (line) => void log(line).catch(() => {}), // progress only: never an unhandled rejection
   });
 }
 
