@@ -140,10 +140,11 @@ describe('portal pages (HTTP)', () => {
       const answer = await client.request(`${created.url}/download/${format}`);
       expect(answer.status).toBe(200);
       expect(answer.headers.get('content-type')).toContain(type);
-      expect(answer.headers.get("content-disposition")).toMatch(new RegExp(`^attachment; filename="?transcript-${created.id}\\.`));
+      expect(answer.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="?transcript-${created.id}\\.`));
       expect(await answer.text()).toMatch(content);
     }
     const usage = await (await client.request('/portal/usage')).text();
+    console.log(usage.slice(usage.indexOf('<tbody'), usage.indexOf('</tbody>')));
     expect(usage).toContain('&#60;b&#62;jfk&#60;/b&#62;.wav');
     expect(usage).not.toContain('<b>jfk</b>');
     expect(usage).toMatch(/status-succeeded">succeeded<\/span><\/td>\s*<td>0:11<\/td>\s*<td>0:11 charged<\/td>/);

@@ -41,8 +41,8 @@ export function predictionViewRoutes(ctx: ServiceContext): Router {
     const item = DOWNLOADS.find((download) => download.format === format);
     if (!item && format !== 'results') throw new AppError('not_found', `There is no download format ${format.slice(0, 20)}; use text, srt, lrc, json, json2 or results.`);
     const body = downloadBody(row, format);
+    res.attachment(`transcript-${row.id}.${item?.extension ?? 'results.json'}`); // sets a type from the extension: replaced next
     res.type(`${MEDIA_TYPES[format] ?? 'text/plain'}; charset=utf-8`);
-    res.attachment(`transcript-${row.id}.${item?.extension ?? 'results.json'}`);
     res.send(body);
   });
 

@@ -4,6 +4,7 @@ import { lt } from 'drizzle-orm';
 import type { Db } from '../db/open-database.ts';
 import { mediaCache } from '../db/schema.ts';
 import type { MediaStore } from '../storage/media-store.ts';
+import { purgeExpiredFiles } from '../files/purge-expired-files.ts';
 import { forgetCachedMedia } from './resolve-cached-media.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -14,6 +15,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * (issue 7). Returns how many entries and files went.
  */
 export async function sweepExpiredCache(db: Db, dataDir: string, ttlDays: number, now = new Date(), store?: MediaStore) {
+  const files = await purgeExpiredFiles(db, now);
   const expired = await db.select({ id: mediaCache.id, path: mediaCache.path }).from(mediaCache).where(lt(mediaCache.expiresAt, now));
   for (const row of expired) await forgetCachedMedia(db, row, store);
   let uploads = 0;
@@ -27,5 +29,5 @@ export async function sweepExpiredCache(db: Db, dataDir: string, ttlDays: number
       uploads += 1;
     }
   }
-  return { mediaEntries: expired.length, uploads };
+  return { mediaEntries: expired.length, uploads, files };
 }

@@ -27,7 +27,8 @@ export interface ReissuedApiKey extends CreatedApiKey {
  * Issues a new API key for `owner` and revokes every live key of that owner effective
  * `now + graceSeconds` (spec 5.2 get-key action, 5.3 revocation within 5 minutes); a key already
  * set to stop later than that (an earlier reissue with a longer grace) stops at the new time too,
- * so "stop right away" in the portal means every old key. Both happen in one transaction. The new key's secret is returned once and never stored.
+ * so "stop right away" in the portal means every old key. Both happen in one transaction. The new
+ * key's secret is returned once and never stored.
  * @throws RangeError when `graceSeconds` is not an integer in 0..300 (a configuration error).
  */
 export async function reissueUserApiKey(db: Db, request: ReissueApiKeyRequest): Promise<ReissuedApiKey> {

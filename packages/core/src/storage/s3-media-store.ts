@@ -4,7 +4,11 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createLocalMediaStore } from './local-media-store.ts';
 import type { MediaStore } from './media-store.ts';
+
+/** Entries stored before the switch to S3 are absolute file paths: still read and deleted locally. */
+const LOCAL_FILES = createLocalMediaStore('/');
 
 export interface S3MediaStoreOptions {
   bucket: string;
@@ -57,7 +61,8 @@ function describeFailure(what: string, location: string, error: unknown): Error 
  * GetObject into the caller's work directory before decoding. Checksums are sent and checked only
  * where S3 requires them (`WHEN_REQUIRED`), which third-party servers accept. Every operation has a
  * per-request timeout and bounded retries with backoff on 5xx, 429 and network failures (a fresh
- * file stream per attempt); 4xx answers are not retried.
+ * file stream per attempt); 4xx answers are not retried. Locations that are absolute file paths
+ * (entries stored before MEDIA_STORE was switched to s3) are still sized, read and deleted locally.
  */
 export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
   const client = new S3Client({
@@ -93,6 +98,7 @@ export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
       return { location, readablePath: localPath };
     },
     async size(location) {
+      if (location.startsWith('/')) return LOCAL_FILES.size(location);
       const { bucket, key } = parseS3Location(location);
       return retrying('checking', location, async () => {
         try {
@@ -104,6 +110,7 @@ export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
       });
     },
     async open(location, workPath, signal) {
+      if (location.startsWith('/')) return LOCAL_FILES.open(location, workPath, signal);
       const { bucket, key } = parseS3Location(location);
       await retrying('reading', location, async () => {
         const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
@@ -115,6 +122,7 @@ export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
       return workPath;
     },
     async remove(location) {
+      if (location.startsWith('/')) return LOCAL_FILES.remove(location);
       const { bucket, key } = parseS3Location(location);
       await retrying('deleting', location, () => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })));
     },

@@ -1,13 +1,13 @@
 'use strict';
 /**
- * Worker thread of diarize-with-sherpa.ts: runs sherpa-onnx-node's OfflineSpeakerDiarization (pyannote
+ * Child process of diarize-with-sherpa.ts: runs sherpa-onnx-node's OfflineSpeakerDiarization (pyannote
  * segmentation + speaker embeddings + clustering; one synchronous native call) over a whole 16 kHz mono
- * 16-bit WAV file.
- * workerData: { wavPath, dataOffset, dataBytes, segmentationModel, embeddingModel, numClusters, threshold }.
- * Posts { type: 'done', segments: [{ start, end, speaker }] } (seconds, speaker an integer) or
- * { type: 'error', code: 'engine_unavailable' | 'recognition_failed', message }.
+ * 16-bit WAV file. A child process, not a worker thread: onnxruntime aborts the whole process on a damaged
+ * model file, and only this child must die then.
+ * Receives one IPC message { wavPath, dataOffset, dataBytes, segmentationModel, embeddingModel, numClusters,
+ * threshold }; sends { type: 'done', segments: [{ start, end, speaker }] } (seconds, speaker an integer) or
+ * { type: 'error', code: 'engine_unavailable' | 'recognition_failed', message }, then exits.
  */
-const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 
 function createDiarizer(options) {
@@ -35,11 +35,11 @@ function readSamples(options) {
   return samples;
 }
 
-function run() {
+function run(options) {
   const messageOf = (error) => (error instanceof Error ? error.message : String(error));
   let diarizer;
   try {
-    diarizer = createDiarizer(workerData);
+    diarizer = createDiarizer(options);
   } catch (error) {
     return { type: 'error', code: 'engine_unavailable', message: messageOf(error) };
   }
@@ -47,11 +47,13 @@ function run() {
     return { type: 'error', code: 'engine_unavailable', message: `the models expect ${diarizer.sampleRate} Hz audio, not 16000 Hz` };
   }
   try {
-    const segments = diarizer.process(readSamples(workerData));
+    const segments = diarizer.process(readSamples(options));
     return { type: 'done', segments: segments.map((s) => ({ start: s.start, end: s.end, speaker: s.speaker })) };
   } catch (error) {
     return { type: 'error', code: 'recognition_failed', message: messageOf(error) };
   }
 }
 
-parentPort.postMessage(run());
+process.once('message', (options) => {
+  process.send(run(options), () => process.exit(0));
+});
