@@ -177,9 +177,9 @@ describe('cancel, list and webhook fields (replicate-compat.md 3, 8; spec 4.2)',
       ['the spec’s array of arrays', [['start', 'logs'], ['completed']], ['start', 'logs', 'completed']],
       ['no filter', undefined, null],
     ])('should store webhook and %s', async (_name, filter, stored) => {
-      const { id } = await createFrom('http://127.0.0.1:9/unreachable.wav', { webhook: 'https://example.com/hook', webhook_events_filter: filter });
+      const { id } = await createFrom('http://127.0.0.1:9/unreachable.wav', { webhook: 'https://hooks.example.invalid/hook', webhook_events_filter: filter });
       const [row] = await t.service.ctx.database.db.select().from(predictions).where(eq(predictions.id, id));
-      expect(row?.webhook).toBe('https://example.com/hook');
+      expect(row?.webhook).toBe('https://hooks.example.invalid/hook');
       expect(row?.webhookEventsFilter).toEqual(stored);
       await pollPrediction(t.replicateBase, t.key, id);
     });

@@ -51,7 +51,7 @@ describe.each(['pglite', 'postgres'] as const)('predictions.create / get / cance
     const created = await replicate.predictions.create({
       model: 'service/transcribe',
       input: { audio: `${audio.url}/${CLIP}` },
-      webhook: 'https://example.com/hook',
+      webhook: 'https://hooks.example.invalid/hook',
       webhook_events_filter: ['start', 'completed'],
     });
     expect(created.status).toBe('processing');

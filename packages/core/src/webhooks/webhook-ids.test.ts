@@ -20,12 +20,12 @@ describe('webhook ids', () => {
 
 describe('wantsWebhookEvent', () => {
   it('should send all four events when no filter was given', () => {
-    const row = { webhook: 'https://example.com/hook', webhookEventsFilter: null };
+    const row = { webhook: 'https://hooks.example.invalid/hook', webhookEventsFilter: null };
     for (const event of ['start', 'output', 'logs', 'completed'] as const) expect(wantsWebhookEvent(row, event)).toBe(true);
   });
 
   it('should send only the events of the filter', () => {
-    const row = { webhook: 'https://example.com/hook', webhookEventsFilter: ['completed'] };
+    const row = { webhook: 'https://hooks.example.invalid/hook', webhookEventsFilter: ['completed'] };
     expect(wantsWebhookEvent(row, 'completed')).toBe(true);
     expect(wantsWebhookEvent(row, 'start')).toBe(false);
     expect(wantsWebhookEvent(row, 'logs')).toBe(false);
