@@ -81,6 +81,21 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(300),
   /** Per API key: GET requests a minute (clients poll about 2/s per waiting prediction; 0 = no limit). */
   RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().min(0).default(3000),
+  /** Where stored downloads live: `local` (DATA_DIR/media) or `s3` (a bucket shared by API and worker machines, docs/deployment.md). */
+  MEDIA_STORE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().min(1).optional(),
+  /** Key prefix inside the bucket, e.g. `transcribe/media/`. */
+  S3_PREFIX: z.string().default(''),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** S3-compatible server (MinIO, Ceph, R2…), e.g. `http://minio:9000`; unset for AWS S3. */
+  S3_ENDPOINT: z.string().url().optional(),
+  /** Path-style URLs (`endpoint/bucket/key`), needed by MinIO and most self-hosted servers. */
+  S3_FORCE_PATH_STYLE: flag,
+  /** Static credentials; unset to use the AWS default chain (environment, profile, instance role). */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** A media store request is abandoned after this long without progress (retried up to 3 attempts). */
+  S3_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   /** RECOGNITION_ENGINE=fake (a test double with made-up text) outside NODE_ENV=test, for load tests only. */
   ALLOW_FAKE_ENGINE: flag,
   /** How long each recognition of the fake engine takes, ms (0 = at once). */

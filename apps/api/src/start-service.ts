@@ -18,6 +18,7 @@ import type { Env } from './env.ts';
 import { createApp } from './http/create-app.ts';
 import { configureRateLimits } from './http/rate-limit.ts';
 import { selectEngine, vadModelPath } from './select-engine.ts';
+import { selectMediaStore } from './select-media-store.ts';
 import { startChatBot } from './start-chat-bot.ts';
 import { readLiveServiceLock, removeServiceLock, writeServiceLock } from './service-lock.ts';
 
@@ -40,6 +41,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   const embedded = !env.DATABASE_URL;
   if (embedded) await refuseSecondOwner(dataDir);
   const engine = await selectEngine(env);
+  const mediaStore = selectMediaStore(env);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: join(dataDir, 'pglite') });
   const boss = await openJobQueue(database, {
     databaseUrl: env.DATABASE_URL,
@@ -54,11 +56,13 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
     recognitionQueue: new PQueue({ concurrency: env.RECOGNITION_CONCURRENCY }),
     config: {
       dataDir,
+      mediaStore,
       apiBaseUrl: '',
       maxMediaBytes: env.MAX_MEDIA_BYTES,
       downloadTimeoutMs: env.DOWNLOAD_TIMEOUT_MS,
       allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK,
       vadModelPath: vadModelPath(env),
+      modelsDir: resolve(env.MODELS_DIR),
       llmConfigured: Boolean(env.LLM_BASE_URL),
       llm: llmConfig(env),
       cacheTtlDays: env.CACHE_TTL_DAYS,

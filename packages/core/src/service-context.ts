@@ -19,6 +19,8 @@ export interface ServiceConfig {
   downloadTimeoutMs: number;
   /** Allow links to loopback/private addresses (local use and tests only). */
   allowPrivateNetwork: boolean;
+  /** MODELS_DIR: local neural models (sherpa-onnx ASR and diarization), or null. */
+  modelsDir: string | null;
   /** Silero VAD ONNX model file. */
   vadModelPath: string;
   /** Lifetime of stored downloads and transcripts, and the free-repeat window, in days (spec 2.6.1: 27). */

@@ -25,7 +25,7 @@ const LIST_PARAMS = new Set(['post_process']);
 export function formFieldsToInput(entries: Iterable<[string, string]>): Record<string, unknown> {
   const grouped = new Map<string, string[]>();
   for (const [key, value] of entries) {
-    if (!key.startsWith(INPUT_PREFIX) || key.length === INPUT_PREFIX.length) continue;
+    if (typeof key !== 'string' || !key.startsWith(INPUT_PREFIX) || key.length === INPUT_PREFIX.length) continue; // busboy names an unnamed part undefined
     const name = key.slice(INPUT_PREFIX.length);
     grouped.set(name, [...(grouped.get(name) ?? []), value]);
   }

@@ -18,7 +18,7 @@ export function buildOpenApiDocument(rootUrl: string): Record<string, unknown> {
       version: INTERFACE_VERSION,
       description:
         'Asynchronous transcription with a Replicate-compatible API. Create a prediction, then poll it until its status is succeeded or failed. ' +
-        'Clients: Python replicate (base {root}/v1/replicate), npm replicate (base {root}/v1/replicate/v1). Get a key in the account portal at /portal.',
+        `Clients: Python replicate (base ${rootUrl}/v1/replicate), npm replicate (base ${rootUrl}/v1/replicate/v1). Get a key in the account portal at ${rootUrl}/portal.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: rootUrl, description: 'This service' }],

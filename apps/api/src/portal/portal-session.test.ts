@@ -86,7 +86,8 @@ describe('portal sessions and CSRF (HTTP)', () => {
   it('should refuse every form without the session’s CSRF token and do nothing', async () => {
     const client = await signedInClient(test.service.ctx, test.url, 'portal:csrf');
     const keysBefore = await test.service.ctx.database.db.select().from(apiKeys).where(eq(apiKeys.owner, 'portal:csrf'));
-    for (const fields of [{}, { csrf: 'wrong' }]) {
+    const forms: Record<string, string>[] = [{}, { csrf: 'wrong' }];
+    for (const fields of forms) {
       const answer = await client.postForm('/portal/api/key', fields);
       expect(answer.status).toBe(403);
       expect(await answer.text()).toContain('expired or was sent from another site');

@@ -54,7 +54,8 @@ describe('the database going away during processing (PostgreSQL, issue 9)', () =
   });
 
   it('should survive a 4 s outage: every prediction still ends once, charged at most once', async () => {
-    const env = fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '2', FAKE_ENGINE_DELAY_MS: '1500', PRICE_PER_MINUTE: '1' });
+    // Leases outlive the outage (as the defaults do: 45 s), so a live worker's run is not taken from it.
+    const env = fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '2', FAKE_ENGINE_DELAY_MS: '1500', PRICE_PER_MINUTE: '1', JOB_LEASE_STALE_MS: '10000' });
     service = await spawnService(env);
     const key = await createKeyWithCli(env);
     const ids: string[] = [];
@@ -68,7 +69,8 @@ describe('the database going away during processing (PostgreSQL, issue 9)', () =
     expect(service.child.exitCode, `the service died:\n${service.output().slice(-2000)}`).toBeNull();
     for (const id of ids) {
       const done = await waitForPrediction(service.url, key, id, isSettled, 180_000);
-      expect(done.status, `${id}: ${String(done.error)}`).toBe('succeeded');
+      const reclaimed = service.output().split('\n').filter((line) => /reclaimed|left to its retry/.test(line));
+      expect(done.status, `${id}: ${String(done.error)}\n${reclaimed.join('\n')}`).toBe('succeeded');
       expect(countLogLines(done.logs, 'succeeded')).toBe(1);
     }
     const later = await createLinkPrediction(service.url, key, { input: { audio: `${files.url}/1089-134686-0001.wav?db=after` } });

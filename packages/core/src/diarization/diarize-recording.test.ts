@@ -109,6 +109,16 @@ describe('diarizeRecording with sherpa-onnx demanded', () => {
       message: expect.stringMatching(/3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k\.onnx is missing: download https:\/\//),
     });
   });
+
+  it('should fail with engine_unavailable, and keep this process alive, when the model files are damaged', async () => {
+    const modelsDir = path.join(scratch, 'damaged-models');
+    await mkdir(path.join(modelsDir, 'sherpa-onnx-pyannote-segmentation-3-0'), { recursive: true });
+    await writeFile(path.join(modelsDir, 'sherpa-onnx-pyannote-segmentation-3-0', 'model.onnx'), fakeOnnx());
+    await writeFile(path.join(modelsDir, '3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx'), fakeOnnx());
+    // onnxruntime aborts the process that loads a damaged model: only the diarization child process dies.
+    const error = await diarizeRecording({ wavPath: SAMPLE, speech, speakers: 2, modelsDir }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'engine_unavailable', message: expect.stringMatching(/^Speaker diarization (was killed|exited|failed)/) });
+  });
 });
 
 /** 64 KiB starting like an ONNX ModelProto (field 1 `ir_version` = 8): passes the file check only. */

@@ -29,9 +29,9 @@ const CLUSTERING_THRESHOLD = 0.5;
  * recording at once (memory: 4 bytes per sample, ~230 MB per hour), and onnxruntime aborts the process
  * it runs in when a model file is damaged.
  * @returns turns in seconds labelled `SPEAKER_1`, … by first appearance.
- * @throws AppError `engine_unavailable` (sherpa-onnx-node not loadable, models rejected), `media_unreadable`
- *   (not a WAV file), `recognition_failed` (wrong sample format, diarization failed), `engine_unavailable` also when the child
- *   process dies (e.g. a damaged model; its stderr in `cause`); `signal.reason` when aborted (the child is killed).
+ * @throws AppError `engine_unavailable` (sherpa-onnx-node not loadable, models rejected, or the child process
+ *   died, e.g. on a damaged model: its stderr in `cause`), `media_unreadable` (not a WAV file),
+ *   `recognition_failed` (wrong sample format, diarization failed); `signal.reason` when aborted (the child is killed).
  */
 export async function diarizeWithSherpa(input: SherpaDiarizationInput): Promise<SpeakerTurn[]> {
   input.signal?.throwIfAborted();
@@ -74,7 +74,7 @@ function runChild(options: Record<string, unknown>, signal?: AbortSignal): Promi
       else finish(() => reject(new AppError(message.code, `Speaker diarization failed: ${message.message}`)));
     });
     child.on('error', (error) => finish(() => reject(new AppError('engine_unavailable', `Speaker diarization could not start: ${error.message}`, { cause: error }))));
-    child.on('exit', (code, killedBy) => {
+    child.on('close', (code, killedBy) => {
       const how = killedBy === null ? `exited with code ${code}` : `was killed by ${killedBy}`;
       const cause = new Error(stderr.trim() || how);
       finish(() => reject(new AppError('engine_unavailable', `Speaker diarization ${how} (damaged model files?)`, { cause })));

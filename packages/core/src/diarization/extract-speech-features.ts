@@ -32,7 +32,7 @@ const FRAMES_PER_SLICE = 400; // yield to the event loop about every 100 ms of w
  * Computes 20 MFCCs (meyda, 40 mel bands, Hann window of 32 ms every 16 ms) over the `speech` regions
  * of a 16 kHz mono 16-bit WAV file, reading one region at a time, and yields to the event loop between
  * slices of work so a long recording never blocks it (~0.3 ms per frame: ~70 s of CPU per hour of speech).
- * Memory: the samples of one region plus ~200 bytes per frame (10 MB per hour).
+ * Memory: the samples of one region plus ~200 bytes per frame (~45 MB per hour).
  * @throws AppError `media_unreadable` (not 16-bit PCM WAV), `recognition_failed` (not 16 kHz mono);
  *   `signal.reason` when aborted.
  */

@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.ts';
 import { probeMedia } from './probe-media.ts';
 import { readWavHeader } from './read-wav-samples.ts';
 import { runMediaTool } from './run-media-tool.ts';
+import { MAX_RECORDING_SECONDS, assertRecordingLength } from './recording-length-limit.ts';
 
 export interface DecodeToPcmOptions {
   /** Output rate in Hz; the recognition engines take 16 kHz only. */
@@ -39,7 +40,7 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
   const channels = options.channels ?? 1;
   const args = ['-nostdin', '-v', 'error', '-protocol_whitelist', 'file', '-i', `file:${inputPath}`, '-vn'];
   if (options.audioFilter) args.push('-af', options.audioFilter);
-  args.push('-ac', String(channels), '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 'wav', '-y', `file:${outputPath}`);
+  args.push('-t', String(MAX_RECORDING_SECONDS + 1), '-ac', String(channels), '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 'wav', '-y', `file:${outputPath}`);
   try {
     const run = await runMediaTool('ffmpeg', args, {
       timeoutMs: options.timeoutMs ?? 30 * 60_000,
@@ -51,6 +52,7 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
     const header = await readWavHeader(outputPath);
     const samples = Math.floor(header.dataBytes / (2 * header.channels));
     if (samples === 0) throw new AppError('media_no_audio', 'The file has no audio track (it decodes to silence of zero length).', { param: 'audio' });
+    assertRecordingLength(samples / header.sampleRate); // the cap above bounds the disk a decompression bomb can take
     return { durationSeconds: samples / header.sampleRate, bytes: header.dataOffset + header.dataBytes };
   } catch (error) {
     await rm(outputPath, { force: true });

@@ -1,5 +1,10 @@
 import { join } from 'node:path';
+import { assignSpeakers } from '../diarization/assign-speakers.ts';
+import { diarizeRecording } from '../diarization/diarize-recording.ts';
+import { mergeChannelTranscripts } from '../diarization/merge-channel-transcripts.ts';
+import { splitStereoChannels } from '../diarization/split-stereo-channels.ts';
 import { decodeToPcm } from '../media/decode-to-pcm.ts';
+import { assertRecordingLength } from '../media/recording-length-limit.ts';
 import type { MediaProbe } from '../media/probe-media.ts';
 import { resolveRecognitionProfile } from '../recognition/recognition-profile.ts';
 import { transcribeRecording } from '../recognition/transcribe-recording.ts';
@@ -7,29 +12,55 @@ import type { ServiceContext } from '../service-context.ts';
 import type { Transcript } from '../transcript/transcript-model.ts';
 import type { PredictionInput } from '../validation/prediction-input.ts';
 
+type Log = (line: string) => Promise<void>;
+
+/** Below this much speech, `auto` diarization labels everything as one speaker (too little to cluster). */
+const MIN_DIARIZED_SPEECH_SECONDS = 10;
+
 /**
- * Decodes a probed recording to 16 kHz mono PCM in `workDir` and runs VAD and recognition on it,
- * bounded by the process's recognition queue (RECOGNITION_CONCURRENCY).
- * @throws AppError from decoding (`media_unreadable`, `media_no_audio`) or recognition.
+ * Decodes a probed recording and runs VAD, recognition and diarization on it, bounded by the
+ * process's recognition queue (RECOGNITION_CONCURRENCY). A stereo recording whose channels carry
+ * different speakers is transcribed per channel and merged, each channel one speaker (issue 5).
+ * @throws AppError from decoding (`media_unreadable`, `media_no_audio`), recognition or diarization.
  */
 export async function recognizeMedia(
   ctx: ServiceContext,
   input: { mediaPath: string; probe: MediaProbe; params: PredictionInput; workDir: string },
-  log: (line: string) => Promise<void>,
+  log: Log,
   signal?: AbortSignal,
 ): Promise<Transcript> {
+  assertRecordingLength(input.probe.durationSeconds); // before decoding: a header claiming days of audio (issue 9)
+  if (input.probe.channels === 2 && input.params.speakers !== 1) {
+    const split = await splitStereoChannels({ mediaPath: input.mediaPath, channels: 2, workDir: input.workDir, signal });
+    if (split.separate) {
+      await log('stereo: a different speaker on each channel; channels transcribed separately');
+      const channel = (wavPath: string) => recognizeWav(ctx, { ...input, wavPath, durationSeconds: split.durationSeconds }, log, signal, false);
+      return mergeChannelTranscripts(await channel(split.left), await channel(split.right));
+    }
+  }
   const wavPath = join(input.workDir, 'audio.wav');
   const { audioFilter } = resolveRecognitionProfile(input.params.domain);
   const decoded = await decodeToPcm(input.mediaPath, wavPath, { signal, ...(audioFilter ? { audioFilter } : {}) });
   await log(`decoded ${decoded.durationSeconds.toFixed(1)} s of audio (${input.probe.formatName})`);
-  const { params } = input;
+  return recognizeWav(ctx, { ...input, wavPath, durationSeconds: decoded.durationSeconds }, log, signal, true);
+}
+
+interface WavJob {
+  wavPath: string;
+  durationSeconds: number;
+  probe: MediaProbe;
+  params: PredictionInput;
+}
+
+function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortSignal | undefined, diarize: boolean): Promise<Transcript> {
+  const { params } = job;
   return ctx.recognitionQueue.add(
-    () => {
+    async () => {
       signal?.throwIfAborted(); // canceled while waiting for its turn: no recognition
-      return transcribeRecording({
-        wavPath,
-        durationSeconds: decoded.durationSeconds,
-        formatName: input.probe.formatName,
+      const transcript = await transcribeRecording({
+        wavPath: job.wavPath,
+        durationSeconds: job.durationSeconds,
+        formatName: job.probe.formatName,
         engine: ctx.engine,
         vadModelPath: ctx.config.vadModelPath,
         language: params.language,
@@ -40,7 +71,21 @@ export async function recognizeMedia(
         signal,
         onStage: (line) => void log(line).catch(() => {}), // a progress line lost in a database outage must not crash the process
       });
+      return diarize ? labelSpeakers(ctx, job, transcript, log, signal) : transcript;
     },
     { throwOnTimeout: true },
   );
+}
+
+/** Diarization for every engine (issue 5): `speakers` fixes the count, else it is estimated. */
+async function labelSpeakers(ctx: ServiceContext, job: WavJob, transcript: Transcript, log: Log, signal?: AbortSignal): Promise<Transcript> {
+  if (transcript.segments.length === 0) return transcript;
+  const speechSeconds = transcript.vad.reduce((sum, v) => sum + v.end - v.start, 0);
+  const profile = resolveRecognitionProfile(job.params.domain);
+  const tooShort = profile.diarization === 'auto' && speechSeconds < MIN_DIARIZED_SPEECH_SECONDS;
+  const speakers = job.params.speakers ?? (tooShort ? 1 : null);
+  const turns = await diarizeRecording({ wavPath: job.wavPath, speech: transcript.vad, speakers, modelsDir: ctx.config.modelsDir, signal });
+  const labelled = assignSpeakers(transcript, turns);
+  await log(`diarized: ${labelled.speakers.length} speaker${labelled.speakers.length === 1 ? '' : 's'}`);
+  return labelled;
 }

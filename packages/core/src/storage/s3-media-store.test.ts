@@ -82,6 +82,17 @@ describe('the S3 media store (real @aws-sdk/client-s3 against a local S3-protoco
     await expect(unreachable.size('s3://media/med_x')).rejects.toThrow(/Media store: checking s3:\/\/media\/med_x failed/);
   });
 
+  it('should still size, read and delete entries stored as local files before the switch to S3', async () => {
+    const old = join(dir, 'med_old');
+    await writeFile(old, 'twelve bytes');
+    const media = store();
+    expect(await media.size(old)).toBe(12);
+    expect(await media.open(old, join(dir, 'unused'))).toBe(old);
+    await media.remove(old);
+    expect(await media.size(old)).toBeNull();
+    expect(s3.requests).toHaveLength(0);
+  });
+
   it('should reject a location that is not s3://bucket/key', () => {
     expect(parseS3Location('s3://media/a/b')).toEqual({ bucket: 'media', key: 'a/b' });
     expect(() => parseS3Location('/srv/data/media/med_1')).toThrow(/Not an S3 media location/);

@@ -42,6 +42,7 @@ export function renderPage(options: PageOptions): SafeHtml {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${options.title} · Transcription portal</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/portal/static/portal.css">
 <script src="/portal/static/portal.js" defer></script>
 ${options.head}

@@ -20,12 +20,17 @@ export const DOWNLOADS: { format: 'json' | 'json2' | 'text' | 'srt' | 'lrc'; lab
 export function predictionPage(row: PredictionRow, progress: PortalProgress): SafeHtml {
   const params = row.params as PredictionInput;
   return html`<p class="meta">${describeAudio(params.audio)} · started ${formatDateTime(row.createdAt)}${row.audioSeconds ? ` · ${formatDuration(row.audioSeconds)} of audio` : ''}</p>
-<section id="progress" class="progress-block" data-progress-url="/portal/predictions/${row.id}/progress.json" data-done="${progress.done ? '1' : '0'}" aria-labelledby="progress-label">
-  <span id="progress-label" class="stage" aria-live="polite">${progress.stage}</span>
-  <progress id="progress-bar" max="100" value="${progress.percent}" aria-labelledby="progress-label"></progress>
-</section>
+${progress.done ? '' : progressSection(row.id, progress)}
 ${row.status === 'failed' ? html`<div class="notice error" role="alert"><p>${row.error ?? 'The transcription failed.'}</p><p><a href="/portal/transcribe">Try another recording</a></p></div>` : ''}
 ${row.status === 'succeeded' && row.transcript ? finished(row) : ''}`;
+}
+
+/** The running transcription's stage and bar; portal.js polls `progress.json` and reloads at the end. */
+function progressSection(id: string, progress: PortalProgress): SafeHtml {
+  return html`<section id="progress" class="progress-block" data-progress-url="/portal/predictions/${id}/progress.json" data-done="0" aria-labelledby="progress-label">
+  <span id="progress-label" class="stage" aria-live="polite">${progress.stage}</span>
+  <progress id="progress-bar" max="100" value="${progress.percent}" aria-labelledby="progress-label"></progress>
+</section>`;
 }
 
 function finished(row: PredictionRow): SafeHtml {

@@ -14,8 +14,8 @@ export interface TranscribeFormOptions {
 }
 
 const FORMAT_HELP: Record<string, string> = {
-  json: 'json – segments with words and times (default)',
-  json2: 'json2 – like json, with languages and speakers',
+  json: 'json – segments and times (default)',
+  json2: 'json2 – json with languages, speakers',
   text: 'text – plain text with speakers and times',
   srt: 'srt – subtitles',
   lrc: 'lrc – lyrics-style subtitles',

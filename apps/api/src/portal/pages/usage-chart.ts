@@ -26,8 +26,9 @@ export function usageChart(days: DailyMinutes[]): SafeHtml {
   });
   const labelAt = [0, Math.floor((days.length - 1) / 2), days.length - 1].filter((value, index, all) => all.indexOf(value) === index);
   const labels = labelAt.map((index) => {
-    const x = LEFT + index * slot + slot / 2;
-    return html`<text class="axis" x="${x.toFixed(1)}" y="${HEIGHT - 8}" text-anchor="middle">${days[index]?.day.slice(5) ?? ''}</text>`;
+    const anchor = index === 0 ? 'start' : index === days.length - 1 ? 'end' : 'middle';
+    const x = anchor === 'start' ? LEFT + index * slot : anchor === 'end' ? LEFT + (index + 1) * slot : LEFT + index * slot + slot / 2;
+    return html`<text class="axis" x="${x.toFixed(1)}" y="${HEIGHT - 8}" text-anchor="${anchor}">${days[index]?.day.slice(5) ?? ''}</text>`;
   });
   return html`<figure class="chart">
 <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" preserveAspectRatio="xMidYMid meet">
