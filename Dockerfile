@@ -1,15 +1,23 @@
-# One image for the API, the workers and (later) the bot.
+# One image for every role: the API (`npm start` with WORKER_CONCURRENCY=0), the workers
+# (`npm run worker`) and the Telegram bot (`npm run bot`). See docs/deployment.md.
 FROM node:20-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg pocketsphinx pocketsphinx-en-us ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# Manifests first, so the dependency layer is rebuilt only when they change.
 COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/package.json
 COPY apps/api/package.json apps/api/package.json
+COPY apps/bot/package.json apps/bot/package.json
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
-ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
-VOLUME /data
+# Run as the unprivileged `node` user; /data (DATA_DIR) and /models (MODELS_DIR) are volumes it owns.
+RUN mkdir -p /data /models && chown node:node /data /models
+USER node
+ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 DATA_DIR=/data MODELS_DIR=/models
+VOLUME ["/data", "/models"]
 EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["npm", "start"]

@@ -6,7 +6,7 @@ import { runPocketsphinxBatch } from './run-pocketsphinx-batch.ts';
 export interface ParallelDecode {
   binaryPath: string;
   modelDir: string;
-  /** Each process may take 15 s + timeoutFactor × seconds of audio in its share. */
+  /** Each process may take 60 s + timeoutFactor × seconds of audio in its share. */
   timeoutFactor: number;
   /** Number of processes (each gets a consecutive share of about equal length). */
   processes: number;
@@ -43,7 +43,7 @@ export async function decodeInParallel(decode: ParallelDecode): Promise<string> 
     const run = runPocketsphinxBatch({
       binaryPath: decode.binaryPath, modelDir: decode.modelDir, wavPath: decode.wavPath,
       dataOffset: decode.layout.dataOffset, durationSeconds: decode.layout.durationSeconds,
-      utterances: group, firstId, timeoutMs: (15 + decode.timeoutFactor * seconds(group)) * 1000, signal, onUtteranceDone,
+      utterances: group, firstId, timeoutMs: (60 + decode.timeoutFactor * seconds(group)) * 1000, signal, onUtteranceDone,
       searchArgs: decode.searchArgs,
     });
     firstId += group.length;

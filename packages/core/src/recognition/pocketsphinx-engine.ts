@@ -13,7 +13,7 @@ export interface PocketsphinxOptions {
   binaryPath?: string;
   /** Default `/usr/share/pocketsphinx/model/en-us` (package `pocketsphinx-en-us`). */
   modelDir?: string;
-  /** Timeout = 15 s + timeoutFactor × seconds to decode (default 4; it runs at ~0.7× real time). */
+  /** Timeout = 60 s + timeoutFactor × seconds to decode (default 10: it runs at ~0.3–0.8× real time, slower on a loaded machine). */
   timeoutFactor?: number;
   /** Parallel processes, each decoding a share of the utterances (default 2). */
   processes?: number;
@@ -87,7 +87,7 @@ function withDefaults(options: PocketsphinxOptions) {
     ...options,
     binaryPath: options.binaryPath ?? '/usr/bin/pocketsphinx_batch',
     modelDir: options.modelDir ?? '/usr/share/pocketsphinx/model/en-us',
-    timeoutFactor: options.timeoutFactor ?? 4,
+    timeoutFactor: options.timeoutFactor ?? 10,
     processes: Math.max(1, options.processes ?? 2),
   };
 }

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { createLocalMediaStore } from './local-media-store.ts';
 import type { MediaStore } from './media-store.ts';
 
@@ -65,7 +65,9 @@ function describeFailure(what: string, location: string, error: unknown): Error 
  * (entries stored before MEDIA_STORE was switched to s3) are still sized, read and deleted locally.
  */
 export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
-  const client = new S3Client({
+  // The SDK is loaded on first use only, so services on the local store never pay for it.
+  let loaded: Promise<{ client: S3Client; sdk: typeof import('@aws-sdk/client-s3') }> | null = null;
+  const connect = () => (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: new sdk.S3Client({
     region: options.region,
     endpoint: options.endpoint,
     forcePathStyle: options.forcePathStyle ?? false,
@@ -74,7 +76,7 @@ export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     requestHandler: { connectionTimeout: 10_000, requestTimeout: options.timeoutMs ?? 60_000 },
-  });
+  }) })));
   const prefix = options.prefix ?? '';
   const attempts = Math.max(1, options.maxAttempts ?? 3);
   const baseDelay = options.retryBaseDelayMs ?? 500;
@@ -94,15 +96,17 @@ export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
     async put(id, localPath, bytes) {
       const location = `s3://${options.bucket}/${prefix}${id}`;
       const { bucket, key } = parseS3Location(location);
-      await retrying('storing', location, () => client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: createReadStream(localPath), ContentLength: bytes })));
+      const { client, sdk } = await connect();
+      await retrying('storing', location, () => client.send(new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: createReadStream(localPath), ContentLength: bytes })));
       return { location, readablePath: localPath };
     },
     async size(location) {
       if (location.startsWith('/')) return LOCAL_FILES.size(location);
       const { bucket, key } = parseS3Location(location);
+      const { client, sdk } = await connect();
       return retrying('checking', location, async () => {
         try {
-          return (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ContentLength ?? null;
+          return (await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }))).ContentLength ?? null;
         } catch (error) {
           if (statusOf(error) === 404) return null;
           throw error;
@@ -112,8 +116,9 @@ export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
     async open(location, workPath, signal) {
       if (location.startsWith('/')) return LOCAL_FILES.open(location, workPath, signal);
       const { bucket, key } = parseS3Location(location);
+      const { client, sdk } = await connect();
       await retrying('reading', location, async () => {
-        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+        const answer = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
         await pipeline(answer.Body as Readable, createWriteStream(workPath), { signal }).catch(async (error: unknown) => {
           await rm(workPath, { force: true });
           throw error;
@@ -124,7 +129,8 @@ export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
     async remove(location) {
       if (location.startsWith('/')) return LOCAL_FILES.remove(location);
       const { bucket, key } = parseS3Location(location);
-      await retrying('deleting', location, () => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })));
+      const { client, sdk } = await connect();
+      await retrying('deleting', location, () => client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key })));
     },
   };
 }
