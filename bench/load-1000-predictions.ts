@@ -14,7 +14,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -105,6 +105,7 @@ async function main(): Promise<void> {
     await admin.close();
     const links = Array.from({ length: PREDICTIONS }, (_, n) => `${files.url}/1089-134686-0001.wav?n=${n}`);
     const timing: Timing = { creates: [], gets: [], limited: 0, errors: [], lastCreateAt: 0 };
+    const loadAtStart = loadavg()[0];
     const started = performance.now();
     const results = await Promise.all(keys.map((key, c) => runClient(`${api.url}/v1/replicate/v1`, key, links.filter((_, n) => n % CLIENTS === c), timing)));
     const seconds = (performance.now() - started) / 1000;
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
     const creates = [...timing.creates].sort((a, b) => a - b);
     const gets = [...timing.gets].sort((a, b) => a - b);
     const summary = {
-      date: new Date().toISOString(), cpus: cpus().length, predictions: PREDICTIONS, clients: CLIENTS, workerProcesses: 1 + WORKERS,
+      date: new Date().toISOString(), cpus: cpus().length, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg()[0], predictions: PREDICTIONS, clients: CLIENTS, workerProcesses: 1 + WORKERS,
       workerConcurrencyEach: Number(args.concurrency), engine: 'fake (download, ffprobe, ffmpeg, VAD real)',
       ...report,
       seconds: Math.round(seconds * 10) / 10,
@@ -132,6 +133,9 @@ async function main(): Promise<void> {
     await mkdir('bench/results', { recursive: true });
     await writeFile('bench/results/load-1000-predictions.json', `${JSON.stringify(rounded, null, 2)}\n`);
     if (!report.ok) process.exitCode = 1;
+  } catch (error) {
+    console.error(`service output (tail):\n${api.output().slice(-3000)}`);
+    throw error;
   } finally {
     for (const worker of workers) worker.child.kill('SIGKILL');
     await api.kill('SIGKILL');

@@ -143,7 +143,8 @@ function report(results: Measured[]): string[] {
       + 'to `succeeded`. "Process peak" is the kernel\'s VmHWM of the service process (start-up included); "with children" is '
       + 'the sampled (50 ms) peak of the service plus ffmpeg / ffprobe. Recognition is the remote engine against the local '
       + 'OpenAI-compatible server double in the benchmark process, so the engine\'s own memory is not counted (PocketSphinx runs '
-      + 'as separate processes of ~40 MB each on the speech only). Goal: under 500 MB, flat in input size.',
+      + 'as 2 separate `pocketsphinx_batch` processes of about 120 MB RSS each, seen with ps on a 332.8 s file). '
+      + 'Goal: under 500 MB, flat in input size.',
     '',
     '| Scenario | Process peak (MB) | With children (MB) | × idle | × smallest of its kind | Seconds | Goal |',
     '|---|---|---|---|---|---|---|',

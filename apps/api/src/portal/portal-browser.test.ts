@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import Replicate from 'replicate-1.4';
 import { createPortalLoginLink } from '@transcribe/core';
+import { replyLikeAModel } from '../../../../packages/core/src/post-processing/test-support/reply-like-a-model.ts';
+import { startChatServer, type ChatServer } from '../../../../packages/core/src/post-processing/test-support/start-chat-server.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
 import { launchTestBrowser, saveScreenshot, type TestBrowser } from './launch-test-browser.ts';
@@ -19,13 +21,15 @@ const OVERFLOW_CHECK = `[...document.querySelectorAll('body *')]
  */
 describe('account portal in chromium', () => {
   let test: TestService;
+  let chat: ChatServer;
   let browser: TestBrowser;
   let page: Page;
   const problems: string[] = [];
   const keys: string[] = [];
 
   beforeAll(async () => {
-    test = await startTestService('postgres', { WORKER_CONCURRENCY: '1' });
+    chat = await startChatServer(replyLikeAModel); // a local OpenAI-compatible model for post-processing
+    test = await startTestService('postgres', { WORKER_CONCURRENCY: '1', LLM_BASE_URL: chat.baseUrl });
     browser = await launchTestBrowser();
     page = await browser.context.newPage();
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -37,6 +41,7 @@ describe('account portal in chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await test?.stop();
+    await chat?.close();
   });
 
   /** Elements sticking out on the right of the viewport, outside scrollable regions (empty on a good phone layout). */
@@ -95,6 +100,7 @@ describe('account portal in chromium', () => {
     await saveScreenshot(page, '05-transcribe');
     await page.getByLabel('Audio or video file').setInputFiles(join(AUDIO_DIR, 'jfk.wav'));
     await page.getByLabel('Output format').selectOption('text');
+    await page.getByRole('checkbox', { name: /^summary – / }).check();
     const cdp = await browser.context.newCDPSession(page);
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 96 * 1024 });
     await page.getByRole('button', { name: 'Transcribe' }).click();
@@ -110,12 +116,13 @@ describe('account portal in chromium', () => {
     const transcript = await page.locator('ol.transcript').textContent();
     expect(transcript).toMatch(/country/i);
     expect(transcript).toMatch(/00:0\d\.\d/);
+    expect(await page.getByRole('heading', { name: 'summary' }).count()).toBe(1);
     await saveScreenshot(page, '08-transcript');
   });
 
   it('should download the transcript in every format', async () => {
     const links = page.getByRole('list').filter({ has: page.getByRole('link', { name: /SRT subtitles/ }) }).getByRole('link');
-    expect(await links.allTextContents()).toEqual(['Text (.txt)', 'SRT subtitles (.srt)', 'LRC (.lrc)', 'JSON (.json)', 'JSON2 (.json2.json)']);
+    expect(await links.allTextContents()).toEqual(['Text (.txt)', 'SRT subtitles (.srt)', 'LRC (.lrc)', 'JSON (.json)', 'JSON2 (.json2.json)', 'Post-processing results (.json)']);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /SRT subtitles/ }).click()]);
     expect(download.suggestedFilename()).toMatch(/^transcript-[a-z2-7]{26}\.srt$/);
     expect(await readFile((await download.path())!, 'utf8')).toMatch(/00:00:\d\d,\d{3} --> 00:00:\d\d,\d{3}/);

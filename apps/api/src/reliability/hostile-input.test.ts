@@ -188,7 +188,7 @@ describe('hostile input (issue 9): zero 500s, no crash, bounded memory', () => {
     for (const source of sources) {
       const bytes = await readFile(source);
       for (const length of [0, 12, 44, 300, Math.floor(bytes.length / 3)]) damaged.push([`${source} cut to ${length}`, bytes.subarray(0, length)]);
-      for (const [from, to] of [[0, 64], [0, bytes.length]]) {
+      for (const [from, to] of [[0, 64], [0, bytes.length]] as [number, number][]) {
         const flipped = Buffer.from(bytes);
         for (let i = 0; i < 40; i++) {
           const at = from + Math.floor(random() * (Math.min(to, bytes.length) - from));

@@ -54,33 +54,32 @@ function describeFailure(what: string, location: string, error: unknown): Error 
   return new Error(`Media store: ${what} ${location} failed: ${detail}`, { cause: error });
 }
 
-/**
- * The media store in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, R2, …) through
- * `@aws-sdk/client-s3`, so API and worker machines share stored downloads. Objects are written with
- * one PutObject from the file (up to 5 GB; the service's limit is 300 MiB) and read back with
- * GetObject into the caller's work directory before decoding. Checksums are sent and checked only
- * where S3 requires them (`WHEN_REQUIRED`), which third-party servers accept. Every operation has a
- * per-request timeout and bounded retries with backoff on 5xx, 429 and network failures (a fresh
- * file stream per attempt); 4xx answers are not retried. Locations that are absolute file paths
- * (entries stored before MEDIA_STORE was switched to s3) are still sized, read and deleted locally.
- */
-export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
-  // The SDK is loaded on first use only, so services on the local store never pay for it.
-  let loaded: Promise<{ client: S3Client; sdk: typeof import('@aws-sdk/client-s3') }> | null = null;
-  const connect = () => (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: new sdk.S3Client({
-    region: options.region,
-    endpoint: options.endpoint,
-    forcePathStyle: options.forcePathStyle ?? false,
-    credentials: options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
-    maxAttempts: 1, // retried below, with a fresh body stream per attempt
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: options.timeoutMs ?? 60_000 },
-  }) })));
-  const prefix = options.prefix ?? '';
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+type Connection = { client: S3Client; sdk: S3Sdk };
+
+/** Loads the SDK and makes the client on first use, so services on the local store never load it. */
+function lazyConnection(options: S3MediaStoreOptions): () => Promise<Connection> {
+  let loaded: Promise<Connection> | null = null;
+  return () => (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({
+    sdk,
+    client: new sdk.S3Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle ?? false,
+      credentials: options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
+      maxAttempts: 1, // retried by retryingWith, with a fresh body stream per attempt
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      requestHandler: { connectionTimeout: 10_000, requestTimeout: options.timeoutMs ?? 60_000 },
+    }),
+  })));
+}
+
+/** Runs an operation up to `maxAttempts` times (waits base, 2·base, …) while it fails retryably. */
+function retryingWith(options: S3MediaStoreOptions) {
   const attempts = Math.max(1, options.maxAttempts ?? 3);
   const baseDelay = options.retryBaseDelayMs ?? 500;
-  const retrying = async <T>(what: string, location: string, run: () => Promise<T>): Promise<T> => {
+  return async <T>(what: string, location: string, run: () => Promise<T>): Promise<T> => {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await run();
@@ -90,6 +89,44 @@ export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
       }
     }
   };
+}
+
+/** GetObject streamed to `workPath`; a partial file is removed on failure. */
+async function download({ client, sdk }: Connection, location: string, workPath: string, signal?: AbortSignal): Promise<void> {
+  const { bucket, key } = parseS3Location(location);
+  const answer = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+  await pipeline(answer.Body as Readable, createWriteStream(workPath), { signal }).catch(async (error: unknown) => {
+    await rm(workPath, { force: true });
+    throw error;
+  });
+}
+
+/** HeadObject's ContentLength, or null on 404. */
+async function headSize({ client, sdk }: Connection, location: string): Promise<number | null> {
+  const { bucket, key } = parseS3Location(location);
+  try {
+    return (await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }))).ContentLength ?? null;
+  } catch (error) {
+    if (statusOf(error) === 404) return null;
+    throw error;
+  }
+}
+
+/**
+ * The media store in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, R2, …) through
+ * `@aws-sdk/client-s3` (loaded on first use), so API and worker machines share stored downloads.
+ * Objects are written with one PutObject from the file (up to 5 GB; the service's limit is 300 MiB)
+ * and read back with GetObject into the caller's work directory before decoding. Checksums are sent
+ * and checked only where S3 requires them (`WHEN_REQUIRED`), which third-party servers accept.
+ * Every operation has a per-request timeout and bounded retries with backoff on 5xx, 429 and
+ * network failures (a fresh file stream per attempt); 4xx answers are not retried. Locations that
+ * are absolute file paths (entries stored before MEDIA_STORE was switched to s3) are still sized,
+ * read and deleted locally.
+ */
+export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
+  const connect = lazyConnection(options);
+  const retrying = retryingWith(options);
+  const prefix = options.prefix ?? '';
   return {
     kind: 's3',
     description: `s3://${options.bucket}/${prefix}`,
@@ -102,28 +139,13 @@ export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
     },
     async size(location) {
       if (location.startsWith('/')) return LOCAL_FILES.size(location);
-      const { bucket, key } = parseS3Location(location);
-      const { client, sdk } = await connect();
-      return retrying('checking', location, async () => {
-        try {
-          return (await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }))).ContentLength ?? null;
-        } catch (error) {
-          if (statusOf(error) === 404) return null;
-          throw error;
-        }
-      });
+      const connection = await connect();
+      return retrying('checking', location, () => headSize(connection, location));
     },
     async open(location, workPath, signal) {
       if (location.startsWith('/')) return LOCAL_FILES.open(location, workPath, signal);
-      const { bucket, key } = parseS3Location(location);
-      const { client, sdk } = await connect();
-      await retrying('reading', location, async () => {
-        const answer = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
-        await pipeline(answer.Body as Readable, createWriteStream(workPath), { signal }).catch(async (error: unknown) => {
-          await rm(workPath, { force: true });
-          throw error;
-        });
-      });
+      const connection = await connect();
+      await retrying('reading', location, () => download(connection, location, workPath, signal));
       return workPath;
     },
     async remove(location) {

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { isAppError } from '@transcribe/core';
+import { FAKE_ENGINE_TEXT, assertFakeEngineAllowed, createFakeEngine } from './create-fake-engine.ts';
+import { parseEnv } from './env.ts';
+import { selectEngine } from './select-engine.ts';
+
+const request = { wavPath: '/data/work/abc123/audio.wav', durationSeconds: 3, speech: [{ start: 0.5, end: 2.5 }], language: null, prompt: null, hotwords: [] };
+
+describe('the fake recognition engine (load and fault tests only)', () => {
+  it('should answer one fixed segment over the first speech interval and count its calls', async () => {
+    const engine = createFakeEngine({ delayMs: 0 });
+    const segments = await engine.recognize(request);
+    expect(segments).toHaveLength(1);
+    expect(segments[0]).toMatchObject({ start: 0.5, end: 2.5, text: FAKE_ENGINE_TEXT });
+    expect(segments[0]!.words.every((word) => word.start >= 0.5 && word.end <= 2.5)).toBe(true);
+    expect(engine.stats).toMatchObject({ calls: 1, active: 0, maxActive: 1 });
+  });
+
+  it('should stop waiting when aborted', async () => {
+    const engine = createFakeEngine({ delayMs: 60_000 });
+    const controller = new AbortController();
+    const running = engine.recognize({ ...request, signal: controller.signal });
+    controller.abort(new Error('shutdown'));
+    await expect(running).rejects.toThrow();
+    expect(engine.stats.active).toBe(0);
+  });
+
+  it('should refuse to be selected outside NODE_ENV=test without ALLOW_FAKE_ENGINE=1', async () => {
+    expect(() => assertFakeEngineAllowed({ nodeEnv: 'production', allowFakeEngine: false })).toThrow(/only with NODE_ENV=test or ALLOW_FAKE_ENGINE=1/);
+    expect(() => assertFakeEngineAllowed({ nodeEnv: undefined, allowFakeEngine: true })).not.toThrow();
+    const refused = await selectEngine(parseEnv({ RECOGNITION_ENGINE: 'fake', NODE_ENV: 'production' })).catch((error: unknown) => error);
+    expect(isAppError(refused, 'engine_unavailable')).toBe(true);
+    const chosen = await selectEngine(parseEnv({ RECOGNITION_ENGINE: 'fake', NODE_ENV: 'test' }));
+    expect(chosen.name).toBe('fake');
+  });
+});
