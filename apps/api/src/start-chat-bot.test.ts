@@ -25,4 +25,14 @@ describe('the service with TELEGRAM_BOT_TOKEN set', () => {
     const health = await fetch(`${t.url}/health`);
     expect(health.status).toBe(200);
   });
+
+  it('should send a one-time portal sign-in link for /portal that opens the sign-in page', async () => {
+    fake.pushUpdate(commandUpdate(testUser(4343), '/portal'));
+    const reply = await fake.waitForCall((call) => call.method === 'sendMessage' && call.payload.chat_id === 4343, 30_000);
+    const url = /https?:\/\/\S+/.exec(String(reply.payload.text))?.[0];
+    expect(url).toMatch(/\/portal\//);
+    const page = await fetch(url!.replace(/^https?:\/\/[^/]+/, t.url));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/Sign in/i);
+  });
 });

@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import type { BotCommand } from 'grammy/types';
-import { formatMegabytes } from '@transcribe/core';
+import { createPortalLoginLink, formatMegabytes, telegramOwner } from '@transcribe/core';
 import type { Menu } from '@grammyjs/menu';
 import type { BotContext, BotDeps } from './bot-context.ts';
 import { apiMenuText } from './format-api-key-message.ts';
@@ -12,6 +12,7 @@ export const BOT_COMMANDS: BotCommand[] = [
   { command: 'settings', description: 'Language, output format, summaries, speakers' },
   { command: 'usage', description: 'What you have transcribed so far' },
   { command: 'api', description: 'Your API key for the HTTP API' },
+  { command: 'portal', description: 'A one-time link to the web portal' },
 ];
 
 /** The /start and /help reply. */
@@ -27,7 +28,7 @@ export function helpText(deps: BotDeps): string {
   ].join('\n');
 }
 
-/** /start, /help, /api (with the API menu), /settings (the conversation), /usage and /cancel. */
+/** /start, /help, /api (with the API menu), /settings (the conversation), /usage, /portal and /cancel. */
 export function handleCommands(deps: BotDeps, apiMenu: Menu<BotContext>): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command(['start', 'help'], (ctx) => ctx.reply(helpText(deps)));
@@ -36,6 +37,12 @@ export function handleCommands(deps: BotDeps, apiMenu: Menu<BotContext>): Compos
   composer.command('usage', async (ctx) => {
     if (!ctx.from) return;
     await ctx.reply(await describeUsage(deps, ctx.from.id));
+  });
+  composer.command('portal', async (ctx) => {
+    if (!ctx.from) return;
+    const link = await createPortalLoginLink(deps.service, telegramOwner(ctx.from.id));
+    const minutes = Math.round((link.expiresAt.getTime() - Date.now()) / 60_000);
+    await ctx.reply(`Your one-time sign-in link to the portal (works once, for ${minutes} minutes):\n${link.url}`);
   });
   composer.command('cancel', (ctx) => ctx.reply('There is nothing to cancel.'));
   return composer;
