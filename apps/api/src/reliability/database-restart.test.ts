@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
-import { countLogLines, createKeyWithCli, createLinkPrediction, fakeEngineEnv, isSettled, waitForOutput, waitForPrediction } from '../test-support/fake-engine-service.ts';
+import { countLogLines, createKeyWithCli, createLinkPrediction, fakeEngineEnv, isSettled, waitForOutput, waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR, TEST_POSTGRES_URL } from '../test-support/shared-paths.ts';
 import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
@@ -53,10 +53,10 @@ describe('the database going away during processing (PostgreSQL, issue 9)', () =
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('should survive a 4 s outage: every prediction still ends once, charged at most once', async () => {
+  it('should survive a 4 s outage: every prediction still ends once, charged at most once', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     // Leases outlive the outage (as the defaults do: 45 s), so a live worker's run is not taken from it.
     const env = fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '2', FAKE_ENGINE_DELAY_MS: '1500', PRICE_PER_MINUTE: '1', JOB_LEASE_STALE_MS: '10000' });
-    service = await spawnService(env);
+    service = await spawnService(env, SPAWN_TIMEOUT_MS);
     const key = await createKeyWithCli(env);
     const ids: string[] = [];
     for (let n = 0; n < 6; n++) ids.push(await createLinkPrediction(service.url, key, { input: { audio: `${files.url}/1089-134686-0001.wav?db=${n}` } }));

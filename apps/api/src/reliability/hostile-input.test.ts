@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyWithCli, fakeEngineEnv, isSettled, waitForPrediction } from '../test-support/fake-engine-service.ts';
+import { createKeyWithCli, fakeEngineEnv, isSettled, waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
 
@@ -109,11 +109,11 @@ describe('hostile input (issue 9): zero 500s, no crash, bounded memory', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'hostile-'));
     const env = fakeEngineEnv(dataDir, null, { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_READS_PER_MINUTE: '0', WORKER_CONCURRENCY: '2' });
-    service = await spawnService(env);
+    service = await spawnService(env, SPAWN_TIMEOUT_MS);
     key = await createKeyWithCli(env);
     startRss = peakRss = await rssOf(service.child.pid!);
     sampler = setInterval(() => void rssOf(service.child.pid!).then((rss) => (peakRss = Math.max(peakRss, rss)), () => {}), 100);
-  });
+  }, SPAWN_TIMEOUT_MS + 60_000);
 
   afterAll(async () => {
     clearInterval(sampler);
@@ -121,7 +121,7 @@ describe('hostile input (issue 9): zero 500s, no crash, bounded memory', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('should answer every route with any method, headers and body below 500, as a JSON problem on the API', async () => {
+  it('should answer every route with any method, headers and body below 500, as a JSON problem on the API', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const segment = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('..', '%2e%2e', '%00', 'a'.repeat(300), '😀', '%ZZ', 'predictions'));
     const header = fc.string({ maxLength: 60 }).map((text) => text.replace(/[^\x20-\x7e]/g, ''));
     const authorization = fc.oneof(fc.constant(`Bearer ${key}`), fc.constant(`Token ${key}`), header, fc.constant('Bearer '), fc.constant(''));
@@ -158,7 +158,7 @@ describe('hostile input (issue 9): zero 500s, no crash, bounded memory', () => {
     );
   });
 
-  it('should refuse malformed multipart bodies with a 4xx', async () => {
+  it('should refuse malformed multipart bodies with a 4xx', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const url = `${service.url}/v1/replicate/v1/models/service/transcribe/predictions`;
     const part = (name: string, value: string) => `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
     const cases: [string, string, string][] = [
@@ -180,7 +180,7 @@ describe('hostile input (issue 9): zero 500s, no crash, bounded memory', () => {
     }
   });
 
-  it('should end truncated and bit-flipped recordings as failed (or succeeded) with plain words', async () => {
+  it('should end truncated and bit-flipped recordings as failed (or succeeded) with plain words', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const sources = [join(AUDIO_DIR, 'jfk.wav'), join(AUDIO_DIR, 'librispeech-test-clean', '1089-134686-0000.flac')];
     const damaged: [string, Buffer][] = [];
     let seed = 7;
@@ -210,7 +210,7 @@ describe('hostile input (issue 9): zero 500s, no crash, bounded memory', () => {
     }
   });
 
-  it('should refuse recordings that claim days of audio (decompression bombs) quickly and without filling the disk', async () => {
+  it('should refuse recordings that claim days of audio (decompression bombs) quickly and without filling the disk', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const noise = Buffer.alloc(100_000, 0x55);
     const bombs: [string, Buffer][] = [
       ['1 Hz WAV: 100 kB claiming 28 hours', wavWithHeader(1, 8, noise.length, noise)],
@@ -233,7 +233,7 @@ describe('hostile input (issue 9): zero 500s, no crash, bounded memory', () => {
     }
   });
 
-  it('should answer 431 to oversized headers and stay up', async () => {
+  it('should answer 431 to oversized headers and stay up', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const url = `${service.url}/v1/replicate/v1/predictions`;
     const huge = await send(url, 'GET', { authorization: `Bearer ${key}`, 'x-filler': 'a'.repeat(64 * 1024) });
     expect(huge.status).toBe(431);
@@ -245,7 +245,7 @@ describe('hostile input (issue 9): zero 500s, no crash, bounded memory', () => {
     check('after the big headers', await send(url, 'GET', { authorization: `Bearer ${key}` }), (status) => status === 200);
   });
 
-  it('should still be alive with no internal error logged and memory bounded', async () => {
+  it('should still be alive with no internal error logged and memory bounded', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     expect(service.child.exitCode).toBeNull();
     expect(answers.filter((answer) => answer.status >= 500)).toEqual([]);
     expect(service.output()).not.toMatch(/\[http\] unexpected error/);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
-import { createLinkPrediction, fakeEngineEnv, isSettled, waitForPrediction } from '../test-support/fake-engine-service.ts';
+import { createLinkPrediction, fakeEngineEnv, isSettled, waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { runScriptToEnd, spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
@@ -47,8 +47,8 @@ describe('API key security (issue 9, spec 5)', () => {
     database = await createTestDatabase();
     files = await serveFiles(join(AUDIO_DIR, 'librispeech-test-clean'));
     env = fakeEngineEnv(dataDir, database.url);
-    service = await spawnService(env);
-  });
+    service = await spawnService(env, SPAWN_TIMEOUT_MS);
+  }, SPAWN_TIMEOUT_MS + 60_000);
 
   afterAll(async () => {
     await service?.kill('SIGKILL');
@@ -57,7 +57,7 @@ describe('API key security (issue 9, spec 5)', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('should make random 256-bit keys, store only their SHA-256 and show each key once', async () => {
+  it('should make random 256-bit keys, store only their SHA-256 and show each key once', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const made = await Promise.all([cli('create', '--label', 'one'), cli('create', '--label', 'two')]);
     const [one, two] = made.map((run) => run.stdout.trim().split('\n').at(-1)!);
     for (const secret of [one!, two!]) {
@@ -74,7 +74,7 @@ describe('API key security (issue 9, spec 5)', () => {
     expect(listed.stdout).toMatch(/tsk_\w{6}…/); // a prefix to tell keys apart, never the rest
   });
 
-  it('should never write a key to the logs, whatever the requests do', async () => {
+  it('should never write a key to the logs, whatever the requests do', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const secret = (await cli('create', '--label', 'logged')).stdout.trim().split('\n').at(-1)!;
     const wrong = `tsk_${'A'.repeat(43)}`;
     const base = `${service!.url}/v1/replicate/v1`;

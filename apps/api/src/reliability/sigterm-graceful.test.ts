@@ -10,8 +10,7 @@ import {
   getPrediction,
   isSettled,
   waitForOutput,
-  waitForPrediction,
-} from '../test-support/fake-engine-service.ts';
+  waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
@@ -36,9 +35,9 @@ describe('graceful shutdown on SIGTERM (issue 9)', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('should finish the running job, take no new one and stop taking requests, then exit 0', async () => {
+  it('should finish the running job, take no new one and stop taking requests, then exit 0', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const env = fakeEngineEnv(dataDir, null, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '3000', SHUTDOWN_TIMEOUT_MS: '30000' });
-    const first = (running = await spawnService(env));
+    const first = (running = await spawnService(env, SPAWN_TIMEOUT_MS));
     const key = await createKeyWithCli(env);
     const a = await createLinkPrediction(first.url, key, { input: { audio: link('a') } });
     const b = await createLinkPrediction(first.url, key, { input: { audio: link('b') } });
@@ -50,7 +49,7 @@ describe('graceful shutdown on SIGTERM (issue 9)', () => {
     expect(await exited).toBe(0);
     expect(Date.now() - stopping).toBeLessThan(25_000);
     expect(runsOf(first, b)).toBe(0);
-    const second = (running = await spawnService(env));
+    const second = (running = await spawnService(env, SPAWN_TIMEOUT_MS));
     const doneA = await getPrediction(second.url, key, a);
     expect(doneA.status).toBe('succeeded'); // finished before the process exited
     const doneB = await waitForPrediction(second.url, key, b, isSettled, 60_000);
@@ -61,9 +60,9 @@ describe('graceful shutdown on SIGTERM (issue 9)', () => {
     running = null;
   });
 
-  it('should give a job that outlives SHUTDOWN_TIMEOUT_MS back to the queue, so the next start runs it once', async () => {
+  it('should give a job that outlives SHUTDOWN_TIMEOUT_MS back to the queue, so the next start runs it once', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const env = fakeEngineEnv(dataDir, null, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '60000', SHUTDOWN_TIMEOUT_MS: '1500' });
-    const first = (running = await spawnService(env));
+    const first = (running = await spawnService(env, SPAWN_TIMEOUT_MS));
     const key = await createKeyWithCli(env);
     const c = await createLinkPrediction(first.url, key, { input: { audio: link('c') } });
     await waitForOutput(first, new RegExp(`recognize ${c}`));
@@ -72,7 +71,7 @@ describe('graceful shutdown on SIGTERM (issue 9)', () => {
     const took = Date.now() - stopping;
     console.log(`stopped ${took} ms after SIGTERM with a 1500 ms deadline`);
     expect(took).toBeLessThan(15_000);
-    const second = (running = await spawnService({ ...env, FAKE_ENGINE_DELAY_MS: '200' }));
+    const second = (running = await spawnService({ ...env, FAKE_ENGINE_DELAY_MS: '200' }, SPAWN_TIMEOUT_MS));
     const done = await waitForPrediction(second.url, key, c, isSettled, 60_000);
     expect(done.status).toBe('succeeded');
     expect(countLogLines(done.logs, 'succeeded')).toBe(1);

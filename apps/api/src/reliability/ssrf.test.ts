@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
-import { createKeyWithCli, fakeEngineEnv, isSettled, waitForPrediction } from '../test-support/fake-engine-service.ts';
+import { createKeyWithCli, fakeEngineEnv, isSettled, waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
 
 /**
@@ -45,9 +45,9 @@ describe('SSRF: links and webhook URLs to local addresses with ALLOW_PRIVATE_NET
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('should fail every link with a plain error, refuse every webhook, and let no request reach the listener', async () => {
+  it('should fail every link with a plain error, refuse every webhook, and let no request reach the listener', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const env = fakeEngineEnv(dataDir, database.url, { ALLOW_PRIVATE_NETWORK: '0', WORKER_CONCURRENCY: '4' });
-    service = await spawnService(env);
+    service = await spawnService(env, SPAWN_TIMEOUT_MS);
     const key = await createKeyWithCli(env);
     const created: [string, string][] = [];
     for (const host of HOSTS) {
@@ -94,7 +94,7 @@ describe('SSRF: links and webhook URLs to local addresses with ALLOW_PRIVATE_NET
     expect(connections).toBe(0);
   });
 
-  it('should refuse links of other schemes at creation with 422', async () => {
+  it('should refuse links of other schemes at creation with 422', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const key = await createKeyWithCli(fakeEngineEnv(dataDir, database.url));
     for (const link of ['file:///etc/passwd', 'gopher://127.0.0.1:70/', 'ftp://127.0.0.1/a.wav']) {
       const response = await fetch(`${service!.url}/v1/replicate/v1/models/service/transcribe/predictions`, {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
-import { countLogLines, createKeyWithCli, createLinkPrediction, fakeEngineEnv, isSettled, waitForOutput, waitForPrediction } from '../test-support/fake-engine-service.ts';
+import { countLogLines, createKeyWithCli, createLinkPrediction, fakeEngineEnv, isSettled, waitForOutput, waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { runScript, spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
@@ -55,11 +55,11 @@ describe('two `npm run worker` processes on one PostgreSQL queue (issue 9)', () 
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('should run each of 30 predictions exactly once across the workers', async () => {
-    api = await spawnService(fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '0' }));
+  it('should run each of 30 predictions exactly once across the workers', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
+    api = await spawnService(fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '0' }), SPAWN_TIMEOUT_MS);
     const workerEnv = fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '2', FAKE_ENGINE_DELAY_MS: '300' });
     workers = [startWorker(workerEnv), startWorker(workerEnv)];
-    await Promise.all(workers.map((worker) => waitForOutput(worker, /\[worker\] taking jobs/)));
+    await Promise.all(workers.map((worker) => waitForOutput(worker, /\[worker\] taking jobs/, SPAWN_TIMEOUT_MS)));
     const key = await createKeyWithCli(fakeEngineEnv(dataDir, database.url));
     const ids: string[] = [];
     for (let n = 0; n < PREDICTIONS; n++) {

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { normalizeForWer, wordErrorRate } from '@transcribe/core';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
-import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
-import { startTestService, type TestService } from '../test-support/start-test-service.ts';
+import { useApiFixture } from '../test-support/use-api-fixture.ts';
 
 /**
  * WER bounds of the PocketSphinx engine per clip, measured on this machine (docs/recognition.md)
@@ -20,42 +19,22 @@ const CLIPS = [
   { file: 'librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb-0890.wav', maxWer: 0.34 }, // 0.286
 ];
 
-async function create(t: TestService, input: Record<string, unknown>, key = t.key): Promise<Response> {
-  return fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ input }),
-  });
-}
-
-async function transcribe(t: TestService, input: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const response = await create(t, input);
-  expect(response.status).toBe(201);
-  const created = (await response.json()) as { id: string; status: string };
-  expect(created.status).toBe('processing');
-  return pollPrediction(t.replicateBase, t.key, created.id);
-}
-
 function transcriptText(output: { segments: { text: string }[] }): string {
   return output.segments.map((segment) => segment.text).join(' ');
 }
 
 describe.each(['pglite', 'postgres'] as const)('transcription through the API on %s', (kind) => {
-  let t: TestService;
-  let files: FileServer;
-
-  beforeAll(async () => {
-    t = await startTestService(kind);
-    files = await serveFiles(AUDIO_DIR);
-  });
-
-  afterAll(async () => {
-    await files?.close();
-    await t?.stop();
-  });
+  const api = useApiFixture(kind);
+  const transcribe = async (input: Record<string, unknown>) => {
+    const response = await api.create(input);
+    expect(response.status).toBe(201);
+    const created = (await response.json()) as { id: string; status: string };
+    expect(created.status).toBe('processing');
+    return pollPrediction(api.t.replicateBase, api.t.key, created.id);
+  };
 
   it('should transcribe a linked recording into the json form with real times', async () => {
-    const done = await transcribe(t, { audio: `${files.url}/jfk.wav` });
+    const done = await transcribe({ audio: `${api.files.url}/jfk.wav` });
     expect(done.status).toBe('succeeded');
     const output = done.output as { source: { length: number; format: string }; segments: { start: number; end: number; text: string }[]; vad: { start: number; end: number }[]; language: string };
     expect(output.source.length).toBeCloseTo(11, 0);
@@ -69,12 +48,12 @@ describe.each(['pglite', 'postgres'] as const)('transcription through the API on
     }
     const reference = await readFile(join(AUDIO_DIR, 'jfk.txt'), 'utf8');
     expect(wordErrorRate(normalizeForWer(reference), normalizeForWer(transcriptText(output))).wer).toBeLessThan(0.28);
-    expect(JSON.stringify(done)).not.toContain(t.dataDir);
+    expect(JSON.stringify(done)).not.toContain(api.t.dataDir);
   });
 
   it('should transcribe a data: URI as the Python client sends a local file', async () => {
     const bytes = await readFile(join(AUDIO_DIR, 'librispeech-test-clean/1089-134686-0001.wav'));
-    const done = await transcribe(t, { audio: `data:audio/x-wav;base64,${bytes.toString('base64')}`, output_format: 'text' });
+    const done = await transcribe({ audio: `data:audio/x-wav;base64,${bytes.toString('base64')}`, output_format: 'text' });
     expect(done.status).toBe('succeeded');
     expect(typeof done.output).toBe('string');
     expect(String(done.output)).toMatch(/\[\d\d:\d\d:\d\d/);
@@ -82,63 +61,52 @@ describe.each(['pglite', 'postgres'] as const)('transcription through the API on
   });
 
   it('should end with a plain-words error for a file that is not media', async () => {
-    const done = await transcribe(t, { audio: `${files.url}/jfk.txt` });
+    const done = await transcribe({ audio: `${api.files.url}/jfk.txt` });
     expect(done.status).toBe('failed');
     expect(String(done.error)).toMatch(/not a recording|cannot read|can't read/i);
   });
 
   it('should end with a clear error for an unreachable or missing link', async () => {
-    const missing = await transcribe(t, { audio: `${files.url}/no-such-file.wav` });
+    const missing = await transcribe({ audio: `${api.files.url}/no-such-file.wav` });
     expect(missing.status).toBe('failed');
     expect(String(missing.error)).toMatch(/404/);
-    const unreachable = await transcribe(t, { audio: 'http://127.0.0.1:9/never.wav' });
+    const unreachable = await transcribe({ audio: 'http://127.0.0.1:9/never.wav' });
     expect(unreachable.status).toBe('failed');
     expect(String(unreachable.error)).toMatch(/reach|connect/i);
   });
 
   it('should refuse a missing or wrong key with 401 and a JSON detail', async () => {
-    const missing = await fetch(`${t.replicateBase}/v1/predictions/abc`);
+    const missing = await fetch(`${api.t.replicateBase}/v1/predictions/abc`);
     expect(missing.status).toBe(401);
     expect(((await missing.json()) as { detail: string }).detail).toMatch(/Authorization: Bearer/);
-    const wrong = await create(t, { audio: `${files.url}/jfk.wav` }, 'tsk_wrong');
+    const wrong = await api.create({ audio: `${api.files.url}/jfk.wav` }, 'tsk_wrong');
     expect(wrong.status).toBe(401);
     expect(((await wrong.json()) as { detail: string }).detail).toMatch(/not valid/);
   });
 
   it("should answer 404 for another key's prediction", async () => {
-    const response = await create(t, { audio: `${files.url}/jfk.wav` });
+    const response = await api.create({ audio: `${api.files.url}/jfk.wav` });
     const { id } = (await response.json()) as { id: string };
     const { createApiKey } = await import('@transcribe/core');
-    const other = await createApiKey(t.service.ctx.database.db, 'other');
-    const peek = await fetch(`${t.replicateBase}/v1/predictions/${id}`, { headers: { authorization: `Token ${other.secret}` } });
+    const other = await createApiKey(api.t.service.ctx.database.db, 'other');
+    const peek = await fetch(`${api.t.replicateBase}/v1/predictions/${id}`, { headers: { authorization: `Token ${other.secret}` } });
     expect(peek.status).toBe(404);
     expect(((await peek.json()) as { detail: string }).detail).toMatch(/No prediction/);
-    await pollPrediction(t.replicateBase, t.key, id);
+    await pollPrediction(api.t.replicateBase, api.t.key, id);
   });
 
   it('should refuse a language the engine cannot recognise with 422 before anything is created', async () => {
-    const response = await create(t, { audio: `${files.url}/jfk.wav`, language: 'de' });
+    const response = await api.create({ audio: `${api.files.url}/jfk.wav`, language: 'de' });
     expect(response.status).toBe(422);
     expect(((await response.json()) as { detail: string }).detail).toMatch(/language/);
   });
 });
 
 describe('recognition quality through the API', () => {
-  let t: TestService;
-  let files: FileServer;
-
-  beforeAll(async () => {
-    t = await startTestService('pglite');
-    files = await serveFiles(AUDIO_DIR);
-  });
-
-  afterAll(async () => {
-    await files?.close();
-    await t?.stop();
-  });
+  const api = useApiFixture('pglite');
 
   it.each(CLIPS)('should keep the word error rate of $file under $maxWer', async ({ file, maxWer }) => {
-    const done = await transcribe(t, { audio: `${files.url}/${file}` });
+    const done = await api.run({ audio: `${api.files.url}/${file}` });
     expect(done.status).toBe('succeeded');
     const reference = await readFile(join(AUDIO_DIR, file.replace(/\.wav$/, '.txt')), 'utf8');
     const { wer } = wordErrorRate(normalizeForWer(reference), normalizeForWer(transcriptText(done.output as never)));
@@ -149,7 +117,7 @@ describe('recognition quality through the API', () => {
   it.each(['nonspeech/generated_white_noise_10s.wav', 'nonspeech/pisets_no_speech.wav', 'music/brahms_hungarian_dance_5_us_army_strings_16k.wav'])(
     'should give an empty transcript, not invented words, for %s',
     async (file) => {
-      const done = await transcribe(t, { audio: `${files.url}/${file}` });
+      const done = await api.run({ audio: `${api.files.url}/${file}` });
       expect(done.status).toBe('succeeded');
       const output = done.output as { segments: unknown[]; vad: unknown[]; language: string | null };
       expect(output.segments).toEqual([]);

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import Replicate031 from 'replicate-0.31';
 import Replicate14 from 'replicate-1.4';
-import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
-import { startTestService, type TestService } from '../test-support/start-test-service.ts';
+import { useApiFixture } from '../test-support/use-api-fixture.ts';
 
 interface JsonOutput {
   source: { length: number; format: string };
@@ -20,22 +19,11 @@ const CLIENTS = [
 ];
 
 describe('the official npm replicate clients', () => {
-  let t: TestService;
-  let files: FileServer;
-
-  beforeAll(async () => {
-    t = await startTestService('pglite');
-    files = await serveFiles(AUDIO_DIR);
-  });
-
-  afterAll(async () => {
-    await files?.close();
-    await t?.stop();
-  });
+  const api = useApiFixture('pglite');
 
   it.each(CLIENTS)('should return the transcript from $name run() with a link', async ({ make }) => {
-    const client = make(t.key, `${t.replicateBase}/v1`);
-    const output = (await client.run('service/transcribe', { input: { audio: `${files.url}/jfk.wav` } })) as JsonOutput;
+    const client = make(api.t.key, `${api.t.replicateBase}/v1`);
+    const output = (await client.run('service/transcribe', { input: { audio: `${api.files.url}/jfk.wav` } })) as JsonOutput;
     expect(output.source.format).toBe('wav');
     expect(output.language).toBe('en');
     expect(output.segments.map((s) => s.text).join(' ')).toMatch(/country/);
@@ -44,7 +32,7 @@ describe('the official npm replicate clients', () => {
   it.each(CLIENTS)('should return the transcript from $name run() with a data: URI and the raw base URL', async ({ make }) => {
     const bytes = await readFile(join(AUDIO_DIR, 'librispeech-test-clean/1089-134686-0001.wav'));
     // A JS user who sets the documented Python base as-is hits the routes without the inner /v1.
-    const client = make(t.key, t.replicateBase);
+    const client = make(api.t.key, api.t.replicateBase);
     const output = (await client.run('service/transcribe', {
       input: { audio: `data:audio/wav;base64,${bytes.toString('base64')}`, output_format: 'text' },
     })) as string;
@@ -53,12 +41,12 @@ describe('the official npm replicate clients', () => {
   });
 
   it.each(CLIENTS)('should make $name run() throw with the error text of a failed prediction', async ({ make }) => {
-    const client = make(t.key, `${t.replicateBase}/v1`);
-    await expect(client.run('service/transcribe', { input: { audio: `${files.url}/jfk.txt` } })).rejects.toThrow(/not a recording|read/i);
+    const client = make(api.t.key, `${api.t.replicateBase}/v1`);
+    await expect(client.run('service/transcribe', { input: { audio: `${api.files.url}/jfk.txt` } })).rejects.toThrow(/not a recording|read/i);
   });
 
   it.each(CLIENTS)('should make $name report a 422 detail for a missing audio', async ({ make }) => {
-    const client = make(t.key, `${t.replicateBase}/v1`);
+    const client = make(api.t.key, `${api.t.replicateBase}/v1`);
     await expect(client.run('service/transcribe', { input: {} })).rejects.toThrow(/422[\s\S]*audio/);
   });
 });

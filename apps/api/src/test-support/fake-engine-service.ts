@@ -74,3 +74,9 @@ export function isSettled(prediction: Record<string, unknown>): boolean {
   if (!['succeeded', 'failed', 'canceled'].includes(String(prediction.status))) return false;
   return String(prediction.logs ?? '').split('\n').some((line) => /^\S+ (succeeded|failed|canceled)\b/.test(line));
 }
+
+/** How long a spawned service may take to start on a busy 2-core machine (PGlite start-up is slow), ms. */
+export const SPAWN_TIMEOUT_MS = 180_000;
+
+/** Time allowed for a test that starts and kills several service processes, ms. */
+export const MULTI_PROCESS_TEST_TIMEOUT_MS = 600_000;
