@@ -8,7 +8,6 @@
  * bench/results/post-processing.md.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import { runPostProcessing } from '../packages/core/src/post-processing/run-post-processing.ts';
 import { replyLikeAModel } from '../packages/core/src/post-processing/test-support/reply-like-a-model.ts';
 import { startChatServer } from '../packages/core/src/post-processing/test-support/start-chat-server.ts';
