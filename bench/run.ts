@@ -2,8 +2,10 @@
  * `npm run bench`: runs every benchmark script in this folder one after another (never in parallel:
  * the machine has 2 cores) and lists the result files. Each script measures its own baseline in the
  * same run and writes a Markdown table to bench/results/. The default is a quick run (minutes per
- * script); `--full` adds the long measurements (more repetitions, longer files) and is passed on to
- * every script. Pass names to run only some: `npm run bench -- --full pipeline-overhead memory`.
+ * script); `--full` adds the long measurements (more repetitions, longer files): it reaches the
+ * scripts as BENCH_FULL=1 in their environment (so scripts with strict argument parsers are not
+ * disturbed; bench/support/bench-kit.ts reads it). Pass names to run only some:
+ * `npm run bench -- --full pipeline-overhead memory`.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -12,7 +14,7 @@ import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const flags = args.filter((arg) => arg.startsWith('--'));
+const full = args.includes('--full');
 const wanted = args.filter((arg) => !arg.startsWith('--'));
 const scripts = readdirSync(here)
   .filter((name) => name.endsWith('.ts') && name !== 'run.ts' && !name.endsWith('.test.ts') && !name.endsWith('.d.ts'))
@@ -22,9 +24,10 @@ const scripts = readdirSync(here)
 let failed = 0;
 const started = Date.now();
 for (const script of scripts) {
-  console.log(`\n=== bench/${script} ${flags.join(' ')}`);
+  console.log(`\n=== bench/${script}${full ? ' (full)' : ''}`);
   const began = Date.now();
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, script), ...flags], { stdio: 'inherit' });
+  const env = { ...process.env, ...(full ? { BENCH_FULL: '1' } : {}) };
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, script)], { stdio: 'inherit', env });
   if (result.status !== 0) failed += 1;
   console.log(`=== bench/${script}: ${result.status === 0 ? 'done' : 'FAILED'} in ${((Date.now() - began) / 1000).toFixed(0)} s`);
 }

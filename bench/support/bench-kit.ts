@@ -5,8 +5,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 
-/** True when the run was started with `--full` (`npm run bench -- --full`): the long measurements too. */
-export const FULL_RUN = process.argv.includes('--full');
+/** True for `npm run bench -- --full` (BENCH_FULL=1) or a script run with `--full`: the long measurements too. */
+export const FULL_RUN = process.argv.includes('--full') || process.env.BENCH_FULL === '1';
 
 /** One Markdown line: CPU model, cores, memory, Node version, load average at the time, date. */
 export function describeMachine(): string {

@@ -94,3 +94,4 @@ export * from './diarization/merge-channel-transcripts.ts';
 export * from './diarization/diarization-error-rate.ts';
 export * from './diarization/parse-rttm.ts';
 export * from './diarization/speaker-turn.ts';
+export * from './validation/contains-nul.ts';

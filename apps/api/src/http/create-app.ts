@@ -11,6 +11,7 @@ import { authenticate } from './authenticate.ts';
 import { rateLimit } from './rate-limit.ts';
 import { lingerUnreadBody } from './linger-unread-body.ts';
 import { handleError, sendProblem } from './map-error.ts';
+import { refuseNulCharacters } from './refuse-nul-characters.ts';
 
 export interface AppOptions {
   /** Secret for the loopback-only admin routes used by the `apikey` CLI; absent disables them. */
@@ -62,6 +63,7 @@ function apiRouter(ctx: ServiceContext, ...routes: Router[]): Router {
   router.use(authenticate(ctx.database.db));
   router.use(rateLimit(ctx)); // per key, 429 + Retry-After before any body is read (issue 9)
   router.use(express.json({ limit: jsonBodyLimitBytes(ctx.config.maxMediaBytes), strict: false }));
+  router.use(refuseNulCharacters); // PostgreSQL cannot store NUL: refuse it instead of failing with a 500
   for (const routes_ of routes) router.use(routes_);
   return router;
 }

@@ -2,6 +2,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { AppError } from '../errors/app-error.ts';
+import { containsNul } from '../validation/contains-nul.ts';
 import { predictions, type PredictionRow } from '../db/schema.ts';
 import { TRANSCRIBE_QUEUE } from '../jobs/open-job-queue.ts';
 import { writeDataUri } from '../media/decode-data-uri.ts';
@@ -35,6 +36,7 @@ export interface CreatePredictionRequest {
  */
 export async function createPrediction(ctx: ServiceContext, request: CreatePredictionRequest): Promise<PredictionRow> {
   const raw = asInputObject(request.rawInput, request.upload);
+  if (containsNul(raw)) throw new AppError('invalid_input', 'The input contains a NUL character (\\u0000), which no parameter may hold.', { param: 'input' });
   const params = parsePredictionInput(raw, {
     recognitionLanguages: ctx.engine.languages,
     engineName: ctx.engine.name,
