@@ -86,8 +86,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   if (embedded && server) await writeServiceLock(dataDir, { pid: process.pid, port, adminToken });
   const stopBot = server ? await startChatBot(ctx, env, botRouter) : null;
   const stop = async () => {
-    if (server) await new Promise<void>((done) => server.close(() => done()));
-    server?.closeAllConnections();
+    if (server) await closeServer(server, env.SHUTDOWN_TIMEOUT_MS);
     await stopBot?.();
     stopSweeper?.();
     await stopWorker?.();
@@ -119,6 +118,18 @@ async function refuseSecondOwner(dataDir: string): Promise<void> {
         `(PGlite allows one process). Use that service, stop it first, or set DATABASE_URL to use PostgreSQL.`,
     );
   }
+}
+
+/**
+ * Stops accepting connections, closes idle keep-alive ones at once, lets requests in flight end
+ * (a `Prefer: wait` may hold up to 60 s) and cuts what is left after `timeoutMs`.
+ */
+async function closeServer(server: Server, timeoutMs: number): Promise<void> {
+  const closed = new Promise<void>((done) => server.close(() => done()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+  await closed;
+  clearTimeout(timer);
 }
 
 function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<Server> {
