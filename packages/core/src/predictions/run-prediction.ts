@@ -1,5 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import { runPostProcessing } from '../post-processing/run-post-processing.ts';
@@ -29,7 +30,8 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
   const row = await markStarted(ctx, predictionId);
   if (!row) return;
   notifyWebhookStart(ctx.database.db, predictionId); // webhook `start`, once ever (issue 9)
-  const workDir = join(ctx.config.dataDir, 'work', predictionId);
+  // One folder per attempt: a run reclaimed after an outage never shares files with a late one.
+  const workDir = join(ctx.config.dataDir, 'work', `${predictionId}-${randomBytes(4).toString('hex')}`);
   const log = (line: string) => appendPredictionLog(ctx.database.db, predictionId, line);
   const watch = watchCancellation(ctx.database.db, predictionId);
   const runSignal = signal ? AbortSignal.any([signal, watch.signal]) : watch.signal;
