@@ -4,10 +4,11 @@ import { asChatText, type ChatText } from './chat-text.ts';
 /**
  * The transcript as the user chose to get it (settings, issue 8): `messages` plain text in chat
  * (a `.txt` file when long), `txt` a text file with time labels, `srt` subtitles (spec 2.3.5).
- * Speaker labels appear only when the transcript has speakers. `baseName` names the file.
+ * Speaker labels appear only when the transcript has more than one speaker. `baseName` names the file.
  */
 export function renderChatTranscript(transcript: Transcript, format: BotOutputFormat, baseName: string): ChatText {
-  const speakers = transcript.segments.some((segment) => segment.speaker !== null);
+  // Labels only help when there is more than one speaker; one voice reads as running text.
+  const speakers = new Set(transcript.segments.map((segment) => segment.speaker).filter((label) => label !== null)).size > 1;
   const render = (output: 'text' | 'srt', timestamps: boolean): string =>
     String(
       applyOutputTransformers({
