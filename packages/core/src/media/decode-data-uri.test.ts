@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../errors/app-error.ts';
 import { isDataUri, writeDataUri } from './decode-data-uri.ts';
+import { failure } from './test-support/failure-of.ts';
 
 const JFK = '/work/shared/audio/jfk.wav';
 const LIMIT = { maxBytes: 50 * 1024 * 1024 };
@@ -24,15 +25,6 @@ afterAll(async () => {
 function dest(): string {
   count += 1;
   return join(dir, `out-${count}.bin`);
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure, got success');
 }
 
 describe('writeDataUri', () => {

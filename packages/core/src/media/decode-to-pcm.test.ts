@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../errors/app-error.ts';
 import { decodeToPcm } from './decode-to-pcm.ts';
 import { readWavHeader } from './read-wav-samples.ts';
+import { failure } from './test-support/failure-of.ts';
 
 const AUDIO = '/work/shared/audio';
 const run = promisify(execFile);
@@ -24,15 +25,6 @@ afterAll(async () => {
 function out(): string {
   count += 1;
   return join(dir, `decoded-${count}.wav`);
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure, got success');
 }
 
 const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);

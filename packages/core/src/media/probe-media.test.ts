@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../errors/app-error.ts';
 import { probeMedia } from './probe-media.ts';
+import { failure } from './test-support/failure-of.ts';
 
 const AUDIO = '/work/shared/audio';
 const run = promisify(execFile);
@@ -26,15 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure, got success');
-}
 
 describe('probeMedia', () => {
   describe('when the file is a recording', () => {
