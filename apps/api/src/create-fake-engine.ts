@@ -21,7 +21,7 @@ export const FAKE_ENGINE_TEXT = 'fake engine transcript';
  * A recognition engine double for load and fault tests ONLY (issue 9): no model, no CPU. It waits
  * `delayMs` (0 = answers at once; honours the abort signal), then returns one segment with
  * FAKE_ENGINE_TEXT over the first speech interval. Each call prints one line
- * `[fake-engine] recognize <predictionId>` (the work directory's name), so tests can count runs.
+ * `[fake-engine] recognize <predictionId>` (from the work directory's name), so tests can count runs.
  * Only selectable through select-engine.ts when NODE_ENV=test or ALLOW_FAKE_ENGINE=1.
  */
 export function createFakeEngine(options: { delayMs: number }): FakeEngine {
@@ -35,7 +35,8 @@ export function createFakeEngine(options: { delayMs: number }): FakeEngine {
       stats.calls += 1;
       stats.active += 1;
       stats.maxActive = Math.max(stats.maxActive, stats.active);
-      console.log(`[fake-engine] recognize ${basename(dirname(request.wavPath))}`);
+      // The work directory is `<predictionId>-<attempt>` (run-prediction.ts).
+      console.log(`[fake-engine] recognize ${basename(dirname(request.wavPath)).replace(/-[0-9a-f]+$/, '')}`);
       try {
         if (options.delayMs > 0) await sleep(options.delayMs, undefined, { signal: request.signal });
         request.onProgress?.(1);

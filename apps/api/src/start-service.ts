@@ -86,10 +86,12 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   if (embedded && server) await writeServiceLock(dataDir, { pid: process.pid, port, adminToken });
   const stopBot = server ? await startChatBot(ctx, env, botRouter) : null;
   const stop = async () => {
-    if (server) await closeServer(server, env.SHUTDOWN_TIMEOUT_MS);
-    await stopBot?.();
-    stopSweeper?.();
+    // Stop taking work first (requests and queued jobs), then let what runs finish within the deadline.
+    const closing = server ? closeServer(server, env.SHUTDOWN_TIMEOUT_MS) : Promise.resolve();
     await stopWorker?.();
+    stopSweeper?.();
+    await stopBot?.();
+    await closing;
     await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS, wait: true });
     await database.close();
     if (embedded) await removeServiceLock(dataDir);
