@@ -98,6 +98,18 @@ function fitLine(points: Point[]): { fixedSeconds: number; perSecond: number; wo
   return { fixedSeconds, perSecond, worstMiss };
 }
 
+/**
+ * `grows faster than linear` when the last step costs over 1.5× the fitted seconds per audio second
+ * (the sign of a quadratic stage); else `linear` when every point is within 5 % of the line; else
+ * `no faster than linear` (single runs on a shared machine are uneven).
+ */
+function growthVerdict(points: Point[], line: { perSecond: number; worstMiss: number }): string {
+  const [previous, last] = points.slice(-2) as [Point, Point];
+  const lastStep = (last.seconds - previous.seconds) / (last.audioSeconds - previous.audioSeconds);
+  if (lastStep > 1.5 * line.perSecond) return `grows faster than linear: the last step costs ${fixed(lastStep / line.perSecond, 2)}× the fitted rate`;
+  return line.worstMiss <= 0.05 ? 'linear' : 'no faster than linear (single runs are uneven; see the marginal column)';
+}
+
 function seriesTable(series: Series): string[] {
   if (series.points.length === 0) return [`### ${series.name}`, '', series.note ?? 'not measured', ''];
   const first = series.points[0]!;
@@ -110,8 +122,7 @@ function seriesTable(series: Series): string[] {
   const line = fitLine(series.points);
   const verdict = line
     ? `Fit: ${fixed(line.fixedSeconds, 1)} s fixed + ${fixed(line.perSecond, 4)} s per audio second (RTF at scale ${fixed(line.perSecond, 3)}); `
-      + `worst point off the line by ${fixed(line.worstMiss * 100, 1)} % of the longest run — `
-      + `${line.worstMiss <= 0.05 ? 'linear' : 'not clearly linear (a busy machine makes single runs uneven: compare the marginal column)'}.`
+      + `worst point off the line by ${fixed(line.worstMiss * 100, 1)} % of the longest run — ${growthVerdict(series.points, line)}.`
     : 'Fewer than 3 lengths: no linearity check.';
   return [
     `### ${series.name}`, '',
