@@ -4,7 +4,7 @@
  * linear). Recordings are real clips concatenated with ffmpeg (bench/support/long-recordings.ts).
  *
  * - PocketSphinx engine alone (`engine.recognize` on decoded audio and VAD intervals): 1, 2 and 5 min
- *   (quick) or 1, 5 and 10 min (`--full`). An hour would take tens of minutes on 2 cores.
+ *   (quick) or 1, 5 and 10 min (`--full`), to keep the run short on a shared machine.
  * - Whole pipeline with PocketSphinx (real service, HTTP, PostgreSQL): the same lengths.
  * - Whole pipeline with the remote engine against the local OpenAI-compatible server double
  *   (answers at once): 1, 5, 10, 30, 60 min, so the pipeline's own growth is seen up to an hour.
@@ -150,9 +150,10 @@ async function main(): Promise<void> {
         + 'concatenated with ffmpeg to each length (bench/support/long-recordings.ts). One run per length, all in this run. '
         + 'Pipeline times are `metrics.total_time` of a prediction through the real service (HTTP, pg-boss on PostgreSQL, '
         + 'download, decode, VAD, recognition, formatting, database), so they include fixed costs such as the queue pick-up. '
-        + `PocketSphinx is measured on ${ENGINE_SECONDS.map((s) => s / 60).join(', ')} min only: at its real-time factor (table) `
-        + 'an hour would take tens of minutes; the pipeline\'s own growth up to 60 minutes is measured with the remote engine '
-        + 'against a local OpenAI-compatible server double that answers at once. Linear means time = fixed cost + a constant '
+        + `PocketSphinx is measured on ${ENGINE_SECONDS.map((s) => s / 60).join(', ')} min only, to keep the run short on a `
+        + 'shared machine (it ran between 0.1× and 1.4× real time here depending on the other load); the pipeline\'s own growth '
+        + 'up to 60 minutes is measured with the remote engine against a local OpenAI-compatible server double that answers '
+        + 'at once. Linear means time = fixed cost + a constant '
         + 'cost per audio minute: the marginal column stays level and the RTF falls towards the fitted slope as the fixed cost '
         + '(queue pick-up, process start-up, first requests) is spread.',
       '',
