@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { openAsBlob } from 'node:fs';
 import OpenAI from 'openai';
 import PQueue from 'p-queue';
 import { planRemoteChunks, type RemoteChunk } from './plan-remote-chunks.ts';
@@ -46,10 +47,10 @@ export function buildRemotePrompt(prompt: string | null, hotwords: readonly stri
  * Recognition on any server speaking OpenAI's `POST /v1/audio/transcriptions` (OpenAI, Groq,
  * speaches / faster-whisper-server, vLLM, whisper.cpp's server) through the `openai` client.
  * The speech is cut at VAD pauses into chunks (planRemoteChunks: each a WAV of at most
- * `maxRequestBytes` and `maxChunkSeconds`), sent `concurrency` at a time with `timeoutMs` per
- * attempt and `maxRetries` retries, and stitched back in recording time. `language` is sent when
- * not null (else the server detects it and each segment carries its answer as a spec 2.5 code);
- * prompt and hotwords go into `prompt` (buildRemotePrompt). Progress is reported as chunks finish.
+ * `maxRequestBytes` and `maxChunkSeconds`, streamed from the WAV file as it is sent, never held in
+ * memory), sent `concurrency` at a time with `timeoutMs` per attempt and `maxRetries` retries,
+ * and stitched back in recording time. `language` is sent when not null (else the server detects
+ * it and each segment carries its answer as a spec 2.5 code); prompt and hotwords go into `prompt` (buildRemotePrompt). Progress is reported as chunks finish.
  * @throws RangeError when the limits leave less than 1 s per chunk.
  * @throws from recognize: AppError `recognition_failed` (server refused the audio or kept failing),
  *   `recognition_unreachable` (timeouts, connection failures after retries), `media_unreadable`;
@@ -92,7 +93,7 @@ async function recognizeRemotely(settings: Settings, request: RecognitionRequest
   const signal = request.signal ? AbortSignal.any([request.signal, abort.signal]) : abort.signal;
   setMaxListeners(10 + 3 * chunks.length, signal); // each waiting or running chunk listens
   const run: RemoteAsrRun = {
-    ...settings, queue: new PQueue({ concurrency: settings.concurrency }), wavPath: request.wavPath, layout,
+    ...settings, queue: new PQueue({ concurrency: settings.concurrency }), wav: await openAsBlob(request.wavPath), layout,
     language: request.language, prompt: buildRemotePrompt(request.prompt, request.hotwords), signal,
   };
   const seconds = (chunk: RemoteChunk) => chunk.end - chunk.start;

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenAiAsrEngine, type OpenAiAsrOptions } from './openai-asr-engine.ts';
+import { createOpenAiAsrEngine, DEFAULT_MAX_CHUNK_SECONDS, DEFAULT_MAX_REQUEST_BYTES, type OpenAiAsrOptions } from './openai-asr-engine.ts';
+import { planRemoteChunks } from './plan-remote-chunks.ts';
+import { readWavLayout } from './read-wav-layout.ts';
+import { readWavSlice } from './read-wav-slice.ts';
 import type { RecognitionRequest } from './recognition-engine.ts';
 import { audioPath } from './shared-audio.test-helper.ts';
 import { startTranscriptionServer, type TranscriptionReply, type TranscriptionServer } from './test-support/start-transcription-server.ts';
@@ -39,6 +42,19 @@ describe('openai-compatible engine failures', () => {
     expect(server.requests).toHaveLength(3);
     expect(server.requests[1]!.receivedAtMs - server.requests[0]!.answeredAtMs!).toBeGreaterThanOrEqual(950);
     expect(segments.length).toBeGreaterThan(0);
+  });
+
+  it('should resend the same WAV bytes, with a Content-Length, on every attempt', async () => {
+    inOrder({ status: 500 }, { status: 502 });
+    await recognize({ concurrency: 1 });
+    const [chunk] = planRemoteChunks(JFK_SPEECH, 11, { maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES, maxChunkSeconds: DEFAULT_MAX_CHUNK_SECONDS });
+    const expected = await readWavSlice(audioPath('jfk.wav'), await readWavLayout(audioPath('jfk.wav')), chunk!.start, chunk!.end);
+    expect(server.requests).toHaveLength(3);
+    for (const request of server.requests) {
+      expect(request.file.bytes.equals(expected)).toBe(true);
+      expect(request.headers['transfer-encoding']).toBeUndefined();
+      expect(Number(request.headers['content-length'])).toBeGreaterThan(expected.length);
+    }
   });
 
   it('should give up after maxRetries on a 5xx, naming the status and the attempts', async () => {

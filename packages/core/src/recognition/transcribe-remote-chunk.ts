@@ -1,5 +1,4 @@
 import type OpenAI from 'openai';
-import { toFile } from 'openai';
 import type { TranscriptionCreateParamsNonStreaming } from 'openai/resources/audio/transcriptions';
 import type PQueue from 'p-queue';
 import { AppError } from '../errors/app-error.ts';
@@ -9,7 +8,7 @@ import { classifyRemoteAsrFailure } from './classify-remote-asr-failure.ts';
 import type { RemoteChunk } from './plan-remote-chunks.ts';
 import type { RecognizedSegment } from './recognition-engine.ts';
 import type { WavLayout } from './read-wav-layout.ts';
-import { readWavSlice } from './read-wav-slice.ts';
+import { sliceWavBlob } from './read-wav-slice.ts';
 import { stitchRemoteSegments } from './stitch-remote-segments.ts';
 
 /** What every chunk request of one recognition shares. */
@@ -26,7 +25,8 @@ export interface RemoteAsrRun {
   retryBaseDelayMs: number;
   /** Largest WAV file per request, bytes (only named in the 413 message here). */
   maxRequestBytes: number;
-  wavPath: string;
+  /** The whole 16 kHz mono WAV file as a file-backed Blob (`fs.openAsBlob`): chunks are lazy slices of it. */
+  wav: Blob;
   layout: WavLayout;
   /** Spec 2.5 code sent as `language`, or null to let the server detect it. */
   language: string | null;
@@ -35,20 +35,22 @@ export interface RemoteAsrRun {
   signal: AbortSignal;
 }
 
-function toParams(run: RemoteAsrRun, wav: Buffer, chunk: RemoteChunk): Promise<TranscriptionCreateParamsNonStreaming<'verbose_json'>> {
+/** The request of one attempt; its file streams the chunk's bytes from the disk as the request is sent. */
+function toParams(run: RemoteAsrRun, chunk: RemoteChunk): TranscriptionCreateParamsNonStreaming<'verbose_json'> {
   const name = `chunk-${chunk.start.toFixed(3)}.wav`;
-  return toFile(wav, name, { type: 'audio/wav' }).then((file) => ({
-    file,
+  return {
+    file: new File([sliceWavBlob(run.wav, run.layout, chunk.start, chunk.end)], name, { type: 'audio/wav' }),
     model: run.model,
     response_format: 'verbose_json' as const,
     timestamp_granularities: ['segment', 'word'],
     ...(run.language === null ? {} : { language: run.language }),
     ...(run.prompt === undefined ? {} : { prompt: run.prompt }),
-  }));
+  };
 }
 
 /**
- * Sends one chunk (its slice of the WAV, read only once a queue slot is free) to
+ * Sends one chunk (a lazy slice of the WAV file: its bytes are read from the disk while the request
+ * body is written, so a chunk in flight holds no copy of its audio, and a retry sends the same bytes) to
  * `POST {baseUrl}/audio/transcriptions` as `verbose_json` with segment and word timestamps, and
  * returns its segments in recording time (stitchRemoteSegments). Retries 408, 429, 5xx, timeouts and
  * connection failures at most `run.maxRetries` times, waiting `Retry-After` (over 30 s: gives up)
@@ -62,8 +64,7 @@ export async function transcribeRemoteChunk(run: RemoteAsrRun, chunk: RemoteChun
   for (let attempt = 1; ; attempt += 1) {
     try {
       const answer = await run.queue.add(async () => {
-        const params = await toParams(run, await readWavSlice(run.wavPath, run.layout, chunk.start, chunk.end), chunk);
-        return run.client.audio.transcriptions.create(params, { signal, timeout: run.timeoutMs, maxRetries: 0 });
+        return run.client.audio.transcriptions.create(toParams(run, chunk), { signal, timeout: run.timeoutMs, maxRetries: 0 });
       }, { signal, throwOnTimeout: true });
       return stitchRemoteSegments(answer, chunk, run.language);
     } catch (error) {
