@@ -43,30 +43,34 @@ export function cutWindows(regions: Uint32Array): FrameWindow[] {
  * @returns one vector of `components × (1 + dimension)` values per window.
  */
 export function embedWindows(windows: readonly FrameWindow[], frames: FrameMatrix, model: BackgroundModel, posteriors: Float64Array): Float64Array[] {
-  const { components: m, dimension: d } = model;
+  const { components: m, dimension: d, means, weights } = model;
+  const deviations = model.variances.map(Math.sqrt);
+  const values = frames.values;
   return windows.map(({ first, end }) => {
     const vector = new Float64Array(m * (1 + d));
     const count = end - first;
     for (let i = first; i < end; i += 1) {
+      const row = i * d;
       for (let c = 0; c < m; c += 1) {
         const gamma = posteriors[i * m + c]!;
+        const at = c * d;
         vector[c]! += gamma;
-        for (let k = 0; k < d; k += 1) {
-          const z = (frames.values[i * d + k]! - model.means[c * d + k]!) / Math.sqrt(model.variances[c * d + k]!);
-          vector[m + c * d + k]! += gamma * z;
-        }
+        for (let k = 0; k < d; k += 1) vector[m + at + k]! += gamma * ((values[row + k]! - means[at + k]!) / deviations[at + k]!);
       }
     }
     for (let c = 0; c < m; c += 1) {
-      const root = Math.sqrt(model.weights[c]!);
-      vector[c] = (vector[c]! / count - model.weights[c]!) / root;
+      const root = Math.sqrt(weights[c]!);
+      vector[c] = (vector[c]! / count - weights[c]!) / root;
       for (let k = 0; k < d; k += 1) vector[m + c * d + k]! /= count * root;
     }
-    return normalize(vector.map((x) => Math.sign(x) * Math.sqrt(Math.abs(x))));
+    for (let k = 0; k < vector.length; k += 1) vector[k] = Math.sign(vector[k]!) * Math.sqrt(Math.abs(vector[k]!));
+    return normalize(vector);
   });
 }
 
+/** Scales `vector` in place to unit length (left as it is when all zero). */
 function normalize(vector: Float64Array): Float64Array {
   const norm = Math.hypot(...vector);
-  return norm > 0 ? vector.map((x) => x / norm) : vector;
+  if (norm > 0) for (let k = 0; k < vector.length; k += 1) vector[k]! /= norm;
+  return vector;
 }

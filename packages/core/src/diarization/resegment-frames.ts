@@ -36,12 +36,14 @@ export async function resegmentFrames(
       await yieldToEventLoop();
       signal?.throwIfAborted();
     }
-    const next = Int32Array.from({ length: frames.rows }, (_, i) => {
+    const next = new Int32Array(frames.rows);
+    let changed = false;
+    for (let i = 0; i < frames.rows; i += 1) {
       let best = current[i]!;
       for (let s = 0; s < speakers; s += 1) if (scores[s]![i]! > scores[best]![i]!) best = s;
-      return best;
-    });
-    const changed = next.some((label, i) => label !== current[i]);
+      next[i] = best;
+      changed ||= best !== current[i];
+    }
     current = next;
     if (!changed) break;
   }
@@ -73,17 +75,20 @@ function absorbShortRuns(labels: Int32Array, regions: Uint32Array): Int32Array {
  * labelled `speaker`; all -Infinity when the speaker has too few frames.
  */
 function logLikelihoods(frames: FrameMatrix, labels: Int32Array, speaker: number): Float64Array {
-  const d = frames.dimension;
-  const mine = [...labels.keys()].filter((i) => labels[i] === speaker);
+  const { dimension: d, values } = frames;
   const result = new Float64Array(frames.rows).fill(-Infinity);
-  if (mine.length < MIN_SPEAKER_FRAMES) return result;
+  const size = labels.reduce((count, label) => (label === speaker ? count + 1 : count), 0);
+  if (size < MIN_SPEAKER_FRAMES) return result;
   const mean = new Float64Array(d);
-  for (const i of mine) for (let k = 0; k < d; k += 1) mean[k]! += frames.values[i * d + k]! / mine.length;
   const covariance = new Float64Array(d * d);
-  for (const i of mine) {
+  for (let i = 0; i < frames.rows; i += 1) {
+    if (labels[i] === speaker) for (let k = 0; k < d; k += 1) mean[k]! += values[i * d + k]! / size;
+  }
+  for (let i = 0; i < frames.rows; i += 1) {
+    if (labels[i] !== speaker) continue;
     for (let a = 0; a < d; a += 1) {
-      const xa = frames.values[i * d + a]! - mean[a]!;
-      for (let b = 0; b <= a; b += 1) covariance[a * d + b]! += (xa * (frames.values[i * d + b]! - mean[b]!)) / mine.length;
+      const xa = values[i * d + a]! - mean[a]!;
+      for (let b = 0; b <= a; b += 1) covariance[a * d + b]! += (xa * (values[i * d + b]! - mean[b]!)) / size;
     }
   }
   for (let a = 0; a < d; a += 1) covariance[a * d + a]! += RIDGE;
@@ -92,9 +97,10 @@ function logLikelihoods(frames: FrameMatrix, labels: Int32Array, speaker: number
   for (let a = 0; a < d; a += 1) logDet += 2 * Math.log(lower[a * d + a]!);
   const y = new Float64Array(d);
   for (let i = 0; i < frames.rows; i += 1) {
+    const row = i * d;
     let distance = 0;
     for (let a = 0; a < d; a += 1) {
-      let sum = frames.values[i * d + a]! - mean[a]!;
+      let sum = values[row + a]! - mean[a]!;
       for (let b = 0; b < a; b += 1) sum -= lower[a * d + b]! * y[b]!;
       y[a] = sum / lower[a * d + a]!;
       distance += y[a]! * y[a]!;
@@ -122,7 +128,8 @@ function smooth(values: Float64Array, regions: Uint32Array): Float64Array {
   const half = SMOOTHING_FRAMES >> 1;
   const result = new Float64Array(values.length);
   for (let i = 0; i < values.length; i += 1) {
-    let [sum, count] = [0, 0];
+    let sum = 0;
+    let count = 0;
     for (let j = Math.max(0, i - half); j < Math.min(values.length, i + half); j += 1) {
       if (regions[j] !== regions[i]) continue;
       sum += values[j]!;

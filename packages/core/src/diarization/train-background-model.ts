@@ -53,19 +53,27 @@ export function componentPosteriors(model: BackgroundModel, frames: FrameMatrix)
     for (let k = 0; k < d; k += 1) logDet += Math.log(model.variances[c * d + k]!);
     return Math.log(model.weights[c]!) - 0.5 * logDet;
   });
+  const { means, variances } = model;
+  const values = frames.values;
   const posteriors = new Float64Array(frames.rows * m);
   for (let i = 0; i < frames.rows; i += 1) {
+    const row = i * d;
+    const out = i * m;
     let best = -Infinity;
     for (let c = 0; c < m; c += 1) {
+      const at = c * d;
       let distance = 0;
-      for (let k = 0; k < d; k += 1) distance += (frames.values[i * d + k]! - model.means[c * d + k]!) ** 2 / model.variances[c * d + k]!;
+      for (let k = 0; k < d; k += 1) {
+        const difference = values[row + k]! - means[at + k]!;
+        distance += (difference * difference) / variances[at + k]!; // x * x is x ** 2 exactly
+      }
       const log = constants[c]! - 0.5 * distance;
-      posteriors[i * m + c] = log;
+      posteriors[out + c] = log;
       if (log > best) best = log;
     }
     let sum = 0;
-    for (let c = 0; c < m; c += 1) sum += posteriors[i * m + c] = Math.exp(posteriors[i * m + c]! - best);
-    for (let c = 0; c < m; c += 1) posteriors[i * m + c]! /= sum;
+    for (let c = 0; c < m; c += 1) sum += posteriors[out + c] = Math.exp(posteriors[out + c]! - best);
+    for (let c = 0; c < m; c += 1) posteriors[out + c]! /= sum;
   }
   return posteriors;
 }
@@ -101,14 +109,17 @@ function estimate(m: number, data: FrameMatrix, responsibilities: Float64Array):
   const count = new Float64Array(m);
   const first = new Float64Array(m * d);
   const second = new Float64Array(m * d);
+  const values = data.values;
   for (let i = 0; i < data.rows; i += 1) {
+    const row = i * d;
     for (let c = 0; c < m; c += 1) {
       const r = responsibilities[i * m + c]!;
+      const at = c * d;
       count[c]! += r;
       for (let k = 0; k < d; k += 1) {
-        const x = data.values[i * d + k]!;
-        first[c * d + k]! += r * x;
-        second[c * d + k]! += r * x * x;
+        const x = values[row + k]!;
+        first[at + k]! += r * x;
+        second[at + k]! += r * x * x;
       }
     }
   }
