@@ -44,12 +44,12 @@ export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<Sp
   const dendrogram = clusterWindows(embedWindows(windows, frames, model, posteriors));
   await pause(input.signal);
   const initialLabels = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
-  const count =
+  const { count, labels: estimated } =
     input.speakers === null
-      ? estimateSpeakerCount(frames, initialLabels, Math.min(MAX_ESTIMATED_SPEAKERS, windows.length))
-      : Math.min(input.speakers, windows.length);
+      ? await estimateSpeakerCount(frames, features.regions, initialLabels, Math.min(MAX_ESTIMATED_SPEAKERS, windows.length), input.signal)
+      : { count: Math.min(input.speakers, windows.length), labels: undefined };
   if (count === 1) return oneSpeaker(input.speech);
-  const labels = await resegmentFrames(frames, features.regions, initialLabels(count), count, input.signal);
+  const labels = estimated ?? (await resegmentFrames(frames, features.regions, initialLabels(count), count, input.signal));
   return framesToTurns(input.speech, features.times, features.regions, labels);
 }
 

@@ -1,38 +1,98 @@
 import { FRAMES_PER_SECOND } from './extract-speech-features.ts';
+import { smallestLikelihoodGain, totalLikelihoodGain } from './measure-likelihood-gain.ts';
+import { resegmentFrames } from './resegment-frames.ts';
 import type { FrameMatrix } from './standardize-features.ts';
 
 /**
- * Two clusters count as different speakers when their mean standardised MFCCs lie this many pooled
- * within-cluster standard deviations apart (Euclidean over the 19 coefficients). Measured on the shared
- * test audio (docs/diarization.md): 13 single-speaker recordings score at most 1.62; different readers
- * joined 1.94 to 3.81; the two similar voices of pyannote_sample only 1.74, so they stay one speaker.
+ * Two resegmented clusters count as different speakers when both scores reach their threshold: their mean
+ * standardised MFCCs lie SPEAKER_SEPARATION_THRESHOLD pooled standard deviations apart, and two
+ * full-covariance Gaussians explain their frames at least SPEAKER_GAIN_THRESHOLD nats per frame better than
+ * one (the data term of ΔBIC). Calibrated on all the shared audio (docs/diarization.md, "Speaker-count
+ * measurements"; rerun with bench/quality/calibrate-speaker-count.ts).
  */
-export const SPEAKER_SEPARATION_THRESHOLD = 1.9;
+export const SPEAKER_SEPARATION_THRESHOLD = 1.8;
+export const SPEAKER_GAIN_THRESHOLD = 0.8;
 /** When the count is estimated, every speaker needs this many frames (3 s of speech). */
 const MIN_ESTIMATED_SPEAKER_FRAMES = 3 * FRAMES_PER_SECOND;
 
-/**
- * Estimates the number of speakers: for each count from 2 to `maxCount`, the frames labelled by
- * `labelsFor(count)` (the window clustering cut into `count` clusters) score their smallestSeparation,
- * or 0 when a speaker has under 3 s of speech. The count with the best score wins when that score reaches
- * SPEAKER_SEPARATION_THRESHOLD; otherwise there is one speaker.
- * @returns 1 … maxCount.
- */
-export function estimateSpeakerCount(frames: FrameMatrix, labelsFor: (count: number) => Int32Array, maxCount: number): number {
-  let [best, bestScore] = [1, 0];
-  for (let count = 2; count <= maxCount; count += 1) {
-    const labels = labelsFor(count);
-    const sizes = new Array<number>(count).fill(0);
-    for (const label of labels) sizes[label] = (sizes[label] ?? 0) + 1;
-    const score = sizes.some((size) => size < MIN_ESTIMATED_SPEAKER_FRAMES) ? 0 : smallestSeparation(frames, labels, count);
-    if (score > bestScore) [best, bestScore] = [count, score];
-  }
-  return bestScore >= SPEAKER_SEPARATION_THRESHOLD ? best : 1;
+/** The scores of one candidate count: its resegmented labels and their weakest pair of speakers. */
+export interface SpeakerCountScore {
+  count: number;
+  /** Smallest separation between two speakers (pooled standard deviations); 0 when one has under 3 s. */
+  separation: number;
+  /** Smallest likelihood gain between two speakers (nats per frame); 0 when one has under 3 s. */
+  gain: number;
+  /** Gain per frame of one Gaussian per speaker over one for all (nats per frame); 0 when one has under 3 s. */
+  totalGain: number;
+  /** Speaker index of every frame after resegmentation. */
+  labels: Int32Array;
 }
 
 /**
- * The smallest separation between any two speakers of `labels` (frame → speaker index, `count` speakers),
- * in pooled standard deviations; 0 when a speaker has no frames.
+ * Scores every count from 2 to `maxCount`: the window clustering cut into `count` clusters
+ * (`labelsFor(count)`) is resegmented (resegmentFrames), then its weakest pair of speakers is measured.
+ * @throws `signal.reason` when aborted.
+ */
+export async function scoreSpeakerCounts(
+  frames: FrameMatrix,
+  regions: Uint32Array,
+  labelsFor: (count: number) => Int32Array,
+  maxCount: number,
+  signal?: AbortSignal,
+): Promise<SpeakerCountScore[]> {
+  const scores: SpeakerCountScore[] = [];
+  for (let count = 2; count <= maxCount; count += 1) {
+    const labels = await resegmentFrames(frames, regions, labelsFor(count), count, signal);
+    const sizes = new Array<number>(count).fill(0);
+    for (const label of labels) sizes[label] = (sizes[label] ?? 0) + 1;
+    const tooSmall = sizes.some((size) => size < MIN_ESTIMATED_SPEAKER_FRAMES);
+    const separation = tooSmall ? 0 : smallestSeparation(frames, labels, count);
+    const gain = tooSmall ? 0 : smallestLikelihoodGain(frames, labels, count);
+    const totalGain = tooSmall ? 0 : totalLikelihoodGain(frames, labels, count);
+    scores.push({ count, separation, gain, totalGain, labels });
+  }
+  return scores;
+}
+
+/**
+ * Walks up from 2 speakers and stops at the first count that does not pass: its weakest pair of speakers
+ * misses a threshold (SPEAKER_SEPARATION_THRESHOLD, SPEAKER_GAIN_THRESHOLD), or the extra speaker adds
+ * less likelihood per frame (totalGain) than the previous one did (an elbow rule: splitting a real speaker
+ * off gains at least as much as the split before it; splitting one voice gains less).
+ * @param scores from scoreSpeakerCounts, by increasing count.
+ * @returns the last count that passed, or undefined (one speaker) when 2 does not.
+ */
+export function chooseSpeakerCount(scores: readonly SpeakerCountScore[]): SpeakerCountScore | undefined {
+  let chosen: SpeakerCountScore | undefined;
+  let [previousGain, previousStep] = [0, 0];
+  for (const score of scores) {
+    const step = score.totalGain - previousGain;
+    if (score.separation < SPEAKER_SEPARATION_THRESHOLD || score.gain < SPEAKER_GAIN_THRESHOLD || step < previousStep) break;
+    [chosen, previousGain, previousStep] = [score, score.totalGain, step];
+  }
+  return chosen;
+}
+
+/**
+ * Estimates the number of speakers (scoreSpeakerCounts, then chooseSpeakerCount).
+ * @returns `count` 1 … maxCount and, when above 1, the resegmented `labels` (speaker index per frame).
+ * @throws `signal.reason` when aborted.
+ */
+export async function estimateSpeakerCount(
+  frames: FrameMatrix,
+  regions: Uint32Array,
+  labelsFor: (count: number) => Int32Array,
+  maxCount: number,
+  signal?: AbortSignal,
+): Promise<{ count: number; labels?: Int32Array }> {
+  const chosen = chooseSpeakerCount(await scoreSpeakerCounts(frames, regions, labelsFor, maxCount, signal));
+  return chosen ? { count: chosen.count, labels: chosen.labels } : { count: 1 };
+}
+
+/**
+ * The smallest separation between any two speakers of `labels` (frame → speaker index, `count` speakers):
+ * Euclidean distance of their mean frames in pooled within-speaker standard deviations; 0 when a speaker
+ * has under 2 frames.
  */
 export function smallestSeparation(frames: FrameMatrix, labels: Int32Array, count: number): number {
   const d = frames.dimension;

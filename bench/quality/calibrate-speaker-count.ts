@@ -1,0 +1,113 @@
+/**
+ * `npx tsx bench/quality/calibrate-speaker-count.ts [--quick]` (issue 5): the speaker-count scores of the
+ * built-in diarizer (estimate-speaker-count.ts) on every recording of ../shared/audio with a known number
+ * of speakers, plus joins of different readers made with ffmpeg (positives) and of one reader's clips
+ * (negatives). Prints a Markdown table: per candidate count the resegmented clusters' smallest separation
+ * and likelihood gain, and the estimated count. `--quick` skips the single HiFi-TTS clips.
+ * The thresholds live in estimate-speaker-count.ts; the table goes to docs/diarization.md.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
+import { clusterWindows } from '../../packages/core/src/diarization/cluster-windows.ts';
+import { cutWindows, embedWindows, type FrameWindow } from '../../packages/core/src/diarization/embed-windows.ts';
+import { chooseSpeakerCount, scoreSpeakerCounts } from '../../packages/core/src/diarization/estimate-speaker-count.ts';
+import { extractSpeechFeatures } from '../../packages/core/src/diarization/extract-speech-features.ts';
+import { standardizeFeatures } from '../../packages/core/src/diarization/standardize-features.ts';
+import { componentPosteriors, trainBackgroundModel } from '../../packages/core/src/diarization/train-background-model.ts';
+import { detectSpeech, resolveDefaultVadModelPath } from '../../packages/core/src/recognition/detect-speech.ts';
+
+const AUDIO = process.env.SHARED_AUDIO_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'audio');
+const run = promisify(execFile);
+const [JFK, LS0, LS1] = ['jfk.wav', 'librispeech-test-clean/1089-134686-0000.wav', 'librispeech-test-clean/1089-134686-0001.wav'];
+const LV = (n: string) => `librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb-${n}.wav`;
+const FL = (n: string) => `fleurs/fleurs-${n}.wav`;
+const HIFI = 'hifitts-6097/clips/astralplane_03_leadbeater_0639.wav';
+/** Joins: name, true number of speakers, clips played one after the other. */
+const JOINS: [string, number, string[]][] = [
+  ['jfk + LibriSpeech 0000', 2, [JFK, LS0]], ['FLEURS en-000 + en-002', 2, [FL('en-000'), FL('en-002')]],
+  ['LibriSpeech 0000 + FLEURS en-000', 2, [LS0, FL('en-000')]], ['jfk + FLEURS en-002', 2, [JFK, FL('en-002')]],
+  ['LibriVox 0870 + LibriSpeech 0000', 2, [LV('0870'), LS0]], ['FLEURS de-000 + fr-001', 2, [FL('de-000'), FL('fr-001')]],
+  ['FLEURS es-001 + pt-000', 2, [FL('es-001'), FL('pt-000')]], ['ru_deepspeech + FLEURS en-001', 2, ['ru_deepspeech_smoke.wav', FL('en-001')]],
+  ['HiFi-TTS 0639 + jfk', 2, [HIFI, JFK]], ['jfk / LibriSpeech / HiFi-TTS twice', 3, [JFK, LS0, HIFI, JFK, LS0, HIFI]],
+  ['LibriVox 0870 + 0880 + 0890 (one reader)', 1, [LV('0870'), LV('0880'), LV('0890')]],
+  ['LibriSpeech 0000 + 0001 (one reader)', 1, [LS0, LS1]],
+];
+
+async function recordings(workDir: string, quick: boolean): Promise<[string, number, string][]> {
+  const list: [string, number, string][] = [];
+  const single = [JFK, 'ru_deepspeech_smoke.wav', 'long_hifitts6097_concat_16k.wav', LS0, LS1, ...['0870', '0880', '0890'].map(LV)];
+  single.push(...(await readdir(join(AUDIO, 'fleurs'))).filter((f) => f.endsWith('.wav')).map((f) => `fleurs/${f}`));
+  for (const clip of single) list.push([clip, 1, join(AUDIO, clip)]);
+  if (!quick) {
+    for (const f of (await readdir(join(AUDIO, 'hifitts-6097/clips'))).filter((f) => f.endsWith('.wav')).sort()) {
+      const path = join(AUDIO, 'hifitts-6097/clips', f);
+      if ((await stat(path)).size >= 6 * 32000) list.push([`hifitts-6097/clips/${f}`, 1, path]); // 6 s: two speakers of 3 s
+    }
+  }
+  for (const [channel, pan] of [['left', 'c0'], ['right', 'c1']]) {
+    const out = join(workDir, `stereo-${channel}.wav`);
+    await ffmpeg(['-i', join(AUDIO, 'stereo_two_speakers.wav'), '-af', `pan=mono|c0=${pan}`, out]);
+    list.push([`stereo_two_speakers ${channel} channel`, 1, out]);
+  }
+  for (const seconds of [30, 60]) {
+    const first = join(workDir, `hifi-first-${seconds}.wav`);
+    await ffmpeg(['-i', join(AUDIO, 'long_hifitts6097_concat_16k.wav'), '-t', String(seconds), first]);
+    list.push([`long_hifitts6097 first ${seconds} s`, 1, first]);
+  }
+  for (const [name, speakers, clips] of JOINS) {
+    const out = join(workDir, `join-${list.length}.wav`);
+    const inputs = clips.flatMap((clip) => ['-i', join(AUDIO, clip)]);
+    await ffmpeg([...inputs, '-filter_complex', `${clips.map((_, i) => `[${i}:a]`).join('')}concat=n=${clips.length}:v=0:a=1`, out]);
+    list.push([name, speakers, out]);
+  }
+  for (const name of ['pyannote_sample', 'ami_debug_tst01']) list.push([`multispeaker/${name}`, name === 'ami_debug_tst01' ? 4 : 2, join(AUDIO, 'multispeaker', `${name}.wav`)]);
+  return list;
+}
+
+function ffmpeg(args: string[]) {
+  return run('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args.slice(0, -1), '-ar', '16000', '-ac', '1', args.at(-1)!]);
+}
+
+/** The steps of diarize-builtin.ts up to the count estimate (spreadWindowLabels copied from it). */
+async function scoreRecording(wavPath: string) {
+  const speech = await detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() });
+  if (speech.length === 0) return { seconds: 0, scores: [] };
+  const features = await extractSpeechFeatures(wavPath, speech);
+  const frames = standardizeFeatures(features);
+  const windows = cutWindows(features.regions);
+  const seconds = frames.rows * features.hopSeconds;
+  if (windows.length < 2) return { seconds, scores: [] };
+  const model = await trainBackgroundModel(frames, 8);
+  const dendrogram = clusterWindows(embedWindows(windows, frames, model, componentPosteriors(model, frames)));
+  const labelsFor = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
+  return { seconds, scores: await scoreSpeakerCounts(frames, features.regions, labelsFor, Math.min(6, windows.length)) };
+}
+
+function spreadWindowLabels(windows: readonly FrameWindow[], labels: readonly number[], frames: number): Int32Array {
+  const result = new Int32Array(frames);
+  let w = 0;
+  for (let i = 0; i < frames; i += 1) {
+    const centre = (index: number) => (windows[index]!.first + windows[index]!.end) / 2;
+    while (w + 1 < windows.length && Math.abs(centre(w + 1) - i) <= Math.abs(centre(w) - i)) w += 1;
+    result[i] = labels[w]!;
+  }
+  return result;
+}
+
+const workDir = await mkdtemp(join(tmpdir(), 'calibrate-speakers-'));
+try {
+  console.log('| recording | speakers | speech s | separation k=2…6 | pair gain k=2…6 | total gain k=2…6 | estimated |\n| --- | ---: | ---: | --- | --- | --- | ---: |');
+  for (const [name, speakers, path] of await recordings(workDir, process.argv.includes('--quick'))) {
+    const wavPath = join(workDir, `decoded-${basename(path)}`);
+    await ffmpeg(['-i', path, wavPath]);
+    const { seconds, scores } = await scoreRecording(wavPath);
+    const estimated = chooseSpeakerCount(scores)?.count ?? 1;
+    const column = (key: 'separation' | 'gain' | 'totalGain') => scores.map((s) => s[key].toFixed(2)).join(' ') || '–';
+    console.log(`| ${name} | ${speakers} | ${seconds.toFixed(1)} | ${column('separation')} | ${column('gain')} | ${column('totalGain')} | ${estimated === speakers ? estimated : `**${estimated}**`} |`);
+  }
+} finally {
+  await rm(workDir, { recursive: true, force: true });
+}
