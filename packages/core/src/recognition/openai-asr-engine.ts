@@ -77,6 +77,7 @@ export function createOpenAiAsrEngine(options: OpenAiAsrOptions): RecognitionEng
     name: 'openai-compatible',
     languages: 'any',
     defaultLanguage: 'en',
+    nativeHints: () => ({ prompt: true, hotwords: true }), // both go into Whisper's prompt (buildRemotePrompt)
     recognize: (request) => recognizeRemotely({ ...settings, client }, request),
   };
 }

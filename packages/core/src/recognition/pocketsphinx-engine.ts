@@ -48,7 +48,8 @@ export async function assertPocketsphinxAvailable(options: PocketsphinxOptions =
  * Offline English recogniser on CMU PocketSphinx 5prealpha (Debian's "0.8"), run as
  * `pocketsphinx_batch` processes over the VAD speech intervals (padded and merged into
  * utterances). Word times come from `-hypseg`; it gives no word confidence (null).
- * `prompt` and `hotwords` are accepted but have no effect: its n-gram decoder has no biasing.
+ * Its n-gram decoder has no biasing, so `prompt` and `hotwords` are not used natively
+ * (`nativeHints`): transcribe-recording.ts applies them afterwards as spelling hints.
  * @throws from recognize: AppError `invalid_input` (language other than en), `engine_unavailable`,
  *   `recognition_failed`, `media_unreadable`; `signal.reason` when aborted.
  */
@@ -57,6 +58,7 @@ export function createPocketsphinxEngine(options: PocketsphinxOptions = {}): Rec
     name: 'pocketsphinx',
     languages: ['en'],
     defaultLanguage: 'en',
+    nativeHints: () => ({ prompt: false, hotwords: false }),
     recognize: (request) => recognizeWithPocketsphinx(withDefaults(options), request),
   };
 }

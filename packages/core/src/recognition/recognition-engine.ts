@@ -35,6 +35,14 @@ export interface RecognizedSegment {
   language: string | null;
 }
 
+/** Which spec 2.2 hints an engine hands to its model for a request (docs/recognition.md). */
+export interface NativeHints {
+  /** The model reads `prompt` itself (e.g. Whisper's prompt on an OpenAI-compatible server). */
+  prompt: boolean;
+  /** The model is biased towards `hotwords` itself (e.g. sherpa-onnx transducers, Whisper's prompt). */
+  hotwords: boolean;
+}
+
 /** A speech recognition engine. Implementations live beside this file. */
 export interface RecognitionEngine {
   /** Short stable name, e.g. `pocketsphinx`. */
@@ -43,6 +51,12 @@ export interface RecognitionEngine {
   readonly languages: readonly string[] | 'any';
   /** Language used when the request leaves `language` null and the engine cannot detect. */
   readonly defaultLanguage: string;
+  /**
+   * Which hints this engine uses natively for `request` (it may depend on the model the request
+   * picks). Absent means none. After recognition, transcribe-recording.ts applies spelling hints
+   * (apply-spelling-hints.ts) from `hotwords` always and from `prompt` only when `prompt` is false.
+   */
+  nativeHints?(request: Pick<RecognitionRequest, 'language' | 'efficiency'>): NativeHints;
   /**
    * Recognises the speech intervals of `request.wavPath`.
    * @throws AppError `recognition_failed` when the engine fails, `engine_unavailable` when it cannot run.

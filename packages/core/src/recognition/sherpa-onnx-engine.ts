@@ -128,13 +128,23 @@ async function recognizeWithSherpa(options: ReturnType<typeof withDefaults>, req
   }
 }
 
+/** Whether the model a request picks is a transducer, the only family sherpa-onnx biases with hotwords. */
+function usesHotwordsNatively(models: readonly CatalogModel[], request: Pick<RecognitionRequest, 'language' | 'efficiency'>): boolean {
+  try {
+    return pickSherpaModel(models, request.language, request.efficiency ?? null).family === 'nemo-transducer';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Offline recogniser on sherpa-onnx (k2-fsa) with the installed models of MODELS_DIR: Whisper,
  * SenseVoice, NeMo Parakeet (TDT transducer) and Canary, Moonshine. Each recognition runs in a
  * child process (run-sherpa-process.ts) over the VAD speech, merged into utterances of at most 28 s.
  * `efficiency` picks the model (pickSherpaModel) and the decoding (build-sherpa-config.ts);
- * `hotwords` boost transducers (modified_beam_search); `prompt` and `domain` have no effect
- * (sherpa-onnx 1.13 has no initial prompt for Whisper and no domain setting).
+ * `hotwords` boost transducers (modified_beam_search); `prompt` and `domain` are not used natively
+ * (sherpa-onnx 1.13 has no initial prompt for Whisper and no domain setting): transcribe-recording.ts
+ * applies `prompt` terms and `hotwords` afterwards as spelling hints (`nativeHints`).
  * With `language` null, multilingual Whisper identifies the language first; SenseVoice reports it.
  * @throws from recognize: AppError `invalid_input` (language no model recognises),
  *   `engine_unavailable` (model missing, damaged or failing to load: names the file or the
@@ -150,6 +160,7 @@ export function createSherpaOnnxEngine(options: SherpaOnnxEngineOptions): Recogn
     name: 'sherpa-onnx',
     languages,
     defaultLanguage: languages.includes('en') ? 'en' : languages[0]!,
+    nativeHints: (request) => ({ prompt: false, hotwords: usesHotwordsNatively(settings.models, request) }),
     recognize: (request) => recognizeWithSherpa(settings, request),
   };
 }

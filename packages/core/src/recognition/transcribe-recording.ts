@@ -1,8 +1,11 @@
 import type { Transcript, TranscriptSegment, VadInterval } from '../transcript/transcript-model.ts';
+import { applySpellingHints } from './apply-spelling-hints.ts';
 import { collapseRepeats } from './collapse-repeats.ts';
+import { derivePromptHints } from './derive-prompt-hints.ts';
 import { detectSpeech } from './detect-speech.ts';
 import { gateWordsToSpeech } from './gate-words-to-speech.ts';
-import type { RecognitionEngine, RecognizedSegment } from './recognition-engine.ts';
+import { DEFAULT_PRONUNCIATION_DICTIONARY } from './read-pronunciations.ts';
+import type { NativeHints, RecognitionEngine, RecognizedSegment } from './recognition-engine.ts';
 import { summarizeLanguages, wordSeparator } from './summarize-languages.ts';
 import { resolveRecognitionProfile } from './recognition-profile.ts';
 import type { Domain, Efficiency } from '../validation/prediction-input.ts';
@@ -19,8 +22,12 @@ export interface TranscribeRecordingInput {
   vadModelPath: string;
   /** Requested language code, or null for the engine's choice. */
   language: string | null;
+  /** Spec 2.2 `prompt`: passed to the engine; its names and terms become spelling hints when the engine cannot read it. */
   prompt: string | null;
+  /** Spec 2.2 `hotwords`: passed to the engine and always applied as spelling hints (apply-spelling-hints.ts). */
   hotwords: string[];
+  /** CMUdict-format pronunciations for the spelling hints (default PocketSphinx's; null: spelling only). */
+  pronunciationDictionaryPath?: string | null;
   /** Spec 2.2 `domain` and `efficiency` (recognition-profile.ts). */
   domain?: Domain | null;
   efficiency?: Efficiency | null;
@@ -31,7 +38,9 @@ export interface TranscribeRecordingInput {
 
 /**
  * The recognition step of the pipeline: voice-activity detection, then (only when there is speech)
- * the engine on the speech intervals, then gating words to speech and collapsing loops.
+ * the engine on the speech intervals, then gating words to speech, collapsing loops and applying
+ * spelling hints (`hotwords`, and `prompt` terms when the engine cannot read the prompt:
+ * spellingHintsFor; issue 5, docs/recognition.md).
  * @returns the Transcript (times in seconds): no segments, `vad` [] and `language` null when there
  *   is no speech; otherwise one segment per recognised segment with `speaker` null.
  * @throws AppError from detectSpeech and engine.recognize (`engine_unavailable`,
@@ -69,10 +78,36 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
   });
   if (reported < 100) input.onStage?.('recognized 100%');
   const gated = gateWordsToSpeech(recognized, recognizable);
-  const kept = profile.collapseRepeats ? collapseRepeats(gated) : gated;
+  const collapsed = profile.collapseRepeats ? collapseRepeats(gated) : gated;
+  const kept = await correctSpelling(collapsed, input);
   const { language, languages } = summarizeLanguages(kept, input.language, input.engine.defaultLanguage);
   const segments = kept.map((s) => toTranscriptSegment(s, language));
   return { source, segments, vad: speech, language, languages, speakers: [] };
+}
+
+/**
+ * The spelling hints for a request: every hotword, then the prompt's names and terms
+ * (derivePromptHints) unless the engine reads the prompt itself (`nativeHints().prompt`).
+ */
+export function spellingHintsFor(input: Pick<TranscribeRecordingInput, 'prompt' | 'hotwords'>, native: NativeHints): string[] {
+  return [...input.hotwords, ...(native.prompt ? [] : derivePromptHints(input.prompt))];
+}
+
+async function correctSpelling(segments: RecognizedSegment[], input: TranscribeRecordingInput): Promise<RecognizedSegment[]> {
+  const native = input.engine.nativeHints?.({ language: input.language, efficiency: input.efficiency ?? null }) ?? { prompt: false, hotwords: false };
+  const hints = spellingHintsFor(input, native);
+  if (hints.length === 0) return segments;
+  const dictionaryPath = input.pronunciationDictionaryPath === undefined ? DEFAULT_PRONUNCIATION_DICTIONARY : input.pronunciationDictionaryPath;
+  const result = await applySpellingHints(segments, hints, { dictionaryPath });
+  input.onStage?.(`spelling hints: ${hints.length} (${describeSources(input, native)}), ${result.replaced} replaced, ${result.recased} recased`);
+  return result.segments;
+}
+
+function describeSources(input: TranscribeRecordingInput, native: NativeHints): string {
+  const sources = [];
+  if (input.hotwords.length > 0) sources.push(native.hotwords ? 'hotwords, also used by the engine' : 'hotwords');
+  if (input.prompt !== null && !native.prompt) sources.push('prompt terms');
+  return sources.join(', ');
 }
 
 function toTranscriptSegment(segment: RecognizedSegment, language: string): TranscriptSegment {
