@@ -41,17 +41,18 @@ export async function scoreSpeakerCounts(
   signal?: AbortSignal,
 ): Promise<SpeakerCountScore[]> {
   const scores: SpeakerCountScore[] = [];
-  for (let count = 2; count <= maxCount; count += 1) {
-    const labels = await resegmentFrames(frames, regions, labelsFor(count), count, signal);
-    const sizes = new Array<number>(count).fill(0);
-    for (const label of labels) sizes[label] = (sizes[label] ?? 0) + 1;
-    const tooSmall = sizes.some((size) => size < MIN_ESTIMATED_SPEAKER_FRAMES);
-    const separation = tooSmall ? 0 : smallestSeparation(frames, labels, count);
-    const gain = tooSmall ? 0 : smallestLikelihoodGain(frames, labels, count);
-    const totalGain = tooSmall ? 0 : totalLikelihoodGain(frames, labels, count);
-    scores.push({ count, separation, gain, totalGain, labels });
-  }
+  for (let count = 2; count <= maxCount; count += 1) scores.push(await scoreSpeakerCount(frames, regions, labelsFor(count), count, signal));
   return scores;
+}
+
+/** The scores of one count (see scoreSpeakerCounts); `initial` = the window clustering's frame labels. */
+async function scoreSpeakerCount(frames: FrameMatrix, regions: Uint32Array, initial: Int32Array, count: number, signal?: AbortSignal): Promise<SpeakerCountScore> {
+  const labels = await resegmentFrames(frames, regions, initial, count, signal);
+  const sizes = new Array<number>(count).fill(0);
+  for (const label of labels) sizes[label] = (sizes[label] ?? 0) + 1;
+  if (sizes.some((size) => size < MIN_ESTIMATED_SPEAKER_FRAMES)) return { count, separation: 0, gain: 0, totalGain: 0, labels };
+  const [separation, gain] = [smallestSeparation(frames, labels, count), smallestLikelihoodGain(frames, labels, count)];
+  return { count, separation, gain, totalGain: totalLikelihoodGain(frames, labels, count), labels };
 }
 
 /**
@@ -74,7 +75,8 @@ export function chooseSpeakerCount(scores: readonly SpeakerCountScore[]): Speake
 }
 
 /**
- * Estimates the number of speakers (scoreSpeakerCounts, then chooseSpeakerCount).
+ * Estimates the number of speakers: scores count after count (as scoreSpeakerCounts) and stops as soon as
+ * chooseSpeakerCount would stop there, so a single speaker costs one 2-speaker resegmentation.
  * @returns `count` 1 … maxCount and, when above 1, the resegmented `labels` (speaker index per frame).
  * @throws `signal.reason` when aborted.
  */
@@ -85,7 +87,14 @@ export async function estimateSpeakerCount(
   maxCount: number,
   signal?: AbortSignal,
 ): Promise<{ count: number; labels?: Int32Array }> {
-  const chosen = chooseSpeakerCount(await scoreSpeakerCounts(frames, regions, labelsFor, maxCount, signal));
+  const scores: SpeakerCountScore[] = [];
+  let chosen: SpeakerCountScore | undefined;
+  for (let count = 2; count <= maxCount; count += 1) {
+    scores.push(await scoreSpeakerCount(frames, regions, labelsFor(count), count, signal));
+    const next = chooseSpeakerCount(scores);
+    if (next?.count !== count) break;
+    chosen = next;
+  }
   return chosen ? { count: chosen.count, labels: chosen.labels } : { count: 1 };
 }
 
