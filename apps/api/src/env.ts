@@ -81,6 +81,12 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(300),
   /** Per API key: GET requests a minute (clients poll about 2/s per waiting prediction; 0 = no limit). */
   RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().min(0).default(3000),
+  /** How long an authenticated API key is trusted without a database query, ms (0 = off). A revocation in this process applies at once; other processes see it within this time (docs/reliability.md). */
+  KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** Memory for the answers of finished predictions kept by `GET /predictions/{id}`, bytes (0 = off). */
+  PREDICTION_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  /** How often an idle worker looks for jobs created by other processes, seconds; a job created in this process wakes its workers at once. */
+  QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(0.5),
   /** Where stored downloads live: `local` (DATA_DIR/media) or `s3` (a bucket shared by API and worker machines, docs/deployment.md). */
   MEDIA_STORE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().min(1).optional(),

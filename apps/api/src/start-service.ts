@@ -72,6 +72,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   await startWebhookWorker(ctx, { requeueInterrupted: embedded, retryDeadlineMs: env.WEBHOOK_RETRY_DEADLINE_MS, retryDelaySeconds: env.WEBHOOK_RETRY_DELAY_SECONDS });
   const stopWorker = env.WORKER_CONCURRENCY > 0 ? await startTranscribeWorker(ctx, {
         concurrency: env.WORKER_CONCURRENCY,
+        pollingIntervalSeconds: env.QUEUE_POLL_SECONDS,
         heartbeatMs: env.JOB_HEARTBEAT_MS,
         leaseStaleMs: env.JOB_LEASE_STALE_MS,
       }) : null;
@@ -79,7 +80,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   configureRateLimits(ctx, { writesPerMinute: env.RATE_LIMIT_PER_MINUTE, readsPerMinute: env.RATE_LIMIT_READS_PER_MINUTE });
   const adminToken = randomBytes(24).toString('base64url');
   const botRouter = express.Router();
-  const server = options.http === false ? null : await listen(createApp(ctx, { adminToken, botRouter }), env.PORT, env.HOST);
+  const server = options.http === false ? null : await listen(createApp(ctx, { adminToken, botRouter, keyCacheTtlMs: env.KEY_CACHE_TTL_MS, predictionCacheBytes: env.PREDICTION_CACHE_BYTES }), env.PORT, env.HOST);
   const port = server ? (server.address() as { port: number }).port : 0;
   const url = `http://127.0.0.1:${port}`;
   ctx.config.apiBaseUrl = `${(env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')}/v1/replicate/v1`;

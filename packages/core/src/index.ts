@@ -6,6 +6,7 @@ export * from './db/schema.ts';
 export * from './keys/generate-api-key.ts';
 export * from './keys/create-api-key.ts';
 export * from './keys/authenticate-api-key.ts';
+export * from './keys/api-key-cache.ts';
 export * from './keys/list-api-keys.ts';
 export * from './keys/revoke-api-key.ts';
 export * from './keys/reissue-user-api-key.ts';

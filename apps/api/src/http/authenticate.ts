@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { AppError, authenticateApiKey, type ApiKeyRow, type Db } from '@transcribe/core';
+import { AppError, authenticateApiKey, type ApiKeyCache, type ApiKeyRow, type Db } from '@transcribe/core';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -23,14 +23,17 @@ export function readPresentedKey(headers: Record<string, string | string[] | und
   return match?.[1] ?? null;
 }
 
-/** Middleware: 401 unless a live API key is presented; stores the key row in `res.locals.apiKey`. */
-export function authenticate(db: Db): RequestHandler {
+/**
+ * Middleware: 401 unless a live API key is presented; stores the key row in `res.locals.apiKey`.
+ * With `cache` (KEY_CACHE_TTL_MS), a key seen within the TTL needs no query (keys/api-key-cache.ts).
+ */
+export function authenticate(db: Db, cache?: ApiKeyCache): RequestHandler {
   return async (req, res, next) => {
     const key = readPresentedKey(req.headers);
     if (!key) {
       throw new AppError('unauthenticated', 'No API key was sent. Send the header "Authorization: Bearer <key>".');
     }
-    res.locals.apiKey = await authenticateApiKey(db, key);
+    res.locals.apiKey = await authenticateApiKey(db, key, new Date(), cache);
     next();
   };
 }

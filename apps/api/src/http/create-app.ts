@@ -1,5 +1,5 @@
 import express, { Router, type Express } from 'express';
-import type { ServiceContext } from '@transcribe/core';
+import { createApiKeyCache, type ApiKeyCache, type ServiceContext } from '@transcribe/core';
 import { accountRoutes } from '../routes/account-routes.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
 import { fileRoutes } from '../routes/file-routes.ts';
@@ -8,6 +8,7 @@ import { portalRoutes } from '../portal/portal-routes.ts';
 import { predictionRoutes } from '../routes/prediction-routes.ts';
 import { webhookRoutes } from '../routes/webhook-routes.ts';
 import { authenticate } from './authenticate.ts';
+import { createPredictionBodyCache } from './prediction-body-cache.ts';
 import { rateLimit } from './rate-limit.ts';
 import { lingerUnreadBody } from './linger-unread-body.ts';
 import { handleError, sendProblem } from './map-error.ts';
@@ -18,7 +19,15 @@ export interface AppOptions {
   adminToken?: string;
   /** Routes of the Telegram bot's webhook mode (mounted before the 404 handler). */
   botRouter?: Router;
+  /** KEY_CACHE_TTL_MS: how long an authenticated key is trusted without a query (0 = off). */
+  keyCacheTtlMs?: number;
+  /** PREDICTION_CACHE_BYTES: memory for the answers of finished predictions (0 = off). */
+  predictionCacheBytes?: number;
 }
+
+/** The env defaults (apps/api/src/env.ts), used when the caller sets no cache sizes. */
+export const DEFAULT_KEY_CACHE_TTL_MS = 5_000;
+export const DEFAULT_PREDICTION_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** Largest JSON body: a 300 MiB recording as a base64 `data:` URI, plus room for the other members. */
 export function jsonBodyLimitBytes(maxMediaBytes: number): number {
@@ -30,6 +39,8 @@ export function jsonBodyLimitBytes(maxMediaBytes: number): number {
  * `/v1/replicate` (replicate-compat.md 2), the earlier interface variant under `/v1` (spec 9), key
  * authentication (spec 5) before any body is read, JSON parsing sized for `data:` URIs
  * (replicate-compat.md 10.6; uploads are streamed by the routes), and the one error mapper.
+ * Authenticated keys and the answers of finished predictions are cached in memory (issue 10;
+ * keys/api-key-cache.ts, http/prediction-body-cache.ts).
  */
 export function createApp(ctx: ServiceContext, options: AppOptions = {}): Express {
   const app = express();
@@ -43,11 +54,13 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
     res.json({ status: 'ok' });
   });
   if (options.adminToken) app.use('/internal', express.json(), adminRoutes(ctx, options.adminToken));
-  const api = apiRouter(ctx, predictionRoutes(ctx), fileRoutes(ctx), accountRoutes(ctx));
+  const keys = createApiKeyCache({ ttlMs: options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS });
+  const bodies = createPredictionBodyCache(options.predictionCacheBytes ?? DEFAULT_PREDICTION_CACHE_BYTES);
+  const api = apiRouter(ctx, keys, predictionRoutes(ctx, bodies), fileRoutes(ctx), accountRoutes(ctx));
   api.use(webhookRoutes(ctx));
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
-  app.use('/v1', apiRouter(ctx, legacyRoutes(ctx)));
+  app.use('/v1', apiRouter(ctx, keys, legacyRoutes(ctx)));
   app.use(portalRoutes(ctx)); // the account portal under /portal and /openapi.json (issue 11)
   if (options.botRouter) app.use(options.botRouter);
   app.use((_req, res) => {
@@ -58,9 +71,9 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
 }
 
 /** Authentication, then JSON parsing (JS clients send `Content-Type: application/json` on GETs and body-less POSTs: an empty body is fine), then the routes. */
-function apiRouter(ctx: ServiceContext, ...routes: Router[]): Router {
+function apiRouter(ctx: ServiceContext, keys: ApiKeyCache, ...routes: Router[]): Router {
   const router = Router();
-  router.use(authenticate(ctx.database.db));
+  router.use(authenticate(ctx.database.db, keys));
   router.use(rateLimit(ctx)); // per key, 429 + Retry-After before any body is read (issue 9)
   router.use(express.json({ limit: jsonBodyLimitBytes(ctx.config.maxMediaBytes), strict: false }));
   router.use(refuseNulCharacters); // PostgreSQL cannot store NUL: refuse it instead of failing with a 500

@@ -8,7 +8,9 @@ import {
   type ServiceContext,
   type Transcript,
 } from '@transcribe/core';
+import { answerPredictionRead } from '../http/answer-prediction-read.ts';
 import { createAndRespond } from '../http/create-and-respond.ts';
+import type { PredictionBodyCache } from '../http/prediction-body-cache.ts';
 import { readCreateRequest } from '../http/read-create-request.ts';
 import { renderPredictionOutput } from '../http/render-prediction-output.ts';
 import { predictionBody, sendPrediction } from '../http/send-prediction.ts';
@@ -17,9 +19,9 @@ import { predictionBody, sendPrediction } from '../http/send-prediction.ts';
  * Routes of the client-compatible API (spec 4.1–4.3; replicate-compat.md 3 and 8), mounted under
  * `/v1/replicate/v1` and `/v1/replicate` (JS users who set the documented base as-is):
  * create (JSON, multipart, octet-stream), generic create, get, cancel, list, and the text file of
- * a `txt_file_url` output (spec 9).
+ * a `txt_file_url` output (spec 9). `bodies` holds the answers of finished predictions (answer-prediction-read.ts).
  */
-export function predictionRoutes(ctx: ServiceContext): Router {
+export function predictionRoutes(ctx: ServiceContext, bodies: PredictionBodyCache): Router {
   const router = Router();
 
   router.post('/models/service/transcribe/predictions', async (req, res) => {
@@ -37,8 +39,7 @@ export function predictionRoutes(ctx: ServiceContext): Router {
   });
 
   router.get('/predictions/:id', async (req, res) => {
-    const row = await findPrediction(ctx.database.db, String(req.params.id), res.locals.apiKey.id);
-    sendPrediction(ctx, req, res, 200, row);
+    await answerPredictionRead(ctx, bodies, req, res);
   });
 
   router.post('/predictions/:id/cancel', async (req, res) => {

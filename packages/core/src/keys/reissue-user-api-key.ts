@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import type { Db } from '../db/open-database.ts';
 import { apiKeys } from '../db/schema.ts';
+import { forgetCachedApiKeys } from './api-key-cache.ts';
 import { createApiKey, type CreatedApiKey } from './create-api-key.ts';
 
 /** Spec 5.3 and 8: after a reissue the old key is revoked within 5 minutes. */
@@ -28,7 +29,8 @@ export interface ReissuedApiKey extends CreatedApiKey {
  * `now + graceSeconds` (spec 5.2 get-key action, 5.3 revocation within 5 minutes); a key already
  * set to stop later than that (an earlier reissue with a longer grace) stops at the new time too,
  * so "stop right away" in the portal means every old key. Both happen in one transaction. The new
- * key's secret is returned once and never stored.
+ * key's secret is returned once and never stored. The old keys are forgotten by this process's key
+ * caches at once (api-key-cache.ts).
  * @throws RangeError when `graceSeconds` is not an integer in 0..300 (a configuration error).
  */
 export async function reissueUserApiKey(db: Db, request: ReissueApiKeyRequest): Promise<ReissuedApiKey> {
@@ -37,7 +39,7 @@ export async function reissueUserApiKey(db: Db, request: ReissueApiKeyRequest): 
     throw new RangeError(`The key reissue grace period must be 0..${MAX_KEY_REISSUE_GRACE_SECONDS} seconds (spec 5.3); got ${graceSeconds}.`);
   }
   const oldKeysStopAt = new Date((request.now ?? new Date()).getTime() + graceSeconds * 1000);
-  return db.transaction(async (tx) => {
+  const reissued = await db.transaction(async (tx) => {
     const revoked = await tx
       .update(apiKeys)
       .set({ revokedAt: oldKeysStopAt })
@@ -46,4 +48,6 @@ export async function reissueUserApiKey(db: Db, request: ReissueApiKeyRequest): 
     const created = await createApiKey(tx as unknown as Db, label, owner);
     return { ...created, revokedKeyIds: revoked.map((row) => row.id), oldKeysStopAt };
   });
+  forgetCachedApiKeys(reissued.revokedKeyIds);
+  return reissued;
 }

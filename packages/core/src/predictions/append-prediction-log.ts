@@ -1,14 +1,25 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/open-database.ts';
 import { predictions } from '../db/schema.ts';
 import { notifyWebhookLogs } from '../webhooks/webhook-notifier.ts';
 
-/** Appends one line to a prediction's `logs`, so a poller sees the work move (issue 5, progress). */
+/** Statuses whose row is final: written once by finish-prediction.ts and never changed after. */
+export const SETTLED_STATUSES = ['succeeded', 'failed'] as const;
+
+/** One line of `logs`: `<ISO time> <line>\n`. */
+export function stampLogLine(line: string, at = new Date()): string {
+  return `${at.toISOString()} ${line}\n`;
+}
+
+/**
+ * Appends one line to a prediction's `logs`, so a poller sees the work move (issue 5, progress).
+ * A `succeeded` or `failed` row is left as it is (its last line came with its end, finish-prediction.ts),
+ * so a late attempt cannot change a finished prediction's answer (issue 10: those answers are cached).
+ */
 export async function appendPredictionLog(db: Db, id: string, line: string): Promise<void> {
-  const stamped = `${new Date().toISOString()} ${line}\n`;
   await db
     .update(predictions)
-    .set({ logs: sql`${predictions.logs} || ${stamped}` })
-    .where(eq(predictions.id, id));
+    .set({ logs: sql`${predictions.logs} || ${stampLogLine(line)}` })
+    .where(and(eq(predictions.id, id), notInArray(predictions.status, [...SETTLED_STATUSES])));
   notifyWebhookLogs(db, id); // webhook `logs`, throttled to one per 500 ms (issue 9)
 }

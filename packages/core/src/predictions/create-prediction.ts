@@ -5,6 +5,7 @@ import { AppError } from '../errors/app-error.ts';
 import { containsNul } from '../validation/contains-nul.ts';
 import { predictions, type PredictionRow } from '../db/schema.ts';
 import { TRANSCRIBE_QUEUE } from '../jobs/open-job-queue.ts';
+import { wakeTranscribeWorkers } from '../jobs/wake-transcribe-workers.ts';
 import { writeDataUri } from '../media/decode-data-uri.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { parsePredictionInput } from '../validation/parse-prediction-input.ts';
@@ -31,7 +32,8 @@ export interface CreatePredictionRequest {
 /**
  * Creates a prediction: validates the input (spec 2.2, 4.5: before anything is downloaded), stores an
  * inline `data:` recording as an upload, inserts the row in status `processing` (spec 3) and enqueues
- * its job. Returns the stored row.
+ * its job, waking this process's idle workers (a repeat with a stored transcript then ends within
+ * milliseconds, issue 10). Returns the stored row.
  * @throws AppError `invalid_input` (422, no row made), `media_too_large`, `service_busy`.
  */
 export async function createPrediction(ctx: ServiceContext, request: CreatePredictionRequest): Promise<PredictionRow> {
@@ -105,4 +107,5 @@ async function enqueue(ctx: ServiceContext, row: PredictionRow): Promise<void> {
       .where(eq(predictions.id, row.id));
     throw new AppError('service_busy', 'The service could not queue this prediction. Try again shortly.', { cause });
   }
+  wakeTranscribeWorkers(ctx.boss);
 }

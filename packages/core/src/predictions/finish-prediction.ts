@@ -1,6 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/open-database.ts';
 import { predictions } from '../db/schema.ts';
+import { notifyWebhookLogs } from '../webhooks/webhook-notifier.ts';
+import { stampLogLine } from './append-prediction-log.ts';
 
 export type PredictionOutcome =
   | { status: 'succeeded'; output: unknown; transcript: unknown; results: unknown }
@@ -8,7 +10,9 @@ export type PredictionOutcome =
 
 /**
  * Moves a `processing` prediction to its terminal state once (spec 3): a prediction that already
- * ended (e.g. canceled meanwhile) is left as it is. Returns whether this call ended it.
+ * ended (e.g. canceled meanwhile) is left as it is. The last log line (`succeeded` or
+ * `failed: <error>`) is written in the same update, so a finished row never changes afterwards
+ * (the API caches its answer, issue 10). Returns whether this call ended it.
  */
 export async function finishPrediction(
   db: Db,
@@ -17,7 +21,8 @@ export async function finishPrediction(
   startedAt: Date,
 ): Promise<boolean> {
   const completedAt = new Date();
-  const common = { completedAt, predictTime: (completedAt.getTime() - startedAt.getTime()) / 1000 };
+  const lastLine = stampLogLine(outcome.status === 'succeeded' ? 'succeeded' : `failed: ${outcome.error}`, completedAt);
+  const common = { completedAt, predictTime: (completedAt.getTime() - startedAt.getTime()) / 1000, logs: sql`${predictions.logs} || ${lastLine}` };
   const values =
     outcome.status === 'succeeded'
       ? { ...common, status: 'succeeded', output: outcome.output, transcript: outcome.transcript, results: outcome.results }
@@ -27,5 +32,6 @@ export async function finishPrediction(
     .set(values)
     .where(and(eq(predictions.id, id), eq(predictions.status, 'processing')))
     .returning({ id: predictions.id });
+  if (ended.length > 0) notifyWebhookLogs(db, id); // webhook `logs` with the last line (issue 9)
   return ended.length > 0;
 }

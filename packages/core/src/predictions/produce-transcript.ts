@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { recognitionParamsOf, sameRecognitionParams } from '../cache/recognition-params.ts';
 import { findCachedMedia, forgetCachedMedia, storeDownloadedMedia } from '../cache/resolve-cached-media.ts';
 import { readVariantHeader, readVariantTranscript, storeVariant } from '../cache/transcript-variants.ts';
@@ -42,7 +42,7 @@ export async function produceTranscript(ctx: ServiceContext, row: PredictionRow,
     media = await obtainMedia(ctx, row, workDir, log, signal);
   }
   probe ??= await probeMedia(media.path, { signal });
-  await ctx.database.db.update(predictions).set({ audioSeconds: probe.durationSeconds }).where(eq(predictions.id, row.id));
+  await ctx.database.db.update(predictions).set({ audioSeconds: probe.durationSeconds }).where(and(eq(predictions.id, row.id), eq(predictions.status, 'processing')));
   const wanted = recognitionParamsOf(params);
   if (media.fromCache && header && sameRecognitionParams(header.params, wanted)) {
     const transcript = await readVariantTranscript(ctx.database.db, media.mediaId!, header.version);

@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import { runPostProcessing } from '../post-processing/run-post-processing.ts';
 import type { PostProcessType } from '../spec/post-process-types.ts';
@@ -54,16 +54,14 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
       pricePerMinute: ctx.config.pricePerMinute,
       windowDays: ctx.config.cacheTtlDays,
     });
-    await finishPrediction(ctx.database.db, predictionId, { status: 'succeeded', output, transcript, results }, row.startedAt ?? new Date());
-    await log('succeeded');
+    await finishPrediction(ctx.database.db, predictionId, { status: 'succeeded', output, transcript, results }, row.startedAt ?? new Date()); // logs `succeeded`
   } catch (error) {
     if (watch.canceled || (await watch.check())) {
       await log('canceled');
       return;
     }
     if (!isAppError(error) || error.code === 'internal') throw error;
-    await finishPrediction(ctx.database.db, predictionId, { status: 'failed', error: error.message, errorCode: error.code }, row.startedAt ?? new Date());
-    await log(`failed: ${error.message}`);
+    await finishPrediction(ctx.database.db, predictionId, { status: 'failed', error: error.message, errorCode: error.code }, row.startedAt ?? new Date()); // logs `failed: …`
   } finally {
     watch.stop();
     await notifyWebhookCompleted(ctx.database.db, predictionId); // webhook `completed` if it ended (issue 9)
@@ -98,6 +96,6 @@ async function markStarted(ctx: ServiceContext, id: string): Promise<PredictionR
   if (!row || TERMINAL_STATUSES.has(row.status)) return null;
   if (row.startedAt) return row;
   const startedAt = new Date();
-  await ctx.database.db.update(predictions).set({ startedAt }).where(eq(predictions.id, id));
+  await ctx.database.db.update(predictions).set({ startedAt }).where(and(eq(predictions.id, id), eq(predictions.status, 'processing')));
   return { ...row, startedAt };
 }

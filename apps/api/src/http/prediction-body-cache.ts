@@ -1,0 +1,69 @@
+import type { PredictionRow } from '@transcribe/core';
+
+/**
+ * An in-process cache of serialised `GET /predictions/{id}` answers of finished predictions
+ * (issue 10), so a poll of a finished prediction touches no database. Entries are keyed by
+ * (API key id, prediction id, the request's `X-Service-Output-Transformers` value or its absence):
+ * a key only ever reaches entries filled by its own successful reads, and another key still gets
+ * the 404 of the database (spec 5). The total size (bodies plus keys, bytes) stays under `maxBytes`,
+ * the least recently used entries going first. Only rows that can no longer change are stored:
+ * see `isSettledPrediction`.
+ */
+export interface PredictionBodyCache {
+  /** The JSON body stored for this request, or undefined. `header` null = no header sent. */
+  get(apiKeyId: string, id: string, header: string | null): Buffer | undefined;
+  /** Stores `body`; an entry larger than the whole cache is not stored. */
+  set(apiKeyId: string, id: string, header: string | null, body: Buffer): void;
+  /** Bytes held now (bodies plus keys). */
+  readonly bytes: number;
+  /** Entries held now. */
+  readonly size: number;
+}
+
+/**
+ * Whether a row's public object can no longer change: `succeeded` and `failed` rows are written once,
+ * with their last log line, by finish-prediction.ts, and nothing updates them later (log lines and
+ * the other worker writes only touch unfinished or canceled rows; predictions are never deleted).
+ * `canceled` rows are not settled: the worker may still append its `canceled` log line.
+ */
+export function isSettledPrediction(row: Pick<PredictionRow, 'status'>): boolean {
+  return row.status === 'succeeded' || row.status === 'failed';
+}
+
+/** Creates an empty cache of at most `maxBytes` (0 stores nothing). */
+export function createPredictionBodyCache(maxBytes: number): PredictionBodyCache {
+  const entries = new Map<string, Buffer>();
+  let bytes = 0;
+  const keyOf = (apiKeyId: string, id: string, header: string | null) => `${apiKeyId}\n${id}\n${header === null ? '-' : `+${header}`}`;
+  const sizeOf = (key: string, body: Buffer) => key.length * 2 + body.length;
+  const drop = (key: string) => {
+    const body = entries.get(key);
+    if (!body) return;
+    entries.delete(key);
+    bytes -= sizeOf(key, body);
+  };
+  return {
+    get(apiKeyId, id, header) {
+      const key = keyOf(apiKeyId, id, header);
+      const body = entries.get(key);
+      if (!body) return undefined;
+      entries.delete(key);
+      entries.set(key, body); // most recently used last
+      return body;
+    },
+    set(apiKeyId, id, header, body) {
+      const key = keyOf(apiKeyId, id, header);
+      drop(key);
+      if (sizeOf(key, body) > maxBytes) return;
+      entries.set(key, body);
+      bytes += sizeOf(key, body);
+      while (bytes > maxBytes) drop(entries.keys().next().value!);
+    },
+    get bytes() {
+      return bytes;
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
