@@ -6,8 +6,8 @@ import { extractSpeechFeatures } from './extract-speech-features.ts';
 import { framesToTurns } from './frames-to-turns.ts';
 import { resegmentFrames } from './resegment-frames.ts';
 import { speakerLabel, type SpeakerTurn, type TimeRegion } from './speaker-turn.ts';
-import { standardizeFeatures } from './standardize-features.ts';
-import { componentPosteriors, trainBackgroundModel } from './train-background-model.ts';
+import { standardizeFeatures, type FrameMatrix } from './standardize-features.ts';
+import { trainBackgroundModel } from './train-background-model.ts';
 
 export interface BuiltinDiarizationInput {
   /** 16 kHz mono 16-bit WAV file. */
@@ -34,23 +34,27 @@ const MAX_ESTIMATED_SPEAKERS = 6;
  */
 export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
   if (input.speech.length === 0 || input.speakers === 1) return oneSpeaker(input.speech);
-  const features = await extractSpeechFeatures(input.wavPath, input.speech, input.signal);
-  const frames = standardizeFeatures(features);
-  const windows = cutWindows(features.regions);
+  const { frames, times, regions } = await speechFrames(input);
+  const windows = cutWindows(regions);
   if (windows.length < 2) return oneSpeaker(input.speech);
   const model = await trainBackgroundModel(frames, BACKGROUND_COMPONENTS, input.signal);
-  const posteriors = componentPosteriors(model, frames);
   await pause(input.signal);
-  const dendrogram = clusterWindows(embedWindows(windows, frames, model, posteriors));
+  const dendrogram = clusterWindows(embedWindows(windows, frames, model));
   await pause(input.signal);
   const initialLabels = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
   const { count, labels: estimated } =
     input.speakers === null
-      ? await estimateSpeakerCount(frames, features.regions, initialLabels, Math.min(MAX_ESTIMATED_SPEAKERS, windows.length), input.signal)
+      ? await estimateSpeakerCount(frames, regions, initialLabels, Math.min(MAX_ESTIMATED_SPEAKERS, windows.length), input.signal)
       : { count: Math.min(input.speakers, windows.length), labels: undefined };
   if (count === 1) return oneSpeaker(input.speech);
-  const labels = estimated ?? (await resegmentFrames(frames, features.regions, initialLabels(count), count, input.signal));
-  return framesToTurns(input.speech, features.times, features.regions, labels);
+  const labels = estimated ?? (await resegmentFrames(frames, regions, initialLabels(count), count, input.signal));
+  return framesToTurns(input.speech, times, regions, labels);
+}
+
+/** The standardised frames with their times and regions; the raw MFCCs are not kept (4 bytes × 20 per frame). */
+async function speechFrames(input: BuiltinDiarizationInput): Promise<{ frames: FrameMatrix; times: Float64Array; regions: Uint32Array }> {
+  const features = await extractSpeechFeatures(input.wavPath, input.speech, input.signal);
+  return { frames: standardizeFeatures(features), times: features.times, regions: features.regions };
 }
 
 function oneSpeaker(speech: readonly TimeRegion[]): SpeakerTurn[] {
@@ -65,9 +69,9 @@ async function pause(signal?: AbortSignal): Promise<void> {
 /** Each frame takes the label of the window whose centre is nearest (window centres are sorted). */
 function spreadWindowLabels(windows: readonly FrameWindow[], labels: readonly number[], frames: number): Int32Array {
   const result = new Int32Array(frames);
+  const centre = (index: number) => (windows[index]!.first + windows[index]!.end) / 2;
   let w = 0;
   for (let i = 0; i < frames; i += 1) {
-    const centre = (index: number) => (windows[index]!.first + windows[index]!.end) / 2;
     while (w + 1 < windows.length && Math.abs(centre(w + 1) - i) <= Math.abs(centre(w) - i)) w += 1;
     result[i] = labels[w]!;
   }

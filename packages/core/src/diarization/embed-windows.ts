@@ -1,6 +1,6 @@
 import { FRAMES_PER_SECOND } from './extract-speech-features.ts';
 import type { FrameMatrix } from './standardize-features.ts';
-import type { BackgroundModel } from './train-background-model.ts';
+import { componentPosteriors, type BackgroundModel } from './train-background-model.ts';
 
 /** A run of consecutive speech frames, `[first, end)` as frame indices, inside one speech region. */
 export interface FrameWindow {
@@ -39,20 +39,27 @@ export function cutWindows(regions: Uint32Array): FrameWindow[] {
  * its weights and means, Perronnin et al. 2010), power-normalised (signed square root) and scaled to
  * unit length. Unlike mean MFCCs these compare speakers sound by sound, and unlike adapted means alone
  * they also see which sounds of the model a window uses (speakers recorded apart use different ones).
- * @param posteriors from componentPosteriors(model, frames).
- * @returns one vector of `components × (1 + dimension)` values per window.
+ * @param posteriors componentPosteriors(model, frames) when the caller has them; otherwise they are
+ *   computed one run of overlapping windows (one speech region) at a time, so no `frames × components`
+ *   array is needed (same values).
+ * @returns one vector of `components × (1 + dimension)` values per window, all views of one array.
  */
-export function embedWindows(windows: readonly FrameWindow[], frames: FrameMatrix, model: BackgroundModel, posteriors: Float64Array): Float64Array[] {
+export function embedWindows(windows: readonly FrameWindow[], frames: FrameMatrix, model: BackgroundModel, posteriors?: Float64Array): Float64Array[] {
   const { components: m, dimension: d, means, weights } = model;
+  const size = m * (1 + d);
   const deviations = model.variances.map(Math.sqrt);
   const values = frames.values;
-  return windows.map(({ first, end }) => {
-    const vector = new Float64Array(m * (1 + d));
+  const block: PosteriorBlock = posteriors === undefined ? { first: 0, end: 0, values: new Float64Array(0) } : { first: 0, end: frames.rows, values: posteriors };
+  const vectors = new Float64Array(windows.length * size);
+  return windows.map(({ first, end }, w) => {
+    const vector = vectors.subarray(w * size, (w + 1) * size);
     const count = end - first;
+    if (first < block.first || end > block.end) fillBlock(block, windows, w, model, frames);
     for (let i = first; i < end; i += 1) {
       const row = i * d;
+      const posterior = (i - block.first) * m;
       for (let c = 0; c < m; c += 1) {
-        const gamma = posteriors[i * m + c]!;
+        const gamma = block.values[posterior + c]!;
         const at = c * d;
         vector[c]! += gamma;
         for (let k = 0; k < d; k += 1) vector[m + at + k]! += gamma * ((values[row + k]! - means[at + k]!) / deviations[at + k]!);
@@ -63,9 +70,26 @@ export function embedWindows(windows: readonly FrameWindow[], frames: FrameMatri
       vector[c] = (vector[c]! / count - weights[c]!) / root;
       for (let k = 0; k < d; k += 1) vector[m + c * d + k]! /= count * root;
     }
-    for (let k = 0; k < vector.length; k += 1) vector[k] = Math.sign(vector[k]!) * Math.sqrt(Math.abs(vector[k]!));
+    for (let k = 0; k < size; k += 1) vector[k] = Math.sign(vector[k]!) * Math.sqrt(Math.abs(vector[k]!));
     return normalize(vector);
   });
+}
+
+/** componentPosteriors of the frames `[first, end)`, frame `first` first. */
+interface PosteriorBlock {
+  first: number;
+  end: number;
+  values: Float64Array;
+}
+
+/** Fills `block` for window `w` and the windows after it that overlap it one by one (one speech region). */
+function fillBlock(block: PosteriorBlock, windows: readonly FrameWindow[], w: number, model: BackgroundModel, frames: FrameMatrix): void {
+  let last = w;
+  while (last + 1 < windows.length && windows[last + 1]!.first < windows[last]!.end) last += 1;
+  [block.first, block.end] = [windows[w]!.first, windows[last]!.end];
+  const needed = (block.end - block.first) * model.components;
+  if (block.values.length < needed) block.values = new Float64Array(needed);
+  componentPosteriors(model, frames, block.first, block.end, block.values);
 }
 
 /** Scales `vector` in place to unit length (left as it is when all zero). */

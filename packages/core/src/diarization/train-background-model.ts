@@ -27,14 +27,15 @@ const MAX_TRAINING_FRAMES = 20_000;
 export async function trainBackgroundModel(frames: FrameMatrix, components: number, signal?: AbortSignal): Promise<BackgroundModel> {
   const d = frames.dimension;
   const step = Math.max(1, Math.ceil(frames.rows / MAX_TRAINING_FRAMES));
-  const picked = Array.from({ length: Math.ceil(frames.rows / step) }, (_, i) => i * step);
-  const data: FrameMatrix = { dimension: d, rows: picked.length, values: new Float64Array(picked.length * d) };
-  picked.forEach((row, i) => data.values.set(frames.values.subarray(row * d, row * d + d), i * d));
+  const rows = Math.ceil(frames.rows / step);
+  const data: FrameMatrix = { dimension: d, rows, values: new Float64Array(rows * d) };
+  for (let i = 0; i < rows; i += 1) for (let k = 0; k < d; k += 1) data.values[i * d + k] = frames.values[i * step * d + k]!;
   let model = singleGaussian(data);
+  const responsibilities = new Float64Array(data.rows * components); // reused by every EM iteration
   while (model.components < components) {
     model = split(model);
     for (let iteration = 0; iteration < EM_ITERATIONS; iteration += 1) {
-      model = reestimate(model, data);
+      model = reestimate(model, data, responsibilities);
       await yieldToEventLoop();
       signal?.throwIfAborted();
     }
@@ -43,10 +44,11 @@ export async function trainBackgroundModel(frames: FrameMatrix, components: numb
 }
 
 /**
- * Posterior probability of each mixture component for each frame.
- * @returns `frames.rows × model.components` values; each row sums to 1.
+ * Posterior probability of each mixture component for each frame of `[first, end)` (default: all).
+ * @param into where to write them (default a new array), at least `(end − first) × model.components` long.
+ * @returns `into`: `(end − first) × model.components` values, frame `first` first; each row sums to 1.
  */
-export function componentPosteriors(model: BackgroundModel, frames: FrameMatrix): Float64Array {
+export function componentPosteriors(model: BackgroundModel, frames: FrameMatrix, first = 0, end = frames.rows, into?: Float64Array): Float64Array {
   const { components: m, dimension: d } = model;
   const constants = Float64Array.from({ length: m }, (_, c) => {
     let logDet = 0;
@@ -55,10 +57,10 @@ export function componentPosteriors(model: BackgroundModel, frames: FrameMatrix)
   });
   const { means, variances } = model;
   const values = frames.values;
-  const posteriors = new Float64Array(frames.rows * m);
-  for (let i = 0; i < frames.rows; i += 1) {
+  const posteriors = into ?? new Float64Array((end - first) * m);
+  for (let i = first; i < end; i += 1) {
     const row = i * d;
-    const out = i * m;
+    const out = (i - first) * m;
     let best = -Infinity;
     for (let c = 0; c < m; c += 1) {
       const at = c * d;
@@ -99,8 +101,8 @@ function split(model: BackgroundModel): BackgroundModel {
   return { components: 2 * m, dimension: d, weights, means, variances };
 }
 
-function reestimate(model: BackgroundModel, data: FrameMatrix): BackgroundModel {
-  return estimate(model.components, data, componentPosteriors(model, data));
+function reestimate(model: BackgroundModel, data: FrameMatrix, scratch: Float64Array): BackgroundModel {
+  return estimate(model.components, data, componentPosteriors(model, data, 0, data.rows, scratch));
 }
 
 /** Maximum-likelihood weights, means and variances from per-frame responsibilities (`rows × m`). */
