@@ -4,7 +4,8 @@
  * - WER on every English clip with a reference (jfk, LibriSpeech, LibriVox, FLEURS en, HiFi-TTS);
  * - DER of diarization on the multispeaker RTTM files;
  * - language-identification accuracy on the FLEURS clips (only where the engine detects languages);
- * - words emitted on the non-speech and music clips (must be 0).
+ * - words emitted on the non-speech and music clips (must be 0);
+ * - WER without / with hotwords and prompt on the LibriVox clips (measure-hotwords.ts).
  * Options: `--quick` takes 20 HiFi-TTS clips instead of all; engines come from the same settings as
  * the service (ASR_BASE_URL / MODELS_DIR); PocketSphinx is always measured.
  */
@@ -21,6 +22,7 @@ import {
 import { decodeToPcm } from '../../packages/core/src/media/decode-to-pcm.ts';
 import { transcribeRecording } from '../../packages/core/src/recognition/transcribe-recording.ts';
 import { measureDiarization } from './measure-diarization.ts';
+import { measureHotwords } from './measure-hotwords.ts';
 
 const AUDIO = process.env.SHARED_AUDIO_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'audio');
 const QUICK = process.argv.includes('--quick');
@@ -87,6 +89,7 @@ try {
     sections.push(`## ${engine.name}\n\nWER over all English clips: **${m.wer.toFixed(3)}** (${m.words} reference words, ${m.audio.toFixed(0)} s of audio; recognition real-time factor ${m.rtf.toFixed(2)} including VAD).\n`);
     sections.push(`Words emitted where there is no speech (must be 0):\n\n| clip | words |\n| --- | ---: |\n${m.silent.join('\n')}\n`);
     sections.push(`Language identification on FLEURS: not measured — ${engine.name} recognises English only and does not detect languages.\n`);
+    sections.push(await measureHotwords(engine, AUDIO, workDir));
     sections.push(`<details><summary>WER per clip</summary>\n\n| clip | seconds | words | WER |\n| --- | ---: | ---: | ---: |\n${m.rows.join('\n')}\n\n</details>\n`);
   }
   sections.push(await measureDiarization(AUDIO, workDir));
