@@ -76,6 +76,13 @@ describe('createSherpaOnnxEngine', () => {
     expect(createSherpaOnnxEngine({ modelsDir, models: [WHISPER_TINY] }).languages).toHaveLength(99);
   });
 
+  it('should read hotwords natively only when the request picks a transducer, and never the prompt', () => {
+    const engine = createSherpaOnnxEngine({ modelsDir, models: [PARAKEET, SENSE_VOICE] });
+    expect(engine.nativeHints?.({ language: 'en', efficiency: null })).toEqual({ prompt: false, hotwords: true });
+    expect(engine.nativeHints?.({ language: 'zh', efficiency: null })).toEqual({ prompt: false, hotwords: false });
+    expect(engine.nativeHints?.({ language: 'de', efficiency: null })).toEqual({ prompt: false, hotwords: false });
+  });
+
   it('should refuse a language its models cannot recognise before touching any file', async () => {
     const engine = createSherpaOnnxEngine({ modelsDir, models: [MOONSHINE] });
     const error = await rejection(engine.recognize({ ...JFK, language: 'fr' }));
