@@ -179,15 +179,16 @@ function explanation(results: Measured[]): string[] {
     verdict,
     '',
     'Streamed, flat in the input: downloads and multipart uploads go to disk in chunks, ffmpeg decodes file to file, VAD reads '
-      + 'the WAV in windows (a worker thread). What grows, measured stage by stage on 1 to 60 minutes while writing this '
-      + 'benchmark: (1) the built-in diarizer, which runs in the service process when `speakers` is unset, keeps the MFCC '
-      + 'features of every 16 ms frame of speech (first as a JS number array, then copied to a Float32Array) and per-frame '
-      + 'scores: about +60 MB for 10 minutes and +120 MB for an hour, linear in the speech; (2) the remote engine, where each '
-      + 'chunk in flight costs about six times its WAV size (the slice, the `openai` client\'s file and multipart copies), so '
-      + 'it levels off at `ASR_CONCURRENCY` × `ASR_MAX_CHUNK_SECONDS` (4 × 300 s ≈ 230 MB at the peak) once the recording '
-      + 'has that many chunks; the row with 60 s chunks shows the saving. Start-up alone peaks at about 250 MB (the idle row). '
-      + 'Ways to flatten it: diarize in a child process or from features kept in typed arrays and windows, send smaller '
-      + 'chunks (`ASR_MAX_CHUNK_SECONDS=60`) or stream them from the file.',
+      + 'the WAV in windows (a worker thread), and the remote engine sends each chunk as a lazy slice of the decoded file '
+      + '(`fs.openAsBlob`), streamed from the disk as the request is written, so no chunk is held in memory. What still '
+      + 'grows from 1 minute to 30 minutes, measured stage by stage in one process: the VAD worker (sherpa-onnx, the model '
+      + 'and the worker\'s heap: about +65 MB on a 1 min file, +95 MB from 30 min on, the copies of speech segments it '
+      + 'receives being garbage until V8 collects them) and the 64 KiB pieces of the request bodies (a few tens of MB, '
+      + 'collected the same way). Both level off: the 30 and 60 minute rows are about equal. The built-in diarizer (rows without '
+      + '`speakers: 1`) adds little on top. Before these changes (same benchmark, 2026-11-22): idle 243 MB, 1 min 335 MB, '
+      + '30 min 493 MB, 60 min 587 MB, 300 MiB upload 526 MB; the remote engine then held about six copies of each chunk in '
+      + 'flight (4 × 300 s ≈ 230 MB), and the idle service loaded PGlite, the o200k tokenizer and the Telegram bot, which now '
+      + 'load only when used.',
     '',
     'A JSON body with a `data:` URI is parsed whole by `express.json` (the base64 text is in memory before it is decoded to '
       + `disk), so that path grows with the input${FULL_RUN ? '' : ' (its 300 MiB case runs with `--full`)'}. `
