@@ -3,8 +3,8 @@
  * PostgreSQL, `WORKER_CONCURRENCY=0` as the `api` service of docker-compose.yml) and, as the
  * baseline in the same run, against a bare express route returning the same JSON from memory
  * (bench/support/bare-express-server.ts). Both servers are child processes; autocannon runs here.
- * - `GET /v1/replicate/v1/predictions/{id}` of a succeeded prediction (key check, database read,
- *   output rendering) vs `GET /prediction`.
+ * - `GET /v1/replicate/v1/predictions/{id}` of a succeeded prediction (key check, then the answer:
+ *   both cached in memory after the first request, issue 10) vs `GET /prediction`.
  * - `POST …/predictions` repeating a link already transcribed (a cached repeat: key check, input
  *   validation, insert, enqueue) vs `POST /predictions` (JSON parsed, same 201 body).
  * Goal: GET throughput ≥ 60 % of bare express.
@@ -135,16 +135,14 @@ async function main(): Promise<void> {
       row('GET a succeeded prediction', get, true),
       row('POST a cached repeat (same link)', post, false),
       '',
-      'Why the gap: a service GET checks the key (SHA-256, one indexed SELECT), reads the whole prediction row (one SELECT, '
-        + 'its JSON columns parsed), re-renders the output for the output-transformers header and serialises it; a POST also '
-        + 'validates the input and writes the prediction and its pg-boss job. The bare route does none of this, and PostgreSQL '
-        + 'takes its CPU from the same 2 cores. A CPU profile of the API process under this load (`node --cpu-prof`, taken '
-        + 'while writing this benchmark) put about a third of its time in socket writes (answers and queries), a tenth in '
-        + 'building drizzle queries, 6 % in garbage collection. Two queries per GET cannot reach 60 % of a route that answers '
-        + 'from memory on 2 shared cores; what would: an in-process cache of authenticated key hashes for a few seconds '
-        + '(revocation then takes effect after that delay) and of finished predictions (a terminal prediction changes only when '
-        + 'its data is removed), so a poll of a finished prediction touches no database; prepared statements and selecting only the needed columns would '
-        + 'narrow the gap without caching.',
+      'What a service GET does: it hashes the key (SHA-256) and finds it in the in-process key cache (keys/api-key-cache.ts, '
+        + '`KEY_CACHE_TTL_MS`, 5 s: one SELECT per key every 5 s), runs the per-key rate limiter, and answers a finished '
+        + 'prediction with the bytes kept in memory per key and `X-Service-Output-Transformers` value '
+        + '(http/prediction-body-cache.ts, `PREDICTION_CACHE_BYTES`): a poll of a finished prediction touches no database and '
+        + 'renders nothing. What is left of the gap is the API router (authentication, rate limiting, the JSON body parser and '
+        + 'the NUL check pass over a GET) on top of the bare route. Unfinished predictions are still read from the database '
+        + 'on every poll (not measured here). A POST also validates the input and writes the prediction and its pg-boss job '
+        + '(an API-only process has no local worker to wake); PostgreSQL takes its CPU from the same 2 cores.',
     ], `npx tsx bench/api-throughput.ts${FULL_RUN ? ' --full' : ''}`);
   } finally {
     bare?.stop();
