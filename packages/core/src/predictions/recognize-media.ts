@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { assignSpeakers } from '../diarization/assign-speakers.ts';
-import { diarizeRecording } from '../diarization/diarize-recording.ts';
 import { mergeChannelTranscripts } from '../diarization/merge-channel-transcripts.ts';
 import { splitStereoChannels } from '../diarization/split-stereo-channels.ts';
 import { decodeToPcm } from '../media/decode-to-pcm.ts';
@@ -9,17 +8,16 @@ import type { MediaProbe } from '../media/probe-media.ts';
 import { resolveRecognitionProfile } from '../recognition/recognition-profile.ts';
 import { transcribeRecording } from '../recognition/transcribe-recording.ts';
 import type { ServiceContext } from '../service-context.ts';
-import type { Transcript } from '../transcript/transcript-model.ts';
+import type { Transcript, VadInterval } from '../transcript/transcript-model.ts';
 import type { PredictionInput } from '../validation/prediction-input.ts';
+import { startDiarization, type DiarizationRun } from './start-diarization.ts';
 
 type Log = (line: string) => Promise<void>;
 
-/** Below this much speech, `auto` diarization labels everything as one speaker (too little to cluster). */
-const MIN_DIARIZED_SPEECH_SECONDS = 10;
-
 /**
  * Decodes a probed recording and runs VAD, recognition and diarization on it, bounded by the
- * process's recognition queue (RECOGNITION_CONCURRENCY). A stereo recording whose channels carry
+ * process's recognition queue (RECOGNITION_CONCURRENCY); diarization starts once VAD is done and runs
+ * while the engine recognises (start-diarization.ts). A stereo recording whose channels carry
  * different speakers is transcribed per channel and merged, each channel one speaker (issue 5).
  * @throws AppError from decoding (`media_unreadable`, `media_no_audio`), recognition or diarization.
  */
@@ -57,35 +55,42 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
   return ctx.recognitionQueue.add(
     async () => {
       signal?.throwIfAborted(); // canceled while waiting for its turn: no recognition
-      const transcript = await transcribeRecording({
-        wavPath: job.wavPath,
-        durationSeconds: job.durationSeconds,
-        formatName: job.probe.formatName,
-        engine: ctx.engine,
-        vadModelPath: ctx.config.vadModelPath,
-        language: params.language,
-        prompt: params.prompt,
-        hotwords: params.hotwords,
-        domain: params.domain,
-        efficiency: params.efficiency,
-        signal,
-        onStage: (line) => void log(line).catch(() => {}), // a progress line lost in a database outage must not crash the process
-      });
-      return diarize ? labelSpeakers(ctx, job, transcript, log, signal) : transcript;
+      const early: { diarization?: DiarizationRun } = {};
+      const startDiarizing = (speech: VadInterval[]) => {
+        early.diarization = startDiarization({ wavPath: job.wavPath, speech, speakers: params.speakers, domain: params.domain, modelsDir: ctx.config.modelsDir, signal });
+      };
+      try {
+        const transcript = await transcribeRecording({
+          wavPath: job.wavPath,
+          durationSeconds: job.durationSeconds,
+          formatName: job.probe.formatName,
+          engine: ctx.engine,
+          vadModelPath: ctx.config.vadModelPath,
+          language: params.language,
+          prompt: params.prompt,
+          hotwords: params.hotwords,
+          domain: params.domain,
+          efficiency: params.efficiency,
+          signal,
+          onStage: (line) => void log(line).catch(() => {}), // a progress line lost in a database outage must not crash the process
+          ...(diarize ? { onSpeech: startDiarizing } : {}),
+        });
+        return early.diarization ? await labelSpeakers(transcript, early.diarization, log) : transcript;
+      } finally {
+        early.diarization?.cancel(); // recognition failed or found no words: stop diarizing
+      }
     },
     { throwOnTimeout: true },
   );
 }
 
-/** Diarization for every engine (issue 5): `speakers` fixes the count, else it is estimated. */
-async function labelSpeakers(ctx: ServiceContext, job: WavJob, transcript: Transcript, log: Log, signal?: AbortSignal): Promise<Transcript> {
+/**
+ * Diarization for every engine (issue 5), started as soon as VAD was done and run while the engine
+ * recognised (startDiarization); its error fails the prediction as before, after recognition.
+ */
+async function labelSpeakers(transcript: Transcript, diarization: DiarizationRun, log: Log): Promise<Transcript> {
   if (transcript.segments.length === 0) return transcript;
-  const speechSeconds = transcript.vad.reduce((sum, v) => sum + v.end - v.start, 0);
-  const profile = resolveRecognitionProfile(job.params.domain);
-  const tooShort = profile.diarization === 'auto' && speechSeconds < MIN_DIARIZED_SPEECH_SECONDS;
-  const speakers = job.params.speakers ?? (tooShort ? 1 : null);
-  const turns = await diarizeRecording({ wavPath: job.wavPath, speech: transcript.vad, speakers, modelsDir: ctx.config.modelsDir, signal });
-  const labelled = assignSpeakers(transcript, turns);
+  const labelled = assignSpeakers(transcript, await diarization.turns);
   await log(`diarized: ${labelled.speakers.length} speaker${labelled.speakers.length === 1 ? '' : 's'}`);
   return labelled;
 }

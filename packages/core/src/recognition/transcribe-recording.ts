@@ -34,6 +34,8 @@ export interface TranscribeRecordingInput {
   signal?: AbortSignal;
   /** Progress lines for the prediction log, e.g. `VAD: 4 speech intervals, 8.9 s of speech`. */
   onStage?: (line: string) => void;
+  /** Called with the VAD intervals (seconds) as soon as VAD is done, before the engine runs (to start diarization alongside it). */
+  onSpeech?: (speech: VadInterval[]) => void;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     signal: input.signal,
   });
   input.onStage?.(describeSpeech(speech));
+  input.onSpeech?.(speech);
   const source = { length: input.durationSeconds, format: input.formatName };
   // song: VAD misses sung words, so the whole recording is recognised (no gating).
   const recognizable = profile.gateToSpeech ? speech : [{ start: 0, end: input.durationSeconds }];
