@@ -1,10 +1,21 @@
 import type { PredictionInput } from '../validation/prediction-input.ts';
 
 /**
+ * Raised whenever the pipeline's output for the same parameters changes (engine settings, spelling
+ * hints, diarization), so transcripts stored by an older pipeline are recognised again rather than
+ * served. 2: spelling hints (hotwords/prompt) on every engine and the new speaker-count estimate.
+ */
+export const RECOGNITION_PIPELINE_REVISION = 2;
+
+/**
  * The parameters that decide whether a stored transcript can be reused (spec 2.6.4): speakers,
- * language, domain, efficiency, multilingual and the prompt/hotwords hints.
+ * language, domain, efficiency, multilingual and the prompt/hotwords hints; plus `recognizer`, the
+ * engine and pipeline revision that produced it (a transcript of another engine is never reused:
+ * our decision where 2.6.4 is silent, docs/caching-and-billing.md).
  */
 export interface RecognitionParams {
+  /** `<engine name>@<RECOGNITION_PIPELINE_REVISION>`, e.g. `pocketsphinx@2`. */
+  recognizer: string;
   speakers: number | null;
   language: string | null;
   domain: string | null;
@@ -14,9 +25,13 @@ export interface RecognitionParams {
   hotwords: string[];
 }
 
-/** Picks the recognition parameters out of a validated input. */
-export function recognitionParamsOf(input: PredictionInput): RecognitionParams {
+/**
+ * Picks the recognition parameters out of a validated input.
+ * @param engineName the configured engine's `name` (RecognitionEngine.name).
+ */
+export function recognitionParamsOf(input: PredictionInput, engineName: string): RecognitionParams {
   return {
+    recognizer: `${engineName}@${RECOGNITION_PIPELINE_REVISION}`,
     speakers: input.speakers,
     language: input.language,
     domain: input.domain,
@@ -27,11 +42,15 @@ export function recognitionParamsOf(input: PredictionInput): RecognitionParams {
   };
 }
 
-/** True when every parameter of spec 2.6.4 matches; a stored entry without parameters never matches. */
+/**
+ * True when every parameter of spec 2.6.4 and the recognizer match; a stored entry without
+ * parameters (or stored before `recognizer` existed) never matches.
+ */
 export function sameRecognitionParams(stored: unknown, wanted: RecognitionParams): boolean {
   if (typeof stored !== 'object' || stored === null) return false;
   const s = stored as Partial<RecognitionParams>;
   return (
+    s.recognizer === wanted.recognizer &&
     s.speakers === wanted.speakers &&
     s.language === wanted.language &&
     s.domain === wanted.domain &&

@@ -43,7 +43,7 @@ export async function produceTranscript(ctx: ServiceContext, row: PredictionRow,
   }
   probe ??= await probeMedia(media.path, { signal });
   await ctx.database.db.update(predictions).set({ audioSeconds: probe.durationSeconds }).where(and(eq(predictions.id, row.id), eq(predictions.status, 'processing')));
-  const wanted = recognitionParamsOf(params);
+  const wanted = recognitionParamsOf(params, ctx.engine.name);
   if (media.fromCache && header && sameRecognitionParams(header.params, wanted)) {
     const transcript = await readVariantTranscript(ctx.database.db, media.mediaId!, header.version);
     await log('transcript taken from the cache: same link and recognition parameters');
