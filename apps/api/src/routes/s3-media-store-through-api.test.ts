@@ -77,4 +77,40 @@ describe('the S3 media store through the API', () => {
     expect(added).toHaveLength(1);
     expect(added[0]).not.toBe(lost);
   });
+
+  async function upload(extra: Record<string, string> = {}): Promise<Response> {
+    const form = new FormData();
+    form.append('input.audio', new Blob([await readFile(join(AUDIO_DIR, CLIP))], { type: 'audio/wav' }), 'clip.wav');
+    form.append('input.language', 'en');
+    for (const [name, value] of Object.entries(extra)) form.append(`input.${name}`, value);
+    return fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, { method: 'POST', headers: { authorization: `Bearer ${t.key}` }, body: form });
+  }
+
+  it('should keep an upload in the bucket (not DATA_DIR) for the worker and delete it once the prediction ends', async () => {
+    s3.requests.length = 0;
+    const response = await upload();
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    expect(await readdir(join(t.dataDir, 'uploads')).catch(() => [])).toEqual([]); // moved to the bucket at once
+    const done = await pollPrediction(t.replicateBase, t.key, id);
+    expect(done.status).toBe('succeeded');
+    expect(String(done.output)).not.toBe('');
+    const key = `media/cache/uploads/${id}`;
+    const seen = s3.requests.filter((r) => `${r.bucket}/${r.key}` === key).map((r) => r.method);
+    expect(seen).toEqual(['PUT', 'GET', 'DELETE']);
+    expect(s3.objects.has(key)).toBe(false);
+  });
+
+  it('should answer 503 and keep nothing when the bucket refuses the upload', async () => {
+    s3.failWith = (request) => (request.method === 'PUT' ? 403 : null);
+    try {
+      const response = await upload();
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { detail: string }).detail).toMatch(/could not store the uploaded file/);
+    } finally {
+      s3.failWith = null;
+    }
+    expect(await readdir(join(t.dataDir, 'uploads')).catch(() => [])).toEqual([]);
+    expect([...s3.objects.keys()].filter((key) => key.includes('/uploads/'))).toEqual([]);
+  });
 });

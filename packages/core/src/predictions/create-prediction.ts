@@ -7,6 +7,7 @@ import { predictions, type PredictionRow } from '../db/schema.ts';
 import { TRANSCRIBE_QUEUE } from '../jobs/open-job-queue.ts';
 import { wakeTranscribeWorkers } from '../jobs/wake-transcribe-workers.ts';
 import { writeDataUri } from '../media/decode-data-uri.ts';
+import { shareUpload } from '../storage/share-upload.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { parsePredictionInput } from '../validation/parse-prediction-input.ts';
 import type { PredictionInput } from '../validation/prediction-input.ts';
@@ -82,19 +83,20 @@ async function storeSource(
   params: PredictionInput,
   upload: CreatePredictionRequest['upload'],
 ): Promise<PredictionSource> {
-  if (upload) return { kind: 'upload', path: upload.path, bytes: upload.bytes };
+  if (upload) return shareUpload(ctx, id, { kind: 'upload', path: upload.path, bytes: upload.bytes });
   if (!params.audio.startsWith('data:')) return { kind: 'link', url: params.audio };
   const dir = join(ctx.config.dataDir, 'uploads');
   await mkdir(dir, { recursive: true });
   const path = join(dir, id);
+  let bytes: number;
   try {
-    const { bytes } = await writeDataUri(params.audio, path, { maxBytes: ctx.config.maxMediaBytes });
+    bytes = (await writeDataUri(params.audio, path, { maxBytes: ctx.config.maxMediaBytes })).bytes;
     params.audio = 'data:';
-    return { kind: 'upload', path, bytes };
   } catch (error) {
     await rm(path, { force: true });
     throw error;
   }
+  return shareUpload(ctx, id, { kind: 'upload', path, bytes });
 }
 
 async function enqueue(ctx: ServiceContext, row: PredictionRow): Promise<void> {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
+import { openUpload } from '../storage/share-upload.ts';
 import { recognitionParamsOf, sameRecognitionParams } from '../cache/recognition-params.ts';
 import { findCachedMedia, forgetCachedMedia, storeDownloadedMedia } from '../cache/resolve-cached-media.ts';
 import { readVariantHeader, readVariantTranscript, storeVariant } from '../cache/transcript-variants.ts';
@@ -56,7 +57,7 @@ export async function produceTranscript(ctx: ServiceContext, row: PredictionRow,
 
 async function obtainMedia(ctx: ServiceContext, row: PredictionRow, workDir: string, log: Log, signal?: AbortSignal) {
   const source = row.source as PredictionSource;
-  if (source.kind === 'upload') return { path: source.path, location: null, mediaId: null, fromCache: false };
+  if (source.kind === 'upload') return { path: await openUpload(ctx, source, workDir, signal), location: null, mediaId: null, fromCache: false };
   const store = mediaStoreOf(ctx.config);
   const cachedPath = join(workDir, 'cached-source'); // S3: the stored object is read into the work directory
   const cached = await findCachedMedia(ctx.database.db, row.namespace, source.url, new Date(), store);

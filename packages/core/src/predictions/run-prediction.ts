@@ -14,6 +14,8 @@ import type { PredictionInput } from '../validation/prediction-input.ts';
 import { chargePrediction } from '../billing/charge-prediction.ts';
 import { appendPredictionLog } from './append-prediction-log.ts';
 import { produceTranscript } from './produce-transcript.ts';
+import type { PredictionSource } from './prediction-source.ts';
+import { releaseUpload } from '../storage/share-upload.ts';
 import { finishPrediction } from './finish-prediction.ts';
 import { TERMINAL_STATUSES } from './public-prediction.ts';
 import { watchCancellation } from './watch-cancellation.ts';
@@ -35,6 +37,7 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
   const log = (line: string) => appendPredictionLog(ctx.database.db, predictionId, line);
   const watch = watchCancellation(ctx.database.db, predictionId);
   const runSignal = signal ? AbortSignal.any([signal, watch.signal]) : watch.signal;
+  let ended = false;
   try {
     await mkdir(workDir, { recursive: true });
     const produced = await produceTranscript(ctx, row, workDir, log, runSignal);
@@ -55,15 +58,19 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
       windowDays: ctx.config.cacheTtlDays,
     });
     await finishPrediction(ctx.database.db, predictionId, { status: 'succeeded', output, transcript, results }, row.startedAt ?? new Date()); // logs `succeeded`
+    ended = true;
   } catch (error) {
     if (watch.canceled || (await watch.check())) {
       await log('canceled');
+      ended = true;
       return;
     }
     if (!isAppError(error) || error.code === 'internal') throw error;
     await finishPrediction(ctx.database.db, predictionId, { status: 'failed', error: error.message, errorCode: error.code }, row.startedAt ?? new Date()); // logs `failed: …`
+    ended = true;
   } finally {
     watch.stop();
+    if (ended) await releaseUpload(ctx, row.source as PredictionSource); // a retried run still needs it
     await notifyWebhookCompleted(ctx.database.db, predictionId); // webhook `completed` if it ended (issue 9)
     await rm(workDir, { recursive: true, force: true });
   }
