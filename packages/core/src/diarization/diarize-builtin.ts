@@ -7,7 +7,7 @@ import { framesToTurns } from './frames-to-turns.ts';
 import { resegmentFrames } from './resegment-frames.ts';
 import { speakerLabel, type SpeakerTurn, type TimeRegion } from './speaker-turn.ts';
 import { standardizeFeatures, type FrameMatrix } from './standardize-features.ts';
-import { trainBackgroundModel } from './train-background-model.ts';
+import { trainBackgroundModel, type BackgroundModel } from './train-background-model.ts';
 
 export interface BuiltinDiarizationInput {
   /** 16 kHz mono 16-bit WAV file. */
@@ -21,13 +21,15 @@ export interface BuiltinDiarizationInput {
 
 const BACKGROUND_COMPONENTS = 8;
 const MAX_ESTIMATED_SPEAKERS = 6;
+const WINDOWS_PER_SLICE = 1000;
 
 /**
- * The built-in diarizer, which needs no downloaded model: MFCCs of the speech (meyda), 1 s windows
- * embedded as Fisher vectors of an 8-Gaussian model of the recording itself, agglomerative clustering
- * (ml-hclust), then frame-level resegmentation with one full-covariance Gaussian per speaker. Without
- * `speakers`, estimateSpeakerCount picks 1…6. CPU: ~0.5 s per 30 s of speech, ~1.5 min per hour,
- * in slices between which the event loop runs.
+ * The built-in diarizer, which needs no downloaded model: MFCCs of the speech (meyda's, computed by
+ * compute-mfcc.ts), 1 s windows embedded as Fisher vectors of an 8-Gaussian model of the recording
+ * itself, agglomerative clustering (ml-hclust), then frame-level resegmentation with one full-covariance
+ * Gaussian per speaker. Without `speakers`, estimateSpeakerCount picks 1…6. CPU: ~0.3 s per 30 s of
+ * speech, ~7 s per hour (docs/diarization.md), in slices between which the event loop runs. Memory:
+ * ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's garbage.
  * @returns turns (seconds, within `speech`) labelled `SPEAKER_1`, … by first appearance; [] without speech;
  *   one speaker when `speakers` is 1 or there is under 1.5 s of speech.
  * @throws AppError from extractSpeechFeatures; `signal.reason` when aborted.
@@ -39,7 +41,7 @@ export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<Sp
   if (windows.length < 2) return oneSpeaker(input.speech);
   const model = await trainBackgroundModel(frames, BACKGROUND_COMPONENTS, input.signal);
   await pause(input.signal);
-  const dendrogram = clusterWindows(embedWindows(windows, frames, model));
+  const dendrogram = clusterWindows(await embedInSlices(windows, frames, model, input.signal));
   await pause(input.signal);
   const initialLabels = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
   const { count, labels: estimated } =
@@ -55,6 +57,16 @@ export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<Sp
 async function speechFrames(input: BuiltinDiarizationInput): Promise<{ frames: FrameMatrix; times: Float64Array; regions: Uint32Array }> {
   const features = await extractSpeechFeatures(input.wavPath, input.speech, input.signal);
   return { frames: standardizeFeatures(features), times: features.times, regions: features.regions };
+}
+
+/** embedWindows a slice of windows at a time with the event loop in between (~0.1 s of work each; same vectors). */
+async function embedInSlices(windows: readonly FrameWindow[], frames: FrameMatrix, model: BackgroundModel, signal?: AbortSignal): Promise<Float64Array[]> {
+  const vectors: Float64Array[] = [];
+  for (let at = 0; at < windows.length; at += WINDOWS_PER_SLICE) {
+    vectors.push(...embedWindows(windows.slice(at, at + WINDOWS_PER_SLICE), frames, model));
+    await pause(signal);
+  }
+  return vectors;
 }
 
 function oneSpeaker(speech: readonly TimeRegion[]): SpeakerTurn[] {
