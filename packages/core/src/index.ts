@@ -37,6 +37,7 @@ export * from './spec/languages.ts';
 export * from './spec/post-process-types.ts';
 export { writeLimitedFile, mediaTooLargeError, formatMegabytes } from './media/write-limited-file.ts';
 export * from './predictions/cancel-prediction.ts';
+export { SETTLED_STATUSES } from './predictions/append-prediction-log.ts';
 export * from './predictions/list-predictions.ts';
 export * from './predictions/page-cursor.ts';
 export * from './predictions/parse-webhook-params.ts';

@@ -43,11 +43,11 @@ describe('prediction body cache (issue 10)', () => {
     expect(off.size).toBe(0);
   });
 
-  it('should treat only succeeded and failed predictions as settled', () => {
+  it('should treat only succeeded, failed and canceled predictions as settled', () => {
     expect(['processing', 'starting', 'canceled', 'succeeded', 'failed'].map((status) => isSettledPrediction({ status }))).toEqual([
       false,
       false,
-      false,
+      true,
       true,
       true,
     ]);

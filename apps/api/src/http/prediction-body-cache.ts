@@ -1,4 +1,4 @@
-import type { PredictionRow } from '@transcribe/core';
+import { SETTLED_STATUSES, type PredictionRow } from '@transcribe/core';
 
 /**
  * An in-process cache of serialised `GET /predictions/{id}` answers of finished predictions
@@ -21,13 +21,13 @@ export interface PredictionBodyCache {
 }
 
 /**
- * Whether a row's public object can no longer change: `succeeded` and `failed` rows are written once,
- * with their last log line, by finish-prediction.ts, and nothing updates them later (log lines and
- * the other worker writes only touch unfinished or canceled rows; predictions are never deleted).
- * `canceled` rows are not settled: the worker may still append its `canceled` log line.
+ * Whether a row's public object can no longer change: `succeeded`, `failed` and `canceled` rows are
+ * written once, with their last log line, by finish-prediction.ts or cancel-prediction.ts, and
+ * nothing updates them later (log lines and the other worker writes only touch unfinished rows;
+ * predictions are never deleted). Uses SETTLED_STATUSES of append-prediction-log.ts.
  */
 export function isSettledPrediction(row: Pick<PredictionRow, 'status'>): boolean {
-  return row.status === 'succeeded' || row.status === 'failed';
+  return (SETTLED_STATUSES as readonly string[]).includes(row.status);
 }
 
 /** Creates an empty cache of at most `maxBytes` (0 stores nothing). */

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, reissueUserApiKey } from '@transcribe/core';
+import { eq } from 'drizzle-orm';
+import { createApiKey, predictions, reissueUserApiKey } from '@transcribe/core';
 import { serviceLockPath, type ServiceLockInfo } from '../service-lock.ts';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
@@ -86,7 +87,7 @@ describe('key and finished-prediction caches through the API (issue 10)', () => 
     expect(answer.text).not.toContain('fake engine transcript');
   });
 
-  it('should read unfinished and canceled predictions from the database every time', async () => {
+  it('should read unfinished predictions from the database every time and keep a canceled one as it was canceled', async () => {
     const id = await create({ audio: `${files.url}/jfk.wav` });
     expect(JSON.parse((await get(id)).text).status).toBe('processing');
     const done = await pollPrediction(t.replicateBase, t.key, id);
@@ -94,9 +95,14 @@ describe('key and finished-prediction caches through the API (issue 10)', () => 
     const slow = await create({ audio: `${files.url}/jfk.wav` });
     const canceled = await fetch(`${t.replicateBase}/v1/predictions/${slow}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${t.key}` } });
     expect(((await canceled.json()) as { status: string }).status).toBe('canceled');
-    expect(JSON.parse((await get(slow)).text).status).toBe('canceled');
+    const first = (await get(slow)).text;
+    expect(JSON.parse(first).status).toBe('canceled');
+    expect(JSON.parse(first).logs).toMatch(/canceled\n$/); // its last line came with the cancel
+    await sleep(2500); // the worker notices the cancel and stops: it must not add a line
+    const [row] = await t.service.ctx.database.db.select({ logs: predictions.logs }).from(predictions).where(eq(predictions.id, slow));
+    expect(row?.logs).toBe(JSON.parse(first).logs);
     await setTranscriptBehindTheService(slow, 'ignored');
-    expect(JSON.parse((await get(slow)).text).logs).toMatch(/x\n/); // a canceled row may still change: read again
+    expect((await get(slow)).text).toBe(first); // settled: answered from memory
   });
 
   it('should refuse a key revoked through the admin route (apikey CLI) at once', async () => {

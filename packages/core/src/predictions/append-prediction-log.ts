@@ -3,8 +3,11 @@ import type { Db } from '../db/open-database.ts';
 import { predictions } from '../db/schema.ts';
 import { notifyWebhookLogs } from '../webhooks/webhook-notifier.ts';
 
-/** Statuses whose row is final: written once by finish-prediction.ts and never changed after. */
-export const SETTLED_STATUSES = ['succeeded', 'failed'] as const;
+/**
+ * Statuses whose row is final: written once (finish-prediction.ts, cancel-prediction.ts, each with
+ * its last log line) and never changed after.
+ */
+export const SETTLED_STATUSES = ['succeeded', 'failed', 'canceled'] as const;
 
 /** One line of `logs`: `<ISO time> <line>\n`. */
 export function stampLogLine(line: string, at = new Date()): string {
@@ -13,7 +16,7 @@ export function stampLogLine(line: string, at = new Date()): string {
 
 /**
  * Appends one line to a prediction's `logs`, so a poller sees the work move (issue 5, progress).
- * A `succeeded` or `failed` row is left as it is (its last line came with its end, finish-prediction.ts),
+ * A `succeeded`, `failed` or `canceled` row is left as it is (its last line came with its end),
  * so a late attempt cannot change a finished prediction's answer (issue 10: those answers are cached).
  */
 export async function appendPredictionLog(db: Db, id: string, line: string): Promise<void> {

@@ -1,14 +1,17 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/open-database.ts';
 import { predictions, type PredictionRow } from '../db/schema.ts';
+import { stampLogLine } from './append-prediction-log.ts';
 import { findPrediction } from './find-prediction.ts';
 import { notifyWebhookCompleted } from '../webhooks/webhook-notifier.ts';
 
 /**
  * Cancels a key's prediction (`POST /v1/predictions/{id}/cancel`, replicate-compat.md 8 and 10.15):
- * a `starting` or `processing` prediction becomes `canceled` (terminal, completed now; the worker
- * notices within about a second and stops, and never overwrites it: finishPrediction only ends rows
- * still `processing`). A prediction that already ended is returned unchanged.
+ * a `starting` or `processing` prediction becomes `canceled` (terminal, completed now, its last log
+ * line `canceled` written in the same update; the worker notices within about a second and stops,
+ * and never changes it again: finishPrediction only ends rows still `processing` and
+ * appendPredictionLog only writes to unfinished rows, so the `completed` webhook sent here equals
+ * every later GET). A prediction that already ended is returned unchanged.
  * @returns the row after the call.
  * @throws AppError `not_found` when the key has no such prediction.
  */
@@ -16,7 +19,7 @@ export async function cancelPrediction(db: Db, id: string, apiKeyId: string): Pr
   const completedAt = new Date();
   const [canceled] = await db
     .update(predictions)
-    .set({ status: 'canceled', completedAt })
+    .set({ status: 'canceled', completedAt, logs: sql`${predictions.logs} || ${stampLogLine('canceled', completedAt)}` })
     .where(and(eq(predictions.id, id), eq(predictions.apiKeyId, apiKeyId), inArray(predictions.status, ['starting', 'processing'])))
     .returning();
   if (canceled) await notifyWebhookCompleted(db, id); // webhook `completed` (issue 9)

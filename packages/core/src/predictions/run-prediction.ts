@@ -61,8 +61,7 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
     ended = true;
   } catch (error) {
     if (watch.canceled || (await watch.check())) {
-      await log('canceled');
-      ended = true;
+      ended = true; // cancel-prediction.ts wrote the `canceled` line
       return;
     }
     if (!isAppError(error) || error.code === 'internal') throw error;
