@@ -74,4 +74,20 @@ describe('detectSpeech', () => {
     setTimeout(() => controller.abort(new Error('stop now')), 100);
     await expect(running).rejects.toThrow('stop now');
   });
+
+  it('should survive aborts at any moment of a run and still detect speech afterwards', async () => {
+    // Terminating the worker inside a native sherpa-onnx call used to abort the whole process
+    // ("terminate called after throwing an instance of 'Napi::Error'"); the worker now stops itself.
+    for (const reports of [1, 2, 3, 5, 8, 13]) {
+      const controller = new AbortController();
+      let seen = 0;
+      const onProgress = () => {
+        if (++seen === reports) controller.abort(new Error(`stop after ${reports} reports`)); // mid-run, for certain
+      };
+      const running = detectSpeech(audioPath('long_hifitts6097_concat_16k.wav'), { modelPath, signal: controller.signal, onProgress });
+      await expect(running).rejects.toThrow(`stop after ${reports} reports`);
+    }
+    const intervals = await detectSpeech(audioPath('jfk.wav'), { modelPath });
+    expect(intervals.length).toBeGreaterThan(0);
+  });
 });

@@ -23,7 +23,8 @@ export interface DetectSpeechOptions {
 type WorkerMessage =
   | { type: 'progress'; fraction: number }
   | { type: 'done'; intervals: VadInterval[] }
-  | { type: 'error'; code: AppErrorCode; message: string };
+  | { type: 'error'; code: AppErrorCode; message: string }
+  | { type: 'stopped' }; // after an abort, when nobody listens any more
 
 /** Re-exported so callers find the model helpers beside detectSpeech. */
 export { assertVadModel, resolveDefaultVadModelPath } from './locate-vad-model.ts';
@@ -57,15 +58,24 @@ export async function detectSpeech(wavPath: string, options: DetectSpeechOptions
   }, options);
 }
 
+/**
+ * Runs the VAD worker. On abort the promise rejects at once and the worker is asked to stop through
+ * a shared flag it reads between chunks (about every second of audio) and then ends by itself: it is
+ * never terminated in the middle of a native sherpa-onnx call, which aborts the whole process
+ * ("terminate called after throwing an instance of 'Napi::Error'").
+ */
 function runVadWorker(workerData: Record<string, unknown>, options: DetectSpeechOptions): Promise<VadInterval[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_URL, { workerData });
-    const onAbort = () => finish(() => reject(options.signal?.reason));
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(WORKER_URL, { workerData: { ...workerData, stop } });
+    const onAbort = () => {
+      Atomics.store(stop, 0, 1);
+      finish(() => reject(options.signal?.reason));
+    };
     const finish = (settle: () => void) => {
       options.signal?.removeEventListener('abort', onAbort);
       worker.removeAllListeners();
       worker.on('error', () => {}); // late errors after settling are irrelevant
-      void worker.terminate();
       settle();
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });

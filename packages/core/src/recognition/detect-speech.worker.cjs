@@ -3,7 +3,9 @@
  * Worker thread of detect-speech.ts: runs the Silero VAD of sherpa-onnx-node (synchronous native
  * calls) over the 16-bit mono PCM samples of a WAV file, streaming the file in chunks.
  * workerData: { wavPath, dataOffset, dataBytes, sampleRate, modelPath, threshold, minSilenceSeconds,
- *   minSpeechSeconds, maxSpeechSeconds }.
+ *   minSpeechSeconds, maxSpeechSeconds, stop }: `stop` is an Int32Array on shared memory; when its
+ *   first value becomes 1 the worker stops between chunks, posts { type: 'stopped' } and ends (it is
+ *   never terminated from outside, which would abort the process inside a native call).
  * Posts { type: 'progress', fraction } messages, then { type: 'done', intervals: [{start, end}] }
  * (seconds, rounded to ms) or { type: 'error', code: 'engine_unavailable' | 'recognition_failed', message }.
  */
@@ -50,6 +52,7 @@ function detect(options, vad) {
     let done = 0;
     let lastReport = 0;
     while (done + 1 < options.dataBytes) {
+      if (Atomics.load(options.stop, 0) === 1) return null;
       const want = Math.min(bytes.length, options.dataBytes - done);
       const got = fs.readSync(fd, bytes, 0, want, options.dataOffset + done);
       if (got < 2) break;
@@ -84,7 +87,8 @@ function run() {
     return { type: 'error', code: 'engine_unavailable', message: messageOf(error) };
   }
   try {
-    return { type: 'done', intervals: detect(workerData, vad) };
+    const intervals = detect(workerData, vad);
+    return intervals === null ? { type: 'stopped' } : { type: 'done', intervals };
   } catch (error) {
     return { type: 'error', code: 'recognition_failed', message: messageOf(error) };
   }
