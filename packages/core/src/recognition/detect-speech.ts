@@ -82,7 +82,7 @@ function runVadWorker(workerData: Record<string, unknown>, options: DetectSpeech
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'progress') options.onProgress?.(message.fraction);
       else if (message.type === 'done') finish(() => resolve(message.intervals));
-      else finish(() => reject(new AppError(message.code, `Voice activity detection failed: ${message.message}`)));
+      else if (message.type === 'error') finish(() => reject(new AppError(message.code, `Voice activity detection failed: ${message.message}`)));
     });
     worker.on('error', (error) =>
       finish(() => reject(new AppError('recognition_failed', `Voice activity detection crashed: ${error.message}`, { cause: error }))),
