@@ -1,6 +1,13 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  fingerprintTranscription,
   startTranscriptionServer,
+  type RecordedTranscriptionRequest,
   type TranscriptionServer,
 } from '../../../../packages/core/src/recognition/test-support/start-transcription-server.ts';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
@@ -54,5 +61,61 @@ describe('the remote engine through the API', () => {
     expect(fields.language).toEqual(['de']);
     expect(fields.prompt?.[0]).toMatch(/Inaugural address\.[\s\S]*Kennedy, citizens/);
     expect(asr.requests[0]!.headers.authorization).toBe('Bearer sk-test');
+  });
+
+  describe('with multilingual (spec 2.2, issue 5)', () => {
+    /** English 0–10.56 s, 2 s of silence, German 12.56–30.5 s, 2 s of silence, English 32.5–41.26 s. */
+    const GERMAN = { from: 11.5, to: 31.5 };
+    let scratch: string;
+    let mixed: FileServer;
+
+    beforeAll(async () => {
+      scratch = await mkdtemp(join(tmpdir(), 'multilingual-api-'));
+      const clips = ['fleurs/fleurs-en-000.wav', 'fleurs/fleurs-de-000.wav', 'fleurs/fleurs-en-001.wav'];
+      const pads = clips.map((_, i) => `[${i}:a]apad=pad_dur=${i < clips.length - 1 ? 2 : 0}[a${i}]`).join(';');
+      await promisify(execFile)('ffmpeg', [
+        '-v', 'error', ...clips.flatMap((clip) => ['-i', join(AUDIO_DIR, clip)]),
+        '-filter_complex', `${pads};[a0][a1][a2]concat=n=3:v=0:a=1[out]`, '-map', '[out]', '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', join(scratch, 'en-de-en.wav'),
+      ]);
+      mixed = await serveFiles(scratch);
+    });
+
+    afterAll(async () => {
+      await mixed?.close();
+      await rm(scratch, { recursive: true, force: true });
+    });
+
+    /** The scripted server hears German in the chunks that start inside the German clip, judged by the file name `chunk-<start>.wav`. */
+    const chunkStart = (request: RecordedTranscriptionRequest) => Number(/^chunk-([\d.]+)\.wav$/.exec(request.file.fileName)?.[1]);
+    const isGerman = (start: number) => start >= GERMAN.from && start < GERMAN.to;
+
+    it('should detect the language per utterance and list both languages with their durations in json2', async () => {
+      asr.reset();
+      asr.setScript((request) => ({ body: { ...(fingerprintTranscription(request) as object), language: isGerman(chunkStart(request)) ? 'german' : 'english' } }));
+      const response = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ input: { audio: `${mixed.url}/en-de-en.wav`, multilingual: true, output_format: 'json2' } }),
+      });
+      expect(response.status).toBe(201);
+      const done = await pollPrediction(t.replicateBase, t.key, ((await response.json()) as { id: string }).id);
+      expect(done.status).toBe('succeeded');
+      expect(asr.requests.length).toBeGreaterThanOrEqual(3); // at least one utterance per clip
+      expect(asr.requests.every((request) => request.durationSeconds <= 30 && request.fields.language === undefined)).toBe(true);
+      const output = done.output as { segments: { start: number; end: number; language: string }[]; languages: { code: string; probability: null; duration: number }[] };
+      for (const segment of output.segments) expect(segment.language, `segment at ${segment.start} s`).toBe(isGerman(segment.start) ? 'de' : 'en');
+      const germanSeconds = asr.requests.filter((r) => isGerman(chunkStart(r))).reduce((sum, r) => sum + r.durationSeconds, 0);
+      const englishSeconds = asr.requests.filter((r) => !isGerman(chunkStart(r))).reduce((sum, r) => sum + r.durationSeconds, 0);
+      expect(output.languages.map((language) => language.code).sort()).toEqual(['de', 'en']);
+      const byCode = Object.fromEntries(output.languages.map((language) => [language.code, language]));
+      expect(byCode.de).toMatchObject({ name: 'German', probability: null });
+      // Each language's duration is the speech of its segments, within the audio sent as that language.
+      for (const [code, sent] of [['de', germanSeconds], ['en', englishSeconds]] as const) {
+        const spoken = output.segments.filter((segment) => segment.language === code).reduce((sum, segment) => sum + segment.end - segment.start, 0);
+        expect(byCode[code]!.duration).toBeCloseTo(spoken, 2);
+        expect(byCode[code]!.duration).toBeGreaterThan(5); // VAD finds ≈ 9.6 s of German speech, ≈ 14 s of English
+        expect(byCode[code]!.duration).toBeLessThanOrEqual(sent + 0.01);
+      }
+    });
   });
 });

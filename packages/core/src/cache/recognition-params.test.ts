@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePredictionInput } from '../validation/parse-prediction-input.ts';
 import { RECOGNITION_PIPELINE_REVISION, recognitionParamsOf, sameRecognitionParams } from './recognition-params.ts';
 
-const OPTIONS = { recognitionLanguages: 'any' as const, engineName: 'pocketsphinx', llmConfigured: false };
+const OPTIONS = { recognitionLanguages: 'any' as const, engineName: 'pocketsphinx', identifiesLanguages: true, llmConfigured: false };
 const input = (extra: Record<string, unknown> = {}) => parsePredictionInput({ audio: 'https://example.com/a.wav', ...extra }, OPTIONS);
 
 describe('recognitionParamsOf / sameRecognitionParams', () => {

@@ -4,8 +4,9 @@ import type { PredictionInput } from '../validation/prediction-input.ts';
  * Raised whenever the pipeline's output for the same parameters changes (engine settings, spelling
  * hints, diarization), so transcripts stored by an older pipeline are recognised again rather than
  * served. 2: spelling hints (hotwords/prompt) on every engine and the new speaker-count estimate.
+ * 3: `multilingual: true` identifies the language per utterance (it was accepted and ignored before).
  */
-export const RECOGNITION_PIPELINE_REVISION = 2;
+export const RECOGNITION_PIPELINE_REVISION = 3;
 
 /**
  * The parameters that decide whether a stored transcript can be reused (spec 2.6.4): speakers,
@@ -14,7 +15,7 @@ export const RECOGNITION_PIPELINE_REVISION = 2;
  * our decision where 2.6.4 is silent, docs/caching-and-billing.md).
  */
 export interface RecognitionParams {
-  /** `<engine name>@<RECOGNITION_PIPELINE_REVISION>`, e.g. `pocketsphinx@2`. */
+  /** `<engine name>@<RECOGNITION_PIPELINE_REVISION>`, e.g. `pocketsphinx@3`. */
   recognizer: string;
   speakers: number | null;
   language: string | null;

@@ -14,6 +14,7 @@ export function checkPredictionInput(ctx: ServiceContext, rawInput: unknown, upl
   return parsePredictionInput(rawInput, {
     recognitionLanguages: ctx.engine.languages,
     engineName: ctx.engine.name,
+    identifiesLanguages: ctx.engine.identifiesLanguages ?? false,
     llmConfigured: ctx.config.llmConfigured,
     uploadedAudio: uploadName === undefined ? undefined : `upload:${uploadName}`,
   });

@@ -43,6 +43,7 @@ export async function createPrediction(ctx: ServiceContext, request: CreatePredi
   const params = parsePredictionInput(raw, {
     recognitionLanguages: ctx.engine.languages,
     engineName: ctx.engine.name,
+    identifiesLanguages: ctx.engine.identifiesLanguages ?? false,
     llmConfigured: ctx.config.llmConfigured,
     uploadedAudio: request.upload ? `upload:${request.upload.name}` : undefined,
   });

@@ -71,6 +71,7 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
           hotwords: params.hotwords,
           domain: params.domain,
           efficiency: params.efficiency,
+          multilingual: params.multilingual,
           signal,
           onStage: (line) => void log(line).catch(() => {}), // a progress line lost in a database outage must not crash the process
           ...(diarize ? { onSpeech: startDiarizing } : {}),

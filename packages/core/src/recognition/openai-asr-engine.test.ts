@@ -7,12 +7,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { VadInterval } from '../transcript/transcript-model.ts';
 import { detectSpeech } from './detect-speech.ts';
 import { resolveDefaultVadModelPath } from './locate-vad-model.ts';
-import { buildRemotePrompt, createOpenAiAsrEngine, type OpenAiAsrOptions } from './openai-asr-engine.ts';
+import { buildRemotePrompt, createOpenAiAsrEngine, DEFAULT_MAX_CHUNK_SECONDS, DEFAULT_MAX_REQUEST_BYTES, remoteChunkLimits, type OpenAiAsrOptions } from './openai-asr-engine.ts';
 import { planRemoteChunks } from './plan-remote-chunks.ts';
 import type { RecognitionRequest } from './recognition-engine.ts';
 import { readWavLayout } from './read-wav-layout.ts';
 import { audioPath } from './shared-audio.test-helper.ts';
-import { startTranscriptionServer, type TranscriptionServer } from './test-support/start-transcription-server.ts';
+import { summarizeLanguages } from './summarize-languages.ts';
+import {
+  fingerprintTranscription,
+  startTranscriptionServer,
+  type RecordedTranscriptionRequest,
+  type TranscriptionServer,
+} from './test-support/start-transcription-server.ts';
 
 const JFK = audioPath('jfk.wav');
 const JFK_SPEECH: VadInterval[] = [{ start: 0.29, end: 2.28 }, { start: 3.26, end: 4.46 }, { start: 5.37, end: 7.69 }, { start: 8.16, end: 10.98 }];
@@ -166,5 +172,78 @@ describe('openai-compatible engine', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('openai-compatible engine with multilingual (spec 2.2, issue 5)', () => {
+  const LIMITS = { maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES, maxChunkSeconds: DEFAULT_MAX_CHUNK_SECONDS };
+  /** The scripted server hears English before 40 s of the recording and German after, judged by where the chunk starts. */
+  const GERMAN_FROM_SECONDS = 40;
+  /** Where the chunk starts in the recording: the engine names each file `chunk-<start>.wav`. */
+  const chunkStart = (request: RecordedTranscriptionRequest) => Number(/^chunk-([\d.]+)\.wav$/.exec(request.file.fileName)?.[1]);
+  const languageAt = (start: number) => (start < GERMAN_FROM_SECONDS ? 'en' : 'de');
+  let wavPath: string;
+  let durationSeconds: number;
+  let speech: VadInterval[];
+
+  beforeAll(async () => {
+    wavPath = await makeLongWav();
+    ({ durationSeconds } = await readWavLayout(wavPath));
+    speech = await detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() });
+  });
+  beforeEach(() => {
+    server.setScript((request) => {
+      const detected = request.fields.language?.[0] ?? (languageAt(chunkStart(request)) === 'en' ? 'english' : 'german');
+      return { body: { ...(fingerprintTranscription(request) as object), language: detected } };
+    });
+  });
+  const recognize = (extra: Partial<RecognitionRequest>) =>
+    engineFor().recognize({ wavPath, durationSeconds, speech, language: null, prompt: null, hotwords: [], ...extra });
+
+  it('should plan utterances of at most 30 s, joined across pauses of at most 1 s, only without a language', () => {
+    expect(remoteChunkLimits(LIMITS, { language: null, multilingual: true })).toMatchObject({ maxChunkSeconds: 30, maxPauseSeconds: 1 });
+    expect(remoteChunkLimits({ ...LIMITS, maxChunkSeconds: 20 }, { language: null, multilingual: true }).maxChunkSeconds).toBe(20);
+    expect(remoteChunkLimits(LIMITS, { language: 'de', multilingual: true })).toBe(LIMITS);
+    expect(remoteChunkLimits(LIMITS, { language: null, multilingual: false })).toBe(LIMITS);
+    expect(remoteChunkLimits(LIMITS, { language: null })).toBe(LIMITS);
+  });
+
+  it('should send one request per utterance and tag every segment with the language the server found in its chunk', async () => {
+    const planned = planRemoteChunks(speech, durationSeconds, { ...LIMITS, maxChunkSeconds: 30, maxPauseSeconds: 1 });
+    expect(planned.length).toBeGreaterThanOrEqual(4);
+    const segments = await recognize({ multilingual: true });
+    expect(server.requests).toHaveLength(planned.length);
+    expect(server.requests.every((request) => request.durationSeconds <= 30 && request.fields.language === undefined)).toBe(true);
+    expect(server.requests.map(chunkStart).sort((a, b) => a - b)).toEqual(planned.map((chunk) => chunk.start));
+    for (const segment of segments) {
+      const chunk = planned.find((c) => c.start <= segment.start && segment.end <= c.end);
+      expect(chunk, `segment at ${segment.start} s`).toBeDefined();
+      expect(segment.language, `segment at ${segment.start} s`).toBe(languageAt(chunk!.start));
+    }
+    // json2 `languages`: both, each with the speech of its chunks (the scripted segments tile each chunk).
+    const seconds = (code: string) => planned.filter((c) => languageAt(c.start) === code).reduce((sum, c) => sum + c.end - c.start, 0);
+    const { languages } = summarizeLanguages(segments, null, 'en', { multilingual: true });
+    expect(languages.map((l) => l.code).sort()).toEqual(['de', 'en']);
+    for (const language of languages) {
+      expect(language.probability).toBeNull();
+      // The scripted answer leaves out a last segment too short for a word (< 0.25 s) in each chunk.
+      const chunks = planned.filter((c) => languageAt(c.start) === language.code).length;
+      expect(Math.abs(language.duration! - seconds(language.code))).toBeLessThanOrEqual(0.25 * chunks);
+    }
+  });
+
+  it('should keep the chunking of one language per 300 s chunk without multilingual', async () => {
+    const planned = planRemoteChunks(speech, durationSeconds, LIMITS);
+    const segments = await recognize({ multilingual: false });
+    expect(server.requests).toHaveLength(planned.length);
+    expect(planned.length).toBeLessThan(planRemoteChunks(speech, durationSeconds, { ...LIMITS, maxChunkSeconds: 30, maxPauseSeconds: 1 }).length);
+    expect(new Set(segments.map((segment) => segment.language)).size).toBe(1);
+  });
+
+  it('should change nothing but accept it when a language is set', async () => {
+    const segments = await recognize({ multilingual: true, language: 'de' });
+    expect(server.requests).toHaveLength(planRemoteChunks(speech, durationSeconds, LIMITS).length);
+    expect(server.requests.every((request) => request.fields.language?.[0] === 'de')).toBe(true);
+    expect(segments.every((segment) => segment.language === 'de')).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { openAsBlob } from 'node:fs';
 import OpenAI from 'openai';
 import PQueue from 'p-queue';
-import { planRemoteChunks, type RemoteChunk } from './plan-remote-chunks.ts';
+import { planRemoteChunks, type PlanRemoteChunksOptions, type RemoteChunk } from './plan-remote-chunks.ts';
 import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from './recognition-engine.ts';
 import { assertPcm16kMono, readWavLayout } from './read-wav-layout.ts';
 import { transcribeRemoteChunk, type RemoteAsrRun } from './transcribe-remote-chunk.ts';
@@ -34,6 +34,29 @@ export const DEFAULT_MAX_REQUEST_BYTES = 24 * 1024 * 1024;
 export const DEFAULT_MAX_CHUNK_SECONDS = 300;
 
 /**
+ * Chunks of a `multilingual` request without `language` (spec 2.2): one utterance each, so the
+ * server identifies the language of each. At most 30 s (Whisper identifies a language from the
+ * first 30 s of a request) and joined only across pauses up to 1 s (as sherpa-onnx's utterances,
+ * plan-utterances.ts), so a change of language at a pause starts a new request.
+ */
+export const MULTILINGUAL_CHUNK = { maxChunkSeconds: 30, maxPauseSeconds: 1 } as const;
+
+/**
+ * The chunk limits of one request: the engine's own (`maxChunkSeconds`, default 300 s, one
+ * language per chunk), or with `multilingual` true and `language` null the tighter
+ * MULTILINGUAL_CHUNK (never longer than the engine's own limit). With `language` set,
+ * `multilingual` changes nothing: the server transcribes every chunk in that language.
+ */
+export function remoteChunkLimits(settings: PlanRemoteChunksOptions, request: Pick<RecognitionRequest, 'language' | 'multilingual'>): PlanRemoteChunksOptions {
+  if (request.multilingual !== true || request.language !== null) return settings;
+  return {
+    ...settings,
+    maxChunkSeconds: Math.min(settings.maxChunkSeconds, MULTILINGUAL_CHUNK.maxChunkSeconds),
+    maxPauseSeconds: Math.min(settings.maxPauseSeconds ?? Infinity, MULTILINGUAL_CHUNK.maxPauseSeconds),
+  };
+}
+
+/**
  * The `prompt` field sent with every chunk: the request's `prompt` (spec 2.2) followed by its
  * `hotwords` joined with `, `, e.g. `Team meeting. Kubernetes, Grafana`; undefined when both are empty.
  * Whisper reads the prompt as preceding text (it keeps its last 224 tokens), so the hotwords go last.
@@ -50,7 +73,10 @@ export function buildRemotePrompt(prompt: string | null, hotwords: readonly stri
  * `maxRequestBytes` and `maxChunkSeconds`, streamed from the WAV file as it is sent, never held in
  * memory), sent `concurrency` at a time with `timeoutMs` per attempt and `maxRetries` retries,
  * and stitched back in recording time. `language` is sent when not null (else the server detects
- * it and each segment carries its answer as a spec 2.5 code); prompt and hotwords go into `prompt` (buildRemotePrompt). Progress is reported as chunks finish.
+ * it and each segment carries its chunk's answer as a spec 2.5 code); with `multilingual` true and
+ * `language` null the chunks are single utterances (remoteChunkLimits), so each is identified on
+ * its own (issue 5). Prompt and hotwords go into `prompt` (buildRemotePrompt). Progress is reported
+ * as chunks finish.
  * @throws RangeError when the limits leave less than 1 s per chunk.
  * @throws from recognize: AppError `recognition_failed` (server refused the audio or kept failing),
  *   `recognition_unreachable` (timeouts, connection failures after retries), `media_unreadable`;
@@ -77,6 +103,7 @@ export function createOpenAiAsrEngine(options: OpenAiAsrOptions): RecognitionEng
     name: 'openai-compatible',
     languages: 'any',
     defaultLanguage: 'en',
+    identifiesLanguages: true, // verbose_json carries each request's detected `language`
     nativeHints: () => ({ prompt: true, hotwords: true }), // both go into Whisper's prompt (buildRemotePrompt)
     recognize: (request) => recognizeRemotely({ ...settings, client }, request),
   };
@@ -86,7 +113,7 @@ type Settings = Required<OpenAiAsrOptions> & { client: OpenAI };
 
 async function recognizeRemotely(settings: Settings, request: RecognitionRequest): Promise<RecognizedSegment[]> {
   request.signal?.throwIfAborted();
-  const chunks = planRemoteChunks(request.speech, request.durationSeconds, settings);
+  const chunks = planRemoteChunks(request.speech, request.durationSeconds, remoteChunkLimits(settings, request));
   if (chunks.length === 0) return [];
   const layout = await readWavLayout(request.wavPath);
   assertPcm16kMono(layout, request.wavPath);

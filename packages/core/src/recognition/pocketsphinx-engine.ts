@@ -58,6 +58,7 @@ export function createPocketsphinxEngine(options: PocketsphinxOptions = {}): Rec
     name: 'pocketsphinx',
     languages: ['en'],
     defaultLanguage: 'en',
+    identifiesLanguages: false, // English only: `multilingual: true` is refused before download
     nativeHints: () => ({ prompt: false, hotwords: false }),
     recognize: (request) => recognizeWithPocketsphinx(withDefaults(options), request),
   };

@@ -19,6 +19,12 @@ export interface RecognitionRequest {
   efficiency?: Efficiency | null;
   /** Spec 2.2 `domain`: engines may use it as a hint (docs/recognition.md). */
   domain?: Domain | null;
+  /**
+   * Spec 2.2 `multilingual` (null and absent mean false): with `language` null, the engine finds the
+   * language of each utterance and tags every segment with it, instead of one language for the
+   * recording (docs/recognition.md, "multilingual"). Only sent to engines with `identifiesLanguages`.
+   */
+  multilingual?: boolean;
   /** Aborts recognition (e.g. on shutdown or cancel). */
   signal?: AbortSignal;
   /** Called with the recognised fraction 0..1 as the engine progresses. */
@@ -52,11 +58,17 @@ export interface RecognitionEngine {
   /** Language used when the request leaves `language` null and the engine cannot detect. */
   readonly defaultLanguage: string;
   /**
+   * Whether the engine can tell languages apart within one recording (spec 2.2 `multilingual`):
+   * absent means false, and a request with `multilingual: true` is refused with HTTP 422 before
+   * download (validation/parse-recognition-options.ts).
+   */
+  readonly identifiesLanguages?: boolean;
+  /**
    * Which hints this engine uses natively for `request` (it may depend on the model the request
    * picks). Absent means none. After recognition, transcribe-recording.ts applies spelling hints
    * (apply-spelling-hints.ts) from `hotwords` always and from `prompt` only when `prompt` is false.
    */
-  nativeHints?(request: Pick<RecognitionRequest, 'language' | 'efficiency'>): NativeHints;
+  nativeHints?(request: Pick<RecognitionRequest, 'language' | 'efficiency' | 'multilingual'>): NativeHints;
   /**
    * Recognises the speech intervals of `request.wavPath`.
    * @throws AppError `recognition_failed` when the engine fails, `engine_unavailable` when it cannot run.

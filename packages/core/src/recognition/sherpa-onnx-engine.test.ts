@@ -57,6 +57,18 @@ describe('pickSherpaModel', () => {
   it('should refuse a language no model recognises', () => {
     expect(() => pickSherpaModel([MOONSHINE], 'de', null)).toThrow(expect.objectContaining({ code: 'invalid_input', param: 'language' }));
   });
+  it('should take a language-identifying model for multilingual without a language, and change nothing with one', () => {
+    const installed = [PARAKEET, WHISPER_TINY, SENSE_VOICE, WHISPER_SMALL];
+    expect(pickSherpaModel(installed, null, null)).toBe(PARAKEET);
+    expect(pickSherpaModel(installed, null, null, true)).toBe(WHISPER_TINY);
+    expect(pickSherpaModel(installed, null, 'accurate', true)).toBe(WHISPER_SMALL);
+    expect(pickSherpaModel([PARAKEET, SENSE_VOICE], null, null, true)).toBe(SENSE_VOICE);
+    expect(pickSherpaModel(installed, 'en', null, true)).toBe(PARAKEET);
+  });
+
+  it('should refuse multilingual without a language when no installed model identifies languages', () => {
+    expect(() => pickSherpaModel([MOONSHINE, PARAKEET], null, null, true)).toThrow(expect.objectContaining({ code: 'invalid_input', param: 'multilingual' }));
+  });
 });
 
 describe('createSherpaOnnxEngine', () => {
@@ -81,6 +93,26 @@ describe('createSherpaOnnxEngine', () => {
     expect(engine.nativeHints?.({ language: 'en', efficiency: null })).toEqual({ prompt: false, hotwords: true });
     expect(engine.nativeHints?.({ language: 'zh', efficiency: null })).toEqual({ prompt: false, hotwords: false });
     expect(engine.nativeHints?.({ language: 'de', efficiency: null })).toEqual({ prompt: false, hotwords: false });
+  });
+
+  it('should identify languages only when an installed model does (multilingual Whisper, SenseVoice)', () => {
+    expect(createSherpaOnnxEngine({ modelsDir, models: [MOONSHINE] }).identifiesLanguages).toBe(false);
+    expect(createSherpaOnnxEngine({ modelsDir, models: [PARAKEET, model('sherpa-onnx-nemo-parakeet-tdt-0.6b-v3-int8')] }).identifiesLanguages).toBe(false);
+    expect(createSherpaOnnxEngine({ modelsDir, models: [model('sherpa-onnx-whisper-tiny.en')] }).identifiesLanguages).toBe(false);
+    expect(createSherpaOnnxEngine({ modelsDir, models: [PARAKEET, SENSE_VOICE] }).identifiesLanguages).toBe(true);
+    expect(createSherpaOnnxEngine({ modelsDir, models: [MOONSHINE, WHISPER_TINY] }).identifiesLanguages).toBe(true);
+  });
+
+  it('should name the model multilingual picks when saying which hints it reads', () => {
+    const engine = createSherpaOnnxEngine({ modelsDir, models: [PARAKEET, SENSE_VOICE] });
+    expect(engine.nativeHints?.({ language: null, efficiency: null, multilingual: false })).toEqual({ prompt: false, hotwords: true });
+    expect(engine.nativeHints?.({ language: null, efficiency: null, multilingual: true })).toEqual({ prompt: false, hotwords: false });
+  });
+
+  it('should refuse multilingual on English-only models before touching any file', async () => {
+    const engine = createSherpaOnnxEngine({ modelsDir, models: [MOONSHINE] });
+    const error = await rejection(engine.recognize({ ...JFK, multilingual: true }));
+    expect(error).toMatchObject({ code: 'invalid_input', param: 'multilingual' });
   });
 
   it('should refuse a language its models cannot recognise before touching any file', async () => {

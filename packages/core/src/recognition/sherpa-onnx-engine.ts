@@ -5,9 +5,10 @@ import { AppError } from '../errors/app-error.ts';
 import { LANGUAGES } from '../spec/languages.ts';
 import type { VadInterval } from '../transcript/transcript-model.ts';
 import type { Domain, Efficiency } from '../validation/prediction-input.ts';
-import { buildLanguageIdConfig, buildSherpaConfig, deriveBpeVocab, formatHotwordsFile } from './build-sherpa-config.ts';
+import { buildSherpaConfig, deriveBpeVocab, formatHotwordsFile } from './build-sherpa-config.ts';
 import { assertModelReady } from './list-installed-models.ts';
 import type { CatalogModel } from './model-catalog.ts';
+import { planSherpaJob } from './plan-sherpa-job.ts';
 import { planUtterances, type PlanUtterancesOptions } from './plan-utterances.ts';
 import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from './recognition-engine.ts';
 import { assertPcm16kMono, readWavLayout } from './read-wav-layout.ts';
@@ -48,13 +49,21 @@ function covers(model: CatalogModel, languages: readonly string[]): boolean {
 /**
  * The model for one request. Candidates: models that recognise `language`; with `language` null,
  * those covering every language of the default model (so a multilingual default never gives way
- * to an English-only model). `fast` takes the candidate with the fewest parameters, `accurate` the
+ * to an English-only model); with `language` null and `multilingual` true, only models that
+ * identify languages (`detectsLanguage`: multilingual Whisper, SenseVoice), the first of them
+ * standing for the default. `fast` takes the candidate with the fewest parameters, `accurate` the
  * most, `balanced` / null the default when it is a candidate, else the first candidate.
- * @throws AppError `invalid_input` (param `language`) when no model recognises `language`.
+ * @throws AppError `invalid_input` (param `language`) when no model recognises `language`, (param
+ *   `multilingual`) when `multilingual` needs a language-identifying model and none is installed.
  */
-export function pickSherpaModel(models: readonly CatalogModel[], language: string | null, efficiency: Efficiency | null): CatalogModel {
-  const fallback = models[0];
-  const candidates = models.filter((model) => (language === null ? covers(model, fallback?.languages ?? []) : model.languages.includes(language)));
+export function pickSherpaModel(models: readonly CatalogModel[], language: string | null, efficiency: Efficiency | null, multilingual = false): CatalogModel {
+  const perUtterance = multilingual && language === null;
+  const pool = perUtterance ? models.filter((model) => model.detectsLanguage) : models;
+  if (pool.length === 0) {
+    throw new AppError('invalid_input', 'multilingual true needs a sherpa-onnx model that identifies languages (multilingual Whisper or SenseVoice), and none is installed', { param: 'multilingual' });
+  }
+  const fallback = pool[0];
+  const candidates = pool.filter((model) => (language === null ? covers(model, fallback?.languages ?? []) : model.languages.includes(language)));
   if (candidates.length === 0) {
     throw new AppError('invalid_input', `The installed sherpa-onnx models do not recognise ${language}`, { param: 'language' });
   }
@@ -97,7 +106,7 @@ function withDefaults(options: SherpaOnnxEngineOptions) {
 }
 
 async function recognizeWithSherpa(options: ReturnType<typeof withDefaults>, request: SherpaRecognitionRequest): Promise<RecognizedSegment[]> {
-  const model = pickSherpaModel(options.models, request.language, request.efficiency ?? null);
+  const model = pickSherpaModel(options.models, request.language, request.efficiency ?? null, request.multilingual ?? false);
   request.signal?.throwIfAborted();
   const utterances = planSherpaUtterances(request, options.plan);
   if (utterances.length === 0) return [];
@@ -107,20 +116,15 @@ async function recognizeWithSherpa(options: ReturnType<typeof withDefaults>, req
   const scratch = await mkdtemp(path.join(tmpdir(), 'sherpa-hotwords-'));
   try {
     const hotwords = await prepareHotwords(model, directory, request.hotwords, scratch, options.hotwordsScore);
-    const base = { model, directory, efficiency: request.efficiency ?? null, maxThreads: options.maxThreads, hotwords };
     const total = utterances.reduce((sum, u) => sum + u.end - u.start, 0);
-    const job: SherpaJob = {
-      modelName: model.name, wavPath: request.wavPath, dataOffset: layout.dataOffset, dataBytes: layout.dataBytes,
-      sampleRate: layout.sampleRate, utterances, config: buildSherpaConfig({ ...base, language: request.language }),
-      languageId: request.language === null ? buildLanguageIdConfig(model, directory, options.maxThreads) : null,
-      detectSeconds: options.detectSeconds, probeOnly: false,
-    };
+    const job = planSherpaJob(request, { model, directory, layout, utterances, maxThreads: options.maxThreads, detectSeconds: options.detectSeconds, hotwords });
     let done = 0;
     const output = await runSherpaProcess(job, {
       timeoutMs: 60_000 + options.timeoutFactor * total * 1000,
       signal: request.signal,
       onProgress: (seconds) => request.onProgress?.(Math.min(1, (done += seconds) / total)),
     });
+    // Identified once: every segment gets it; else (null) each segment its utterance's `lang`.
     const language = request.language ?? normalizeSherpaLanguage(output.identifiedLanguage ?? '');
     return shapeSherpaResults(output.results, request.speech, language);
   } finally {
@@ -129,9 +133,9 @@ async function recognizeWithSherpa(options: ReturnType<typeof withDefaults>, req
 }
 
 /** Whether the model a request picks is a transducer, the only family sherpa-onnx biases with hotwords. */
-function usesHotwordsNatively(models: readonly CatalogModel[], request: Pick<RecognitionRequest, 'language' | 'efficiency'>): boolean {
+function usesHotwordsNatively(models: readonly CatalogModel[], request: Pick<RecognitionRequest, 'language' | 'efficiency' | 'multilingual'>): boolean {
   try {
-    return pickSherpaModel(models, request.language, request.efficiency ?? null).family === 'nemo-transducer';
+    return pickSherpaModel(models, request.language, request.efficiency ?? null, request.multilingual ?? false).family === 'nemo-transducer';
   } catch {
     return false;
   }
@@ -145,7 +149,11 @@ function usesHotwordsNatively(models: readonly CatalogModel[], request: Pick<Rec
  * `hotwords` boost transducers (modified_beam_search); `prompt` and `domain` are not used natively
  * (sherpa-onnx 1.13 has no initial prompt for Whisper and no domain setting): transcribe-recording.ts
  * applies `prompt` terms and `hotwords` afterwards as spelling hints (`nativeHints`).
- * With `language` null, multilingual Whisper identifies the language first; SenseVoice reports it.
+ * With `language` null, multilingual Whisper identifies the language once, on the first 30 s of
+ * speech; with `multilingual` true as well, it identifies the language of each utterance instead
+ * (planSherpaJob) and every segment carries its utterance's language; SenseVoice reports it per
+ * utterance either way. `identifiesLanguages` is true when an installed model identifies languages
+ * (`detectsLanguage`); `multilingual: true` is refused before download otherwise.
  * @throws from recognize: AppError `invalid_input` (language no model recognises),
  *   `engine_unavailable` (model missing, damaged or failing to load: names the file or the
  *   reason and `npm run models -- download NAME`), `recognition_failed`, `media_unreadable`;
@@ -160,6 +168,7 @@ export function createSherpaOnnxEngine(options: SherpaOnnxEngineOptions): Recogn
     name: 'sherpa-onnx',
     languages,
     defaultLanguage: languages.includes('en') ? 'en' : languages[0]!,
+    identifiesLanguages: options.models.some((model) => model.detectsLanguage),
     nativeHints: (request) => ({ prompt: false, hotwords: usesHotwordsNatively(settings.models, request) }),
     recognize: (request) => recognizeWithSherpa(settings, request),
   };

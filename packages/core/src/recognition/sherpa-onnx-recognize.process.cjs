@@ -11,6 +11,12 @@
  * Sends { type: 'language', lang } after identification, { type: 'loaded' } once the recognizer
  * exists, { type: 'progress', seconds } per utterance, then { type: 'done', results } with results
  * [{ start, end, text, tokens, timestamps, lang }], or { type: 'error', code, message }.
+ *
+ * Language (plan-sherpa-job.ts): with `languageId`, Whisper's language is identified once on the
+ * first `detectSeconds` of speech and set in the config before the recognizer is made. Without it
+ * and with an empty Whisper language (`multilingual`), sherpa-onnx identifies the language of each
+ * utterance while decoding it, and its result's `lang` says which: nothing to do here but pass `lang`
+ * on. SenseVoice always reports `<|xx|>` in `lang`.
  */
 const fs = require('node:fs');
 

@@ -21,6 +21,14 @@ describe('summarizeLanguages', () => {
     ]);
   });
 
+  it('should give the one language found its duration when multilingual was asked, and keep it null otherwise', () => {
+    const segments = [segment(0, 2.5, 'de'), segment(4, 5.25, 'de'), segment(6, 7, null)];
+    expect(summarizeLanguages(segments, null, 'en', { multilingual: true }).languages).toEqual([{ code: 'de', name: 'German', probability: null, duration: 3.75 }]);
+    expect(summarizeLanguages(segments, null, 'en', { multilingual: false }).languages).toEqual([{ code: 'de', name: 'German', probability: null, duration: null }]);
+    expect(summarizeLanguages(segments, 'fr', 'en', { multilingual: true }).languages).toEqual([{ code: 'fr', name: 'French', probability: null, duration: null }]);
+    expect(summarizeLanguages([segment(0, 1, null)], null, 'en', { multilingual: true }).languages).toEqual([{ code: 'en', name: 'English', probability: null, duration: null }]);
+  });
+
   it("should fall back to the engine's default when no segment carries a language", () => {
     expect(summarizeLanguages([segment(0, 1, null)], null, 'en').languages).toEqual([{ code: 'en', name: 'English', probability: null, duration: null }]);
   });

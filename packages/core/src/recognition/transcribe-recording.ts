@@ -31,6 +31,8 @@ export interface TranscribeRecordingInput {
   /** Spec 2.2 `domain` and `efficiency` (recognition-profile.ts). */
   domain?: Domain | null;
   efficiency?: Efficiency | null;
+  /** Spec 2.2 `multilingual` (null → false): passed to the engine; json2 `languages` then lists every language found with its duration. */
+  multilingual?: boolean | null;
   signal?: AbortSignal;
   /** Progress lines for the prediction log, e.g. `VAD: 4 speech intervals, 8.9 s of speech`. */
   onStage?: (line: string) => void;
@@ -73,6 +75,7 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     hotwords: input.hotwords,
     efficiency: input.efficiency ?? null,
     domain: input.domain ?? null,
+    multilingual: input.multilingual ?? false,
     signal: input.signal,
     onProgress: (fraction) => {
       const percent = Math.floor(fraction * 10) * 10; // one line per 10 %
@@ -83,7 +86,7 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
   const gated = gateWordsToSpeech(recognized, recognizable);
   const collapsed = profile.collapseRepeats ? collapseRepeats(gated) : gated;
   const kept = await correctSpelling(collapsed, input);
-  const { language, languages } = summarizeLanguages(kept, input.language, input.engine.defaultLanguage);
+  const { language, languages } = summarizeLanguages(kept, input.language, input.engine.defaultLanguage, { multilingual: input.multilingual ?? false });
   const segments = kept.map((s) => toTranscriptSegment(s, language));
   return { source, segments, vad: speech, language, languages, speakers: [] };
 }
@@ -97,7 +100,7 @@ export function spellingHintsFor(input: Pick<TranscribeRecordingInput, 'prompt' 
 }
 
 async function correctSpelling(segments: RecognizedSegment[], input: TranscribeRecordingInput): Promise<RecognizedSegment[]> {
-  const native = input.engine.nativeHints?.({ language: input.language, efficiency: input.efficiency ?? null }) ?? { prompt: false, hotwords: false };
+  const native = input.engine.nativeHints?.({ language: input.language, efficiency: input.efficiency ?? null, multilingual: input.multilingual ?? false }) ?? { prompt: false, hotwords: false };
   const hints = spellingHintsFor(input, native);
   if (hints.length === 0) return segments;
   const dictionaryPath = input.pronunciationDictionaryPath === undefined ? DEFAULT_PRONUNCIATION_DICTIONARY : input.pronunciationDictionaryPath;

@@ -41,12 +41,16 @@ export function parseLanguageParam(value: unknown, options: LanguageOptions): st
   }
   const { recognitionLanguages, engineName } = options;
   if (recognitionLanguages !== 'any' && !recognitionLanguages.includes(language.code)) {
-    throw invalidInput('language', `language ${describeLanguageCode(language.code)} is not available: the configured recognition engine ${engineName} recognises only ${listCodes(recognitionLanguages)}. Leave language empty to use the engine's default.`);
+    throw invalidInput('language', `language ${describeLanguageCode(language.code)} is not available: the configured recognition engine ${engineName} recognises only ${listEngineLanguages(recognitionLanguages)}. Leave language empty to use the engine's default.`);
   }
   return language.code;
 }
 
-function listCodes(codes: readonly string[]): string {
+/**
+ * The languages of an engine for details: `en (English), ru (Russian)`; past 20 codes the rest is
+ * counted (`… and 79 more`); `no languages` for [].
+ */
+export function listEngineLanguages(codes: readonly string[]): string {
   if (codes.length === 0) return 'no languages';
   const listed = codes.slice(0, MAX_LISTED_CODES).map(describeLanguageCode).join(', ');
   const rest = codes.length - MAX_LISTED_CODES;

@@ -26,6 +26,7 @@ const nearInput = fc
 const options = fc.record({
   recognitionLanguages: fc.oneof(fc.constant('any' as const), fc.subarray(LANGUAGES.map((language) => language.code))),
   engineName: fc.constant('test-engine'),
+  identifiesLanguages: fc.boolean(),
   llmConfigured: fc.boolean(),
 });
 

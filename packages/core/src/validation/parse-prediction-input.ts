@@ -21,6 +21,8 @@ export interface ParseInputOptions {
   recognitionLanguages: readonly string[] | 'any';
   /** Name of the configured recognition engine, for details. */
   engineName: string;
+  /** Whether the engine tells languages apart (RecognitionEngine.identifiesLanguages): `multilingual: true` needs it. */
+  identifiesLanguages: boolean;
   /** Whether a language model is configured; post-processing needs one. */
   llmConfigured: boolean;
   /**
@@ -56,7 +58,7 @@ export function parsePredictionInput(raw: unknown, options: ParseInputOptions): 
   const output_format = parseOutputFormat(read('output_format'));
   const domain = parseDomain(read('domain'));
   const efficiency = parseEfficiency(read('efficiency'));
-  const multilingual = parseMultilingual(read('multilingual'));
+  const multilingual = parseMultilingual(read('multilingual'), options);
   const prompt = parsePrompt(read('prompt'));
   const hotwords = parseHotwords(read('hotwords'));
   parseCutStart(read('cut_start'));
