@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { clusterWindows } from '../../packages/core/src/diarization/cluster-windows.ts';
-import { cutWindows, embedWindows, type FrameWindow } from '../../packages/core/src/diarization/embed-windows.ts';
+import { cutWindows, embedWindows, spreadWindowLabels } from '../../packages/core/src/diarization/embed-windows.ts';
 import { chooseSpeakerCount, scoreSpeakerCounts } from '../../packages/core/src/diarization/estimate-speaker-count.ts';
 import { extractSpeechFeatures } from '../../packages/core/src/diarization/extract-speech-features.ts';
 import { standardizeFeatures } from '../../packages/core/src/diarization/standardize-features.ts';
@@ -71,7 +71,7 @@ function ffmpeg(args: string[]) {
   return run('ffmpeg', ['-v', 'error', '-nostdin', '-y', ...args.slice(0, -1), '-ar', '16000', '-ac', '1', args.at(-1)!]);
 }
 
-/** The steps of diarize-builtin.ts up to the count estimate (spreadWindowLabels copied from it). */
+/** The steps of diarize-builtin.ts up to the count estimate. */
 async function scoreRecording(wavPath: string) {
   const speech = await detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() });
   if (speech.length === 0) return { seconds: 0, scores: [] };
@@ -84,17 +84,6 @@ async function scoreRecording(wavPath: string) {
   const dendrogram = clusterWindows(embedWindows(windows, frames, model, componentPosteriors(model, frames)));
   const labelsFor = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
   return { seconds, scores: await scoreSpeakerCounts(frames, features.regions, labelsFor, Math.min(6, windows.length)) };
-}
-
-function spreadWindowLabels(windows: readonly FrameWindow[], labels: readonly number[], frames: number): Int32Array {
-  const result = new Int32Array(frames);
-  let w = 0;
-  for (let i = 0; i < frames; i += 1) {
-    const centre = (index: number) => (windows[index]!.first + windows[index]!.end) / 2;
-    while (w + 1 < windows.length && Math.abs(centre(w + 1) - i) <= Math.abs(centre(w) - i)) w += 1;
-    result[i] = labels[w]!;
-  }
-  return result;
 }
 
 const workDir = await mkdtemp(join(tmpdir(), 'calibrate-speakers-'));

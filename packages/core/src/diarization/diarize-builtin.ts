@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { clusterWindows } from './cluster-windows.ts';
-import { cutWindows, embedWindows, type FrameWindow } from './embed-windows.ts';
+import { cutWindows, embedWindows, spreadWindowLabels, type FrameWindow } from './embed-windows.ts';
 import { estimateSpeakerCount } from './estimate-speaker-count.ts';
 import { extractSpeechFeatures } from './extract-speech-features.ts';
 import { framesToTurns } from './frames-to-turns.ts';
@@ -76,16 +76,4 @@ function oneSpeaker(speech: readonly TimeRegion[]): SpeakerTurn[] {
 async function pause(signal?: AbortSignal): Promise<void> {
   await yieldToEventLoop();
   signal?.throwIfAborted();
-}
-
-/** Each frame takes the label of the window whose centre is nearest (window centres are sorted). */
-function spreadWindowLabels(windows: readonly FrameWindow[], labels: readonly number[], frames: number): Int32Array {
-  const result = new Int32Array(frames);
-  const centre = (index: number) => (windows[index]!.first + windows[index]!.end) / 2;
-  let w = 0;
-  for (let i = 0; i < frames; i += 1) {
-    while (w + 1 < windows.length && Math.abs(centre(w + 1) - i) <= Math.abs(centre(w) - i)) w += 1;
-    result[i] = labels[w]!;
-  }
-  return result;
 }

@@ -35,6 +35,22 @@ export function cutWindows(regions: Uint32Array): FrameWindow[] {
 }
 
 /**
+ * Each frame takes the label of the window whose centre is nearest (window centres are sorted).
+ * @param labels one cluster index per window; @param frames number of frames.
+ * @returns one label per frame.
+ */
+export function spreadWindowLabels(windows: readonly FrameWindow[], labels: readonly number[], frames: number): Int32Array {
+  const result = new Int32Array(frames);
+  const centre = (index: number) => (windows[index]!.first + windows[index]!.end) / 2;
+  let w = 0;
+  for (let i = 0; i < frames; i += 1) {
+    while (w + 1 < windows.length && Math.abs(centre(w + 1) - i) <= Math.abs(centre(w) - i)) w += 1;
+    result[i] = labels[w]!;
+  }
+  return result;
+}
+
+/**
  * One Fisher vector per window (gradients of the background model's log-likelihood with respect to
  * its weights and means, Perronnin et al. 2010), power-normalised (signed square root) and scaled to
  * unit length. Unlike mean MFCCs these compare speakers sound by sound, and unlike adapted means alone
