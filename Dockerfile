@@ -2,7 +2,7 @@
 # (`npm run worker`) and the Telegram bot (`npm run bot`). See docs/deployment.md.
 FROM node:20-bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg pocketsphinx pocketsphinx-en-us bzip2 ca-certificates \
+ && apt-get install -y --no-install-recommends ffmpeg pocketsphinx pocketsphinx-en-us bzip2 ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # Manifests first, so the dependency layer is rebuilt only when they change.
@@ -20,4 +20,7 @@ VOLUME ["/data", "/models"]
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["npm", "start"]
+# tini is PID 1: it passes SIGTERM (docker stop) to node and reaps the ffmpeg and pocketsphinx
+# children; node runs without npm or tsx's CLI in between, so the signal reaches the service itself.
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "--import", "tsx", "apps/api/src/main.ts"]

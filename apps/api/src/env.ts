@@ -33,6 +33,14 @@ const envSchema = z.object({
   RECOGNITION_ENGINE: z.enum(['auto', 'sherpa-onnx', 'openai-compatible', 'pocketsphinx', 'fake']).default('auto'),
   /** Folder of local neural models (`npm run models -- list`); nothing is downloaded at request time. */
   MODELS_DIR: z.string().min(1).default('./models'),
+  /**
+   * First start without a model (RECOGNITION_ENGINE=auto, no sherpa-onnx model, no ASR_BASE_URL):
+   * the service starts on PocketSphinx and installs the recommended CPU model in a background
+   * process, used from the next start (docs/recognition.md, "First start"). `0`/`false`: never;
+   * `1`/`true`/empty: from the official release; an http(s) URL: from that mirror of the release
+   * files (offline mirrors, tests). Unset: on, except under NODE_ENV=test (tests never download).
+   */
+  MODELS_AUTO_INSTALL: z.union([z.enum(['0', '1', 'true', 'false', '']), z.string().url()]).optional(),
   /** Comma-separated catalog names of installed sherpa-onnx models; the first is the default. */
   SHERPA_MODEL: z.string().optional(),
   SHERPA_THREADS: z.coerce.number().int().min(1).max(64).optional(),
@@ -81,7 +89,7 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(300),
   /** Per API key: GET requests a minute (clients poll about 2/s per waiting prediction; 0 = no limit). */
   RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().min(0).default(3000),
-  /** How long an authenticated API key is trusted without a database query, ms (0 = off). A revocation in this process applies at once; other processes see it within this time (docs/reliability.md). */
+  /** How long an authenticated API key is trusted without a database query while the key-change notification channel is down, ms (0 = no key memory). Revocations reach every process at once through LISTEN/NOTIFY; this bounds a missed one (docs/api.md). */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** Memory for the answers of finished predictions kept by `GET /predictions/{id}`, bytes (0 = off). */
   PREDICTION_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),

@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   AppError,
   assertVadModel,
@@ -34,7 +37,10 @@ function remoteEngine(env: Env): RecognitionEngine {
  * Picks the recognition engine from RECOGNITION_ENGINE (`auto`: sherpa-onnx when a model is installed
  * in MODELS_DIR, else the remote server when ASR_BASE_URL is set, else PocketSphinx) and checks its
  * files before the service takes work (a wrong VAD path would otherwise silently find no speech).
- * Logs which engine and why.
+ * Logs which engine and why. When `auto` ends on PocketSphinx for want of a model (no sherpa-onnx
+ * model, no ASR_BASE_URL) and MODELS_AUTO_INSTALL allows it, also starts the first-start install
+ * of the recommended model in a background process (startFirstStartInstall); it never delays this
+ * function, and the engine returned stays PocketSphinx until the next start.
  * @throws AppError `engine_unavailable` naming the missing file or setting and the command that fixes it.
  */
 export async function selectEngine(env: Env): Promise<RecognitionEngine> {
@@ -50,5 +56,43 @@ export async function selectEngine(env: Env): Promise<RecognitionEngine> {
     pocketsphinx: { binaryPath: env.POCKETSPHINX_BIN, modelDir: env.POCKETSPHINX_MODEL_DIR },
   });
   console.log(`[recognition] engine ${reason}`);
+  const mirror = autoInstallMirror(env);
+  if (env.RECOGNITION_ENGINE === 'auto' && !env.ASR_BASE_URL && engine.name === 'pocketsphinx' && mirror !== false) {
+    startFirstStartInstall(env.MODELS_DIR, mirror);
+  }
   return engine;
+}
+
+/**
+ * MODELS_AUTO_INSTALL read: false = off; null = on, from the official release; a URL = on, from
+ * that mirror. Unset is off under NODE_ENV=test, so test runs never reach the internet; the
+ * process's own NODE_ENV counts too, because tests build `env` objects of their own (parseEnv of a
+ * literal) that leave NODE_ENV out.
+ */
+export function autoInstallMirror(env: Pick<Env, 'MODELS_AUTO_INSTALL' | 'NODE_ENV'>): string | null | false {
+  const value = env.MODELS_AUTO_INSTALL;
+  if (value === undefined) return (env.NODE_ENV ?? process.env.NODE_ENV) === 'test' ? false : null;
+  if (value === '0' || value === 'false') return false;
+  return /^https?:\/\//.test(value) ? value : null;
+}
+
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/**
+ * First start without any model: runs `npm run models -- first-start` in a child process, so the
+ * service is already answering with PocketSphinx while the recommended model is fetched, unpacked
+ * and self-tested (no request ever waits for it, and a download never shares the service's event
+ * loop). Its lines, prefixed `[models]`, go to this process's output. The new model is picked up
+ * at the next start (selection happens once, at start-up). The child is ended with this process;
+ * its partial download resumes at the next start.
+ */
+function startFirstStartInstall(modelsDir: string, mirror: string | null): void {
+  const args = ['--import', 'tsx', 'apps/api/src/cli/models.ts', 'first-start', '--models-dir', path.resolve(modelsDir), ...(mirror ? ['--mirror', mirror] : [])];
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  child.on('error', (error) => console.error(`[models] could not start the first-start install: ${error.message}`));
+  const stop = () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  };
+  process.once('exit', stop);
+  child.once('exit', () => process.off('exit', stop));
 }

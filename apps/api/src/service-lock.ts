@@ -1,5 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isPidRunning } from '@transcribe/core';
 
 /** What a running service writes to DATA_DIR/service.json so the CLI can reach it over loopback. */
 export interface ServiceLockInfo {
@@ -12,20 +13,12 @@ export function serviceLockPath(dataDir: string): string {
   return join(dataDir, 'service.json');
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Reads the lock of a service that is still running, or null when none runs (a stale file is ignored). */
 export async function readLiveServiceLock(dataDir: string): Promise<ServiceLockInfo | null> {
   try {
     const info = JSON.parse(await readFile(serviceLockPath(dataDir), 'utf8')) as ServiceLockInfo;
-    return isAlive(info.pid) && info.pid !== process.pid ? info : null;
+    return isPidRunning(info.pid) && info.pid !== process.pid ? info : null;
   } catch {
     return null;
   }

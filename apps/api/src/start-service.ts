@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import express from 'express';
 import PQueue from 'p-queue';
 import {
+  createApiKeyCache,
+  failGivenUpPredictions,
   openDatabase,
+  watchApiKeyChanges,
   openJobQueue,
+  prepareWorkRoot,
   startCacheSweeper,
   requeueInterruptedJobs,
   startTranscribeWorker,
@@ -17,6 +21,7 @@ import {
 import type { Env } from './env.ts';
 import { createApp } from './http/create-app.ts';
 import { configureRateLimits } from './http/rate-limit.ts';
+import { startPartialUploadSweeper } from './http/sweep-partial-uploads.ts';
 import { selectEngine, vadModelPath } from './select-engine.ts';
 import { selectMediaStore } from './select-media-store.ts';
 import { startChatBot } from './start-chat-bot.ts';
@@ -40,6 +45,8 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   await mkdir(dataDir, { recursive: true });
   const embedded = !env.DATABASE_URL;
   if (embedded) await refuseSecondOwner(dataDir);
+  // Work files under DATA_DIR/work; those of a killed run are removed and its pocketsphinx/ffmpeg children killed.
+  await prepareWorkRoot(join(dataDir, 'work'), { soleOwner: embedded });
   const engine = await selectEngine(env);
   const mediaStore = selectMediaStore(env);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: join(dataDir, 'pglite') });
@@ -49,11 +56,18 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
     maintenanceIntervalSeconds: env.QUEUE_MAINTENANCE_SECONDS,
   });
   if (embedded) await requeueInterruptedJobs(database, boss);
+  // Authenticated keys are cached here and dropped as any process revokes them (LISTEN/NOTIFY); a
+  // worker-only process authenticates nothing, so it keeps no cache and no subscription.
+  const apiKeyCache = options.http === false ? undefined : createApiKeyCache({ ttlMs: env.KEY_CACHE_TTL_MS });
+  const stopping = new AbortController();
+  const keyWatch = apiKeyCache ? await watchApiKeyChanges(database, apiKeyCache) : null;
   const ctx: ServiceContext = {
     database,
     boss,
     engine,
     recognitionQueue: new PQueue({ concurrency: env.RECOGNITION_CONCURRENCY }),
+    ...(apiKeyCache ? { apiKeyCache } : {}),
+    stopping: stopping.signal,
     config: {
       dataDir,
       mediaStore,
@@ -69,7 +83,9 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
       pricePerMinute: env.PRICE_PER_MINUTE,
     },
   };
+  await startPartialUploadSweeper(ctx, { soleOwner: embedded }); // data: uploads cut short by a stop
   await startWebhookWorker(ctx, { requeueInterrupted: embedded, retryDeadlineMs: env.WEBHOOK_RETRY_DEADLINE_MS, retryDelaySeconds: env.WEBHOOK_RETRY_DELAY_SECONDS });
+  await failGivenUpPredictions(database); // last tries failed by the requeue above, or expired while no worker ran
   const stopWorker = env.WORKER_CONCURRENCY > 0 ? await startTranscribeWorker(ctx, {
         concurrency: env.WORKER_CONCURRENCY,
         pollingIntervalSeconds: env.QUEUE_POLL_SECONDS,
@@ -80,7 +96,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   configureRateLimits(ctx, { writesPerMinute: env.RATE_LIMIT_PER_MINUTE, readsPerMinute: env.RATE_LIMIT_READS_PER_MINUTE });
   const adminToken = randomBytes(24).toString('base64url');
   const botRouter = express.Router();
-  const server = options.http === false ? null : await listen(createApp(ctx, { adminToken, botRouter, keyCacheTtlMs: env.KEY_CACHE_TTL_MS, predictionCacheBytes: env.PREDICTION_CACHE_BYTES }), env.PORT, env.HOST);
+  const server = options.http === false ? null : await listen(createApp(ctx, { adminToken, botRouter, predictionCacheBytes: env.PREDICTION_CACHE_BYTES }), env.PORT, env.HOST);
   const port = server ? (server.address() as { port: number }).port : 0;
   const url = `http://127.0.0.1:${port}`;
   ctx.config.apiBaseUrl = `${(env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')}/v1/replicate/v1`;
@@ -89,11 +105,14 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   const stop = async () => {
     // Stop taking work first (requests and queued jobs), then let what runs finish within the deadline.
     const closing = server ? closeServer(server, env.SHUTDOWN_TIMEOUT_MS) : Promise.resolve();
-    await stopWorker?.();
+    const workerStopped = stopWorker?.(env.SHUTDOWN_TIMEOUT_MS); // stops taking jobs at once
+    stopping.abort(); // runs still waiting for a recognition slot hand their jobs back
+    await workerStopped;
     stopSweeper?.();
     await stopBot?.();
     await closing;
     await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS, wait: true });
+    await keyWatch?.stop();
     await database.close();
     if (embedded) await removeServiceLock(dataDir);
   };
@@ -135,9 +154,21 @@ async function closeServer(server: Server, timeoutMs: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/**
+ * Listens on `host:port`. express 5's `app.listen` calls its callback on errors too, which left the
+ * caller reading the address of a server that never listened; a plain node:http server says what
+ * went wrong.
+ * @throws Error "port N is in use; set PORT …" (EADDRINUSE), "port N needs privileges …" (EACCES),
+ *   or the server's own error.
+ */
 function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<Server> {
   return new Promise((done, fail) => {
-    const server = app.listen(port, host, () => done(server));
-    server.once('error', fail);
+    const server = createServer(app);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') fail(new Error(`port ${port} is in use; set PORT to a free port, or stop what listens there`));
+      else if (error.code === 'EACCES') fail(new Error(`port ${port} needs privileges this process lacks; set PORT to 1024 or above`));
+      else fail(error);
+    });
+    server.listen(port, host, () => done(server));
   });
 }

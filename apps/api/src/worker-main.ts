@@ -1,6 +1,6 @@
 import { parseEnv } from './env.ts';
 import { logStrayRejections } from './log-stray-rejections.ts';
-import { startService } from './start-service.ts';
+import { startService, type RunningService } from './start-service.ts';
 
 /**
  * `npm run worker`: a worker process without the HTTP API, sharing the PostgreSQL queue with the
@@ -12,12 +12,21 @@ if (!env.DATABASE_URL) {
   console.error('[worker] DATABASE_URL is required: extra workers share a PostgreSQL queue (PGlite admits one process).');
   process.exit(1);
 }
+// Installed before the start: a SIGTERM during start-up is honoured once the start is done.
+let service: RunningService | null = null;
+let stopping = false;
+const stopAndExit = (running: RunningService) => void running.stop().then(() => process.exit(0), () => process.exit(1));
+const shutdown = () => {
+  if (stopping) return;
+  stopping = true;
+  if (service) stopAndExit(service);
+};
+process.once('SIGTERM', shutdown);
+process.once('SIGINT', shutdown);
 try {
-  const service = await startService(env, { http: false });
+  service = await startService(env, { http: false });
   console.log(`[worker] taking jobs (concurrency ${env.WORKER_CONCURRENCY}, engine ${service.ctx.engine.name})`);
-  const shutdown = () => void service.stop().then(() => process.exit(0), () => process.exit(1));
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  if (stopping) stopAndExit(service);
 } catch (error) {
   console.error(`[worker] could not start: ${(error as Error).message}`);
   process.exit(1);

@@ -2,26 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys } from '@transcribe/core';
 import { startBot } from './start-bot.ts';
-import { testUser, type FakeBotApi } from './test-support/fake-bot-api.ts';
 import { startTestBot, type TestBot } from './test-support/start-test-bot.ts';
-import { commandUpdate, pressButton } from './test-support/telegram-updates.ts';
+import { pressGetToken } from './test-support/press-get-token.ts';
 
-/** Sends /api, presses "Get token" and returns the key shown and the whole message. */
-async function getToken(fake: FakeBotApi, userId: number): Promise<{ key: string; text: string }> {
-  const user = testUser(userId);
-  const before = fake.calls.length;
-  fake.pushUpdate(commandUpdate(user, '/api'));
-  const menu = await fake.waitForCall((c) => fake.calls.indexOf(c) >= before && c.method === 'sendMessage' && c.payload.chat_id === userId);
-  expect(String(menu.payload.text)).toMatch(/^API access/);
-  const pressedAt = fake.calls.length;
-  pressButton(fake, user, (menu.result as { message_id: number }).message_id, /Get token/);
-  const shown = await fake.waitForCall((c) => fake.calls.indexOf(c) >= pressedAt && c.method === 'sendMessage' && /Your API key/.test(String(c.payload.text)));
-  const key = /<code>(tsk_[\w-]+)<\/code>/.exec(String(shown.payload.text))?.[1];
-  expect(key).toBeDefined();
-  expect(shown.payload.parse_mode).toBe('HTML');
-  await fake.waitForCall((c) => fake.calls.indexOf(c) >= pressedAt && c.method === 'answerCallbackQuery');
-  return { key: key!, text: String(shown.payload.text) };
-}
+const getToken = pressGetToken;
 
 async function account(t: TestBot, key: string): Promise<Response> {
   return fetch(`${t.service.replicateBase}/v1/account`, { headers: { authorization: `Bearer ${key}` } });

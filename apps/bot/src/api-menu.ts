@@ -19,6 +19,8 @@ export function createApiMenu(deps: BotDeps): Menu<BotContext> {
         owner: telegramOwner(ctx.from.id),
         label: BOT_KEY_LABEL,
         graceSeconds: deps.settings.keyGraceSeconds,
+        cache: deps.service.apiKeyCache,
+        confirmWith: deps.service.database,
       });
       await ctx.reply(formatApiKeyMessage(key, deps.settings.publicApiBaseUrl, deps.settings.keyGraceSeconds), { parse_mode: 'HTML' });
     })

@@ -1,6 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type PQueue from 'p-queue';
 import type { Database } from './db/open-database.ts';
+import type { ApiKeyCache } from './keys/api-key-cache.ts';
 import type { LlmClientConfig } from './post-processing/llm-client-config.ts';
 import type { RecognitionEngine } from './recognition/recognition-engine.ts';
 import type { MediaStore } from './storage/media-store.ts';
@@ -33,6 +34,19 @@ export interface ServiceConfig {
   llm: LlmClientConfig | null;
 }
 
+/**
+ * Points where a test can act in the middle of a use-case, to make a race happen every time
+ * instead of by chance. Production never sets them.
+ */
+export interface ServiceHooks {
+  /**
+   * Runs when a prediction has matched the stored transcript's parameters and is about to read that
+   * transcript (predictions/produce-transcript.ts): a concurrent replacement made here is what
+   * spec 7's `cache_changed` reports.
+   */
+  beforeCachedTranscriptRead?: (mediaId: string) => Promise<void>;
+}
+
 /** Everything a use-case needs, built once by each app at start-up. */
 export interface ServiceContext {
   database: Database;
@@ -41,4 +55,18 @@ export interface ServiceContext {
   /** Bounds how many recognitions run at once in this process (CPU-bound). */
   recognitionQueue: PQueue;
   config: ServiceConfig;
+  /**
+   * This process's cache of authenticated keys, kept true to revocations by a watcher on the
+   * key-change channel (keys/watch-api-key-changes.ts); revoking and reissuing pass it so the change
+   * holds here before they return. Absent in processes that authenticate no requests (workers).
+   */
+  apiKeyCache?: ApiKeyCache;
+  /**
+   * Aborted when this process begins to stop (SIGTERM): a prediction still waiting for a
+   * recognition slot then hands its job back to the queue without spending a try
+   * (predictions/run-in-recognition-slot.ts). Absent: the process never stops its work early.
+   */
+  stopping?: AbortSignal;
+  /** Test seams (ServiceHooks); absent in production. */
+  hooks?: ServiceHooks;
 }

@@ -1,6 +1,6 @@
 import { resolve, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApiKey, listApiKeys, openDatabase, revokeApiKey, type Db } from '@transcribe/core';
+import { createApiKey, listApiKeys, openDatabase, revokeApiKey, type Database } from '@transcribe/core';
 import { parseEnv } from '../env.ts';
 import { readLiveServiceLock, type ServiceLockInfo } from '../service-lock.ts';
 
@@ -16,8 +16,9 @@ interface KeyStore {
   revoke(id: string): Promise<void>;
 }
 
-function databaseStore(db: Db): KeyStore {
-  return { create: (label) => createApiKey(db, label), list: () => listApiKeys(db), revoke: (id) => revokeApiKey(db, id) };
+function databaseStore(database: Database): KeyStore {
+  const { db } = database;
+  return { create: (label) => createApiKey(db, label), list: () => listApiKeys(db), revoke: (id) => revokeApiKey(db, id, { confirmWith: database }) };
 }
 
 /** PGlite admits one process: while the service runs, ask it over loopback with its admin token. */
@@ -69,7 +70,7 @@ try {
   } else {
     const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: join(dataDir, 'pglite') });
     try {
-      await run(databaseStore(database.db), positionals[0], positionals.slice(1), values.label);
+      await run(databaseStore(database), positionals[0], positionals.slice(1), values.label);
     } finally {
       await database.close();
     }

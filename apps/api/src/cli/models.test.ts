@@ -1,43 +1,40 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { findCatalogModel, listModelFiles, type CatalogModel } from '@transcribe/core';
-import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
+import { findCatalogModel } from '@transcribe/core';
+import { packTarBz2, writeFixtureModel } from '../../../../packages/core/src/recognition/models-install/serve-release-files.test-helper.ts';
 import { runScriptToEnd } from '../test-support/spawn-service.ts';
 
 const CLI = 'apps/api/src/cli/models.ts';
 const TINY = findCatalogModel('sherpa-onnx-whisper-tiny')!;
+const BASE = findCatalogModel('sherpa-onnx-whisper-base')!;
 const MOONSHINE = findCatalogModel('sherpa-onnx-moonshine-tiny-en-int8')!;
-
-/** TEST FIXTURE: a model folder of placeholder files (ONNX-like header, no weights). */
-async function writePlaceholder(parent: string, model: CatalogModel, skip: string[] = []): Promise<void> {
-  await mkdir(join(parent, model.name), { recursive: true });
-  for (const file of listModelFiles(model).filter((name) => !skip.includes(name))) {
-    await writeFile(join(parent, model.name, file), file.endsWith('.onnx') ? Buffer.from([0x08, 0x07, 0x20]) : 'a 0\n');
-  }
-}
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe('npm run models', () => {
   let modelsDir: string;
-  let archives: string;
-  let host: FileServer;
-  let sha256: string;
-  const models = (args: string[]) => runScriptToEnd(CLI, [...args, '--models-dir', modelsDir], {});
+  let work: string;
+  let tinyArchive: string;
+  let otherArchive: string;
+  let good: Buffer;
+  const models = (args: string[], env: Record<string, string> = {}) => runScriptToEnd(CLI, [...args, '--models-dir', modelsDir], env);
 
   beforeAll(async () => {
-    archives = await mkdtemp(join(tmpdir(), 'models-cli-archives-'));
-    await writePlaceholder(archives, TINY);
-    await promisify(execFile)('tar', ['-cjf', join(archives, `${TINY.name}.tar.bz2`), '-C', archives, TINY.name]);
-    sha256 = createHash('sha256').update(await readFile(join(archives, `${TINY.name}.tar.bz2`))).digest('hex');
-    host = await serveFiles(archives);
+    work = await mkdtemp(join(tmpdir(), 'models-cli-work-'));
+    await writeFixtureModel(join(work, 'a'), TINY);
+    tinyArchive = join(work, `${TINY.name}.tar.bz2`);
+    await packTarBz2(join(work, 'a'), TINY.name, tinyArchive);
+    good = await readFile(tinyArchive);
+    await writeFixtureModel(join(work, 'b'), TINY);
+    await writeFile(join(work, 'b', TINY.name, TINY.files.tokens!), 'changed 0\n', { flag: 'a' });
+    otherArchive = join(work, 'other', `${TINY.name}.tar.bz2`);
+    await mkdir(join(work, 'other'));
+    await packTarBz2(join(work, 'b'), TINY.name, otherArchive);
   });
   afterAll(async () => {
-    await host.close();
-    await rm(archives, { recursive: true, force: true });
+    await rm(work, { recursive: true, force: true });
   });
   beforeEach(async () => {
     if (modelsDir) await rm(modelsDir, { recursive: true, force: true });
@@ -50,52 +47,85 @@ describe('npm run models', () => {
     expect(stdout).toBe(`MODELS_DIR ${modelsDir}\nNo sherpa-onnx model is installed. See \`npm run models -- catalog\`, then \`npm run models -- download NAME\`.\n`);
   });
 
-  it('should list ready and broken models with the fix, and folders it does not know', async () => {
-    await writePlaceholder(modelsDir, TINY);
-    await writePlaceholder(modelsDir, MOONSHINE, ['tokens.txt']);
+  it('should refuse a local archive whose self-test fails, then install it with --force and list it with size, hash and self-test', async () => {
+    const refused = await models(['install', tinyArchive]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^models: Self-test of sherpa-onnx-whisper-tiny failed: .*so it was NOT activated and nothing was installed\. Add --force to install it anyway\.$/m);
+    // Nothing left but the empty folder of downloads and install claims.
+    expect(await readdir(modelsDir)).toEqual(['.downloads']);
+    expect(await readdir(join(modelsDir, '.downloads'))).toEqual([]);
+
+    const forced = await models(['install', tinyArchive, '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/^self-test: FAILED, (WER \d\.\d{3}, real-time factor \d+\.\d{3}, heard ".*"|decoding failed: .*) \(11\.0 s of English\)$/m);
+    expect(forced.stdout).toContain(`Installed ${TINY.name} in ${join(modelsDir, TINY.name)} (archive sha256 ${sha256(good)}, 0.${Math.round(good.length / 1e5)} MB; pinned in ${join(modelsDir, 'models.lock.json')}). ACTIVATED WITH --force although the self-test failed.`);
+    const lock = JSON.parse(await readFile(join(modelsDir, 'models.lock.json'), 'utf8'));
+    expect(lock.models[TINY.name]).toMatchObject({ url: `file://${tinyArchive}`, bytes: good.length, sha256: sha256(good) });
+
+    const { stdout } = await models(['list']);
+    expect(stdout).toMatch(new RegExp(`^ready   ${TINY.name}  whisper  99 languages  \\d+\\.\\d MB  sha256 ${sha256(good)}  self-test FAILED \\(.+\\), activated with --force$`, 'm'));
+
+    // The pin holds: another archive of the same name is refused with both hashes, so is a wrong --sha256.
+    const other = await models(['install', otherArchive, '--force']);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(`archive SHA-256 pinned ${sha256(good)}`);
+    expect(other.stderr).toContain(`this one has ${sha256(await readFile(otherArchive))}; nothing was installed`);
+    const wrong = await models(['install', tinyArchive, '--force', '--sha256', 'f'.repeat(64)]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain(`models: SHA-256 mismatch for ${TINY.name}: --sha256 expects ${'f'.repeat(64)}, file://${tinyArchive} has ${sha256(good)}; nothing was installed\n`);
+  });
+
+  it('should install from a folder and remove a model, keeping its pin unless --unpin', async () => {
+    const installed = await models(['install', join(work, 'a', TINY.name), '--force']);
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toContain(`Installed ${TINY.name} in ${join(modelsDir, TINY.name)} (folder,`);
+    const removed = await models(['remove', TINY.name]);
+    expect(removed.stdout).toBe(`Removed ${TINY.name} from ${modelsDir}; its pin in models.lock.json stays (a reinstall must match it; --unpin drops it).\n`);
+    expect((await readdir(modelsDir)).sort()).toEqual(['.downloads', 'models.lock.json']);
+    expect((await models(['list'])).stdout).toMatch(new RegExp(`^pinned  ${TINY.name}  not installed  `, 'm'));
+    const unpinned = await models(['remove', TINY.name, '--unpin']);
+    expect(unpinned.stdout).toBe(`${TINY.name} was not installed in ${modelsDir}; dropped its pin.\n`);
+    expect(JSON.parse(await readFile(join(modelsDir, 'models.lock.json'), 'utf8')).models).toEqual({});
+  });
+
+  it('should list broken models with the fix, earlier install records, and folders it does not know', async () => {
+    await writeFixtureModel(modelsDir, MOONSHINE);
+    await rm(join(modelsDir, MOONSHINE.name, 'tokens.txt'), { force: true });
     await mkdir(join(modelsDir, 'vosk-model-en'));
+    // An install record of the earlier format (no self-test, no model-files hash) still lists.
+    await writeFixtureModel(modelsDir, TINY);
+    await writeFile(join(modelsDir, TINY.name, '.install.json'), JSON.stringify({ archiveUrl: TINY.archiveUrl, sha256: 'e'.repeat(64), verified: true, installedAt: '2026-11-20T10:00:00.000Z' }));
     const { code, stdout } = await models(['list']);
     expect(code).toBe(0);
-    expect(stdout).toContain(`ready   ${TINY.name}  whisper  99 languages  0.0 MB  installed by hand`);
     expect(stdout).toContain(`broken  ${MOONSHINE.name}  moonshine  en`);
     expect(stdout).toContain(`        ${join(modelsDir, MOONSHINE.name, 'tokens.txt')} is missing\n        fix: npm run models -- download ${MOONSHINE.name}`);
     expect(stdout).toContain('other   vosk-model-en  (not in the catalog; ignored)');
+    expect(stdout).toMatch(new RegExp(`^ready   ${TINY.name}  .*  sha256 ${'e'.repeat(64)}  no self-test \\(installed by an earlier version; reinstall to run it\\)$`, 'm'));
   });
 
-  it('should show the catalog with every model and its unknown sha256', async () => {
+  it('should show the catalog, marking the recommended model and how hashes are pinned', async () => {
     const { code, stdout } = await models(['catalog']);
     expect(code).toBe(0);
-    expect(stdout).toContain('-       sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8  nemo-transducer  600M  en  sha256 unknown');
+    expect(stdout).toContain('-       sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8  nemo-transducer  600M  en  pinned on first install');
+    expect(stdout).toContain(`-       ${BASE.name}  whisper  74M  99 languages  pinned on first install  (recommended for CPU)`);
     expect(stdout.match(/^\S+\s+sherpa-onnx-/gm)).toHaveLength(11);
   });
 
-  it('should refuse an unverifiable download, then install it when the hash is given', async () => {
-    const mirror = ['--mirror', `${host.url}/`];
-    const refused = await models(['download', TINY.name, ...mirror]);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`models: No SHA-256 is known for ${TINY.name}`);
-    expect(refused.stderr).toContain(`The archive's SHA-256 is ${sha256}`);
-    expect(await readdir(modelsDir)).toEqual([]);
-    const installed = await models(['download', TINY.name, ...mirror, '--sha256', sha256]);
-    expect(installed.code).toBe(0);
-    expect(installed.stderr).toBe(`downloading ${TINY.name}: 100% of 0.0 MB\n`);
-    expect(installed.stdout).toBe(`Installed ${TINY.name} in ${join(modelsDir, TINY.name)} (archive sha256 ${sha256}, verified).\n`);
-    expect((await models(['list'])).stdout).toContain(`ready   ${TINY.name}  whisper  99 languages  0.0 MB  sha256 verified ${sha256}`);
-    expect((await models(['download', TINY.name])).stdout).toBe(`${TINY.name} is already installed in ${join(modelsDir, TINY.name)}.\n`);
-  });
-
-  it('should install with --trust-unverified and say so', async () => {
-    const { code, stdout } = await models(['download', TINY.name, '--mirror', `${host.url}/`, '--trust-unverified']);
-    expect(code).toBe(0);
-    expect(stdout).toContain(`(archive sha256 ${sha256}, NOT verified: --trust-unverified)`);
-  });
-
-  it('should exit 2 with guidance on an unknown model or command', async () => {
+  it('should exit 2 with guidance on an unknown model, an unnamed archive or an unknown option', async () => {
     const unknown = await models(['download', 'whisper-huge']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('models: unknown model "whisper-huge"; see `npm run models -- catalog`');
-    const usage = await models(['frobnicate']);
-    expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('npm run models -- download NAME [--sha256 HEX | --trust-unverified]');
+    const unnamed = join(work, 'mystery.tar.bz2');
+    await writeFile(unnamed, good);
+    const guess = await models(['install', unnamed]);
+    expect(guess.code).toBe(2);
+    expect(guess.stderr).toContain('"mystery" is not in the catalog');
+    // --trust-unverified is gone: an unknown option, answered with the usage, which no longer offers it.
+    const removedFlag = await models(['download', TINY.name, '--trust-unverified']);
+    expect(removedFlag.code).toBe(2);
+    expect(removedFlag.stderr).toMatch(/^models: Unknown option '--trust-unverified'/);
+    const usage = removedFlag.stderr.slice(removedFlag.stderr.indexOf('Usage:'));
+    expect(usage).toContain('npm run models -- install FILE.tar.bz2|DIR');
+    expect(usage).not.toContain('trust-unverified');
   });
 });

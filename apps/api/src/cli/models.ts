@@ -1,90 +1,277 @@
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
 import {
+  archiveUrlOf,
+  ANOTHER_INSTALL,
+  describeSelfTest,
   findCatalogModel,
   installModel,
   listInstalledModels,
   MODEL_CATALOG,
   modelFixCommand,
+  modelsLockPath,
+  probeReleaseHost,
+  readModelsLock,
+  RECOMMENDED_CPU_MODEL,
+  removeModel,
+  type CatalogModel,
   type InstalledModelReport,
+  type InstallModelOptions,
+  type InstallModelResult,
+  type ModelSource,
 } from '@transcribe/core';
 import { parseEnv, type Env } from '../env.ts';
 
 const USAGE = `Usage:
-  npm run models -- list                      what MODELS_DIR holds, and whether each model is usable
+  npm run models -- list                      installed models: size, hash, self-test; pins of models.lock.json
   npm run models -- catalog                   the models that can be downloaded
-  npm run models -- download NAME [--sha256 HEX | --trust-unverified] [--mirror URL]
-                                              fetch NAME from its official release, verify, unpack
-Options: --models-dir DIR (default: MODELS_DIR, else ./models)`;
-
-/** MODELS_DIR as env.ts parses it; `./models` while env.ts does not declare it. */
-function modelsDirOf(env: Env, flag: string | undefined): string {
-  return resolve(flag ?? env.MODELS_DIR);
-}
+  npm run models -- download NAME [--sha256 HEX] [--mirror URL] [--force]
+                                              fetch NAME from its official release (resumes), check it
+                                              against models.lock.json, unpack, self-test, activate
+  npm run models -- install FILE.tar.bz2|DIR [--name NAME] [--sha256 HEX] [--force]
+                                              the same from a local archive or folder (offline)
+  npm run models -- remove NAME [--unpin]     delete an installed model (--unpin also drops its pin)
+  npm run models -- first-start [--mirror URL] what the service runs in the background on a start
+                                              without any model: probe the release host (5 s), then
+                                              install the recommended CPU model
+Options: --models-dir DIR (default: MODELS_DIR, else ./models)
+  --force  activate a model whose self-test failed (no text, or WER over 0.6 on the test clip)`;
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
+/** `12.3 MB/s`, from bytes and seconds. */
+const rate = (bytes: number, seconds: number) => `${megabytes(seconds > 0 ? bytes / seconds : 0)}/s`;
+
+function languagesOf(model: CatalogModel): string {
+  return model.languages.length > 6 ? `${model.languages.length} languages` : model.languages.join(',');
+}
+
 function describeInstall(report: InstalledModelReport): string {
-  if (!report.install) return 'installed by hand';
-  return report.install.verified ? `sha256 verified ${report.install.sha256}` : `sha256 NOT verified ${report.install.sha256}`;
+  const record = report.install;
+  if (!record) return 'installed by hand (no hash, no self-test)';
+  const hash = record.sha256 ? `sha256 ${record.sha256}` : `files-sha256 ${record.contentSha256}`;
+  const test = record.selfTest;
+  // `.install.json` written before installs had a self-test holds only URL, hash and time.
+  if (!test) return `${hash}  no self-test (installed by an earlier version; reinstall to run it)`;
+  const wer = test.wer === null ? 'no result' : `WER ${test.wer.toFixed(3)}, RTF ${test.realTimeFactor?.toFixed(3)}`;
+  const verdict = test.passed ? `self-test passed (${wer})` : `self-test FAILED (${test.reason}; ${wer}), activated with --force`;
+  return `${hash}  ${verdict}`;
 }
 
 async function list(modelsDir: string): Promise<void> {
   const { models, unknown } = await listInstalledModels(modelsDir);
+  const lock = await readModelsLock(modelsDir);
   console.log(`MODELS_DIR ${modelsDir}`);
   if (models.length === 0) console.log('No sherpa-onnx model is installed. See `npm run models -- catalog`, then `npm run models -- download NAME`.');
   for (const report of models) {
-    const languages = report.model.languages.length > 6 ? `${report.model.languages.length} languages` : report.model.languages.join(',');
-    console.log(`${report.status.padEnd(6)}  ${report.model.name}  ${report.model.family}  ${languages}  ${megabytes(report.bytes)}  ${describeInstall(report)}`);
+    console.log(`${report.status.padEnd(6)}  ${report.model.name}  ${report.model.family}  ${languagesOf(report.model)}  ${megabytes(report.bytes)}  ${describeInstall(report)}`);
     for (const problem of report.problems) console.log(`        ${problem}`);
     if (report.status === 'broken') console.log(`        fix: ${modelFixCommand(report.model.name)}`);
   }
   for (const name of unknown) console.log(`other   ${name}  (not in the catalog; ignored)`);
+  const installed = new Set(models.map((report) => report.model.name));
+  for (const [name, pin] of Object.entries(lock.models)) {
+    if (!installed.has(name)) console.log(`pinned  ${name}  not installed  ${megabytes(pin.bytes)}  sha256 ${pin.sha256 ?? `(folder) files-sha256 ${pin.contentSha256}`}`);
+  }
 }
 
 async function catalog(modelsDir: string): Promise<void> {
   const installed = new Map((await listInstalledModels(modelsDir)).models.map((report) => [report.model.name, report.status]));
+  const lock = await readModelsLock(modelsDir);
   for (const model of MODEL_CATALOG) {
-    const languages = model.languages.length > 6 ? `${model.languages.length} languages` : model.languages.join(',');
     const state = installed.get(model.name) ?? '-';
-    console.log(`${state.padEnd(6)}  ${model.name}  ${model.family}  ${model.parametersMillions}M  ${languages}  sha256 ${model.sha256 ?? 'unknown'}`);
+    const hash = model.sha256 ? `sha256 ${model.sha256} (published)` : lock.models[model.name] ? 'pinned in models.lock.json' : 'pinned on first install';
+    const recommended = model.name === RECOMMENDED_CPU_MODEL ? '  (recommended for CPU)' : '';
+    console.log(`${state.padEnd(6)}  ${model.name}  ${model.family}  ${model.parametersMillions}M  ${languagesOf(model)}  ${hash}${recommended}`);
     console.log(`        ${model.description}`);
   }
 }
 
-async function download(modelsDir: string, name: string | undefined, values: Record<string, string | boolean | undefined>): Promise<void> {
+/**
+ * Progress of a download: a cli-progress bar (bytes, rate, ETA) when stdout is a terminal, else one
+ * line per 10 % (per 10 MB when the size is unknown), each prefixed with `prefix`.
+ */
+function progressReporter(name: string, prefix: string, tty: boolean) {
+  let bar: cliProgress.SingleBar | null = null;
+  let started = 0;
+  let startBytes = 0;
+  let reported = -1;
+  const payload = (received: number, total: number | null) => {
+    const seconds = (performance.now() - started) / 1000;
+    return { done: megabytes(received), size: total ? megabytes(total) : '?', rate: rate(received - startBytes, seconds) };
+  };
+  return {
+    onProgress(received: number, total: number | null) {
+      if (started === 0) {
+        started = performance.now();
+        startBytes = received;
+        if (received > 0) console.log(`${prefix}resuming ${name} at ${megabytes(received)}`);
+      }
+      if (tty && total) {
+        if (!bar) {
+          bar = new cliProgress.SingleBar({
+            format: `${name} [{bar}] {percentage}% | {done} of {size} | {rate} | ETA {eta_formatted}`,
+            hideCursor: true, etaBuffer: 50, fps: 5, stream: process.stdout,
+          }, cliProgress.Presets.shades_classic);
+          bar.start(total, received, payload(received, total));
+        }
+        bar.update(received, payload(received, total));
+        return;
+      }
+      const step = total ? Math.floor((received / total) * 10) : Math.floor(received / 1e7);
+      if (step <= reported) return;
+      reported = step;
+      const { rate: speed } = payload(received, total);
+      console.log(total
+        ? `${prefix}downloading ${name}: ${step * 10}% (${megabytes(received)} of ${megabytes(total)}, ${speed})`
+        : `${prefix}downloading ${name}: ${megabytes(received)} (${speed})`);
+    },
+    stop() {
+      bar?.stop();
+      bar = null;
+    },
+    /** After a cut: the next progress call starts a new rate measurement and says where it resumes. */
+    restart() {
+      this.stop();
+      started = 0;
+      reported = -1;
+    },
+  };
+}
+
+function printResult(model: CatalogModel, result: InstallModelResult, modelsDir: string, prefix = ''): void {
+  if (result.status === 'already-installed') {
+    console.log(`${prefix}${model.name} is already installed in ${result.directory}.`);
+    return;
+  }
+  const test = result.selfTest!;
+  console.log(`${prefix}self-test: ${test.passed ? 'passed' : 'FAILED'}, ${describeSelfTest(test)} (${test.audioSeconds.toFixed(1)} s of English)`);
+  const pin = result.pin === 'new' ? `pinned in ${modelsLockPath(modelsDir)}` : `matches the pin in ${modelsLockPath(modelsDir)}`;
+  const hash = result.sha256 ? `archive sha256 ${result.sha256}, ${megabytes(result.bytes ?? 0)}` : `folder, ${megabytes(result.bytes ?? 0)} of model files`;
+  const forced = result.forced ? ' ACTIVATED WITH --force although the self-test failed.' : '';
+  console.log(`${prefix}Installed ${model.name} in ${result.directory} (${hash}; ${pin}).${forced}`);
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+function installOptions(modelsDir: string, model: CatalogModel, values: Values, source: ModelSource, prefix: string, tty: boolean) {
+  const progress = progressReporter(model.name, prefix, tty);
+  const options: InstallModelOptions = {
+    modelsDir, model, source, force: values.force === true,
+    expectedSha256: typeof values.sha256 === 'string' ? values.sha256 : null,
+    onProgress: progress.onProgress,
+    onRetry: (retry, delayMs, reason) => {
+      progress.restart();
+      console.log(`${prefix}download interrupted (${reason}); retry ${retry} in ${(delayMs / 1000).toFixed(1)} s, resuming where it stopped`);
+    },
+    onStage: (stage) => {
+      progress.stop();
+      if (stage === 'self-test') console.log(`${prefix}self-test: decoding the test clip with ${model.name}...`);
+      if (stage === 'unpack') console.log(`${prefix}unpacking and checking ${model.name}...`);
+    },
+  };
+  if (typeof values['retry-delay-ms'] === 'string') options.retryBaseDelayMs = Number(values['retry-delay-ms']);
+  return options;
+}
+
+function unknownModel(name: string | undefined): void {
+  console.error(name ? `models: unknown model "${name}"; see \`npm run models -- catalog\`` : USAGE);
+  process.exitCode = 2;
+}
+
+async function download(modelsDir: string, name: string | undefined, values: Values): Promise<void> {
   const model = name ? findCatalogModel(name) : undefined;
-  if (!model) {
-    console.error(name ? `models: unknown model "${name}"; see \`npm run models -- catalog\`` : USAGE);
+  if (!model) return unknownModel(name);
+  const source: ModelSource = { kind: 'release', mirrorUrl: typeof values.mirror === 'string' ? values.mirror : undefined };
+  const result = await installModel(installOptions(modelsDir, model, values, source, '', process.stdout.isTTY === true));
+  printResult(model, result, modelsDir);
+}
+
+async function installLocal(modelsDir: string, file: string | undefined, values: Values): Promise<void> {
+  if (!file) return unknownModel(undefined);
+  const info = await stat(file).catch(() => null);
+  if (!info) {
+    console.error(`models: ${resolve(file)} does not exist`);
     process.exitCode = 2;
     return;
   }
-  let reported = -1;
-  const result = await installModel({
-    modelsDir, model, trustUnverified: values['trust-unverified'] === true,
-    expectedSha256: typeof values.sha256 === 'string' ? values.sha256 : null,
-    mirrorUrl: typeof values.mirror === 'string' ? values.mirror : undefined,
-    onProgress: (received, total) => {
-      const step = total ? Math.floor((received / total) * 10) : Math.floor(received / 1e8);
-      if (step > reported) console.error(`downloading ${model.name}: ${total ? `${(reported = step) * 10}% of ${megabytes(total)}` : megabytes((reported = step) * 1e8)}`);
-    },
-  });
-  if (result.status === 'already-installed') console.log(`${model.name} is already installed in ${result.directory}.`);
-  else console.log(`Installed ${model.name} in ${result.directory} (archive sha256 ${result.sha256}, ${result.verified ? 'verified' : 'NOT verified: --trust-unverified'}).`);
+  const guess = typeof values.name === 'string' ? values.name : basename(resolve(file)).replace(/\.tar\.bz2$/, '');
+  const model = findCatalogModel(guess);
+  if (!model) {
+    console.error(`models: cannot tell which catalog model ${file} is ("${guess}" is not in the catalog): keep the release's name (NAME.tar.bz2 or a folder NAME) or pass --name NAME`);
+    process.exitCode = 2;
+    return;
+  }
+  const source: ModelSource = info.isDirectory() ? { kind: 'folder', directory: file } : { kind: 'archive', file };
+  const result = await installModel(installOptions(modelsDir, model, values, source, '', process.stdout.isTTY === true));
+  printResult(model, result, modelsDir);
 }
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    'models-dir': { type: 'string' }, 'trust-unverified': { type: 'boolean' }, sha256: { type: 'string' }, mirror: { type: 'string' },
-  },
-});
-const modelsDir = modelsDirOf(parseEnv(), values['models-dir']);
+async function remove(modelsDir: string, name: string | undefined, values: Values): Promise<void> {
+  if (!name) return unknownModel(undefined);
+  const { removed, unpinned } = await removeModel(modelsDir, name, { unpin: values.unpin === true });
+  const pin = unpinned ? ' and dropped its pin' : values.unpin ? '' : '; its pin in models.lock.json stays (a reinstall must match it; --unpin drops it)';
+  console.log(removed ? `Removed ${name} from ${modelsDir}${pin}.` : `${name} was not installed in ${modelsDir}${unpinned ? '; dropped its pin' : ''}.`);
+}
+
+/**
+ * `first-start`: what the service runs in a background process on a start without any model
+ * (MODELS_AUTO_INSTALL). Probes the release host for a few seconds; unreachable → one line naming
+ * the command to run later; else installs RECOMMENDED_CPU_MODEL with percentage lines.
+ */
+async function firstStart(modelsDir: string, values: Values): Promise<void> {
+  const prefix = '[models] ';
+  const model = findCatalogModel(RECOMMENDED_CPU_MODEL)!;
+  if ((await listInstalledModels(modelsDir)).models.length > 0) return;
+  const mirrorUrl = typeof values.mirror === 'string' ? values.mirror : undefined;
+  const url = archiveUrlOf(model, mirrorUrl);
+  const timeoutMs = typeof values['probe-timeout-ms'] === 'string' ? Number(values['probe-timeout-ms']) : 5000;
+  const probe = await probeReleaseHost(url, timeoutMs);
+  if (!probe.reachable) {
+    console.log(`${prefix}cannot reach ${new URL(url).host} (${probe.reason}): staying on PocketSphinx; to install ${model.name} later run \`npm run models -- download ${model.name}\` (offline: \`npm run models -- install ${model.name}.tar.bz2\`)`);
+    return;
+  }
+  try {
+    console.log(`${prefix}no model installed: installing ${model.name} (recommended for CPU) from ${url} in the background; the service keeps PocketSphinx until it restarts`);
+    const result = await installModel({ ...installOptions(modelsDir, model, values, { kind: 'release', mirrorUrl }, prefix, false), maxRetries: 3 });
+    printResult(model, result, modelsDir, prefix);
+    if (result.status === 'installed') console.log(`${prefix}restart the service to use ${model.name} (it is chosen automatically at the next start)`);
+  } catch (error) {
+    const message = (error as Error).message;
+    if (message.startsWith(ANOTHER_INSTALL)) {
+      console.log(`${prefix}another process is already installing ${model.name}`);
+      return;
+    }
+    console.log(`${prefix}installing ${model.name} failed: ${message.replace(/\.$/, '')}. Still on PocketSphinx; retry with \`npm run models -- download ${model.name}\``);
+    process.exitCode = 1;
+  }
+}
+
+const OPTIONS = {
+  'models-dir': { type: 'string' }, sha256: { type: 'string' }, mirror: { type: 'string' }, force: { type: 'boolean' },
+  name: { type: 'string' }, unpin: { type: 'boolean' }, 'probe-timeout-ms': { type: 'string' }, 'retry-delay-ms': { type: 'string' },
+} as const;
+
+let parsed: ReturnType<typeof parseArgs<{ allowPositionals: true; options: typeof OPTIONS }>>;
 try {
-  const [command, name] = positionals;
+  parsed = parseArgs({ allowPositionals: true, options: OPTIONS });
+} catch (error) {
+  console.error(`models: ${(error as Error).message.split('\n')[0]}\n${USAGE}`);
+  process.exit(2);
+}
+const { positionals, values } = parsed;
+const env: Env = parseEnv();
+const modelsDir = resolve(values['models-dir'] ?? env.MODELS_DIR);
+try {
+  const [command, argument] = positionals;
   if (command === 'list') await list(modelsDir);
   else if (command === 'catalog') await catalog(modelsDir);
-  else if (command === 'download') await download(modelsDir, name, values);
+  else if (command === 'download') await download(modelsDir, argument, values);
+  else if (command === 'install') await installLocal(modelsDir, argument, values);
+  else if (command === 'remove') await remove(modelsDir, argument, values);
+  else if (command === 'first-start') await firstStart(modelsDir, values);
   else {
     console.error(USAGE);
     process.exitCode = 2;

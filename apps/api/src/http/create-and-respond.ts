@@ -50,6 +50,7 @@ export async function createAndRespond(
       webhook: webhook.webhook,
       webhookEventsFilter: webhook.webhookEventsFilter,
       upload,
+      decodedAudio: request.decodedAudio ?? null,
     });
   } catch (error) {
     if (upload) await rm(upload.path, { force: true });

@@ -12,6 +12,7 @@ import { createPredictionBodyCache } from './prediction-body-cache.ts';
 import { rateLimit } from './rate-limit.ts';
 import { lingerUnreadBody } from './linger-unread-body.ts';
 import { handleError, sendProblem } from './map-error.ts';
+import { receiveJsonBody } from './receive-json-body.ts';
 import { refuseNulCharacters } from './refuse-nul-characters.ts';
 
 export interface AppOptions {
@@ -19,7 +20,7 @@ export interface AppOptions {
   adminToken?: string;
   /** Routes of the Telegram bot's webhook mode (mounted before the 404 handler). */
   botRouter?: Router;
-  /** KEY_CACHE_TTL_MS: how long an authenticated key is trusted without a query (0 = off). */
+  /** KEY_CACHE_TTL_MS for a key cache of this app's own, used only when `ctx.apiKeyCache` is absent (0 = off). */
   keyCacheTtlMs?: number;
   /** PREDICTION_CACHE_BYTES: memory for the answers of finished predictions (0 = off). */
   predictionCacheBytes?: number;
@@ -29,7 +30,11 @@ export interface AppOptions {
 export const DEFAULT_KEY_CACHE_TTL_MS = 5_000;
 export const DEFAULT_PREDICTION_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** Largest JSON body: a 300 MiB recording as a base64 `data:` URI, plus room for the other members. */
+/**
+ * Largest JSON body in bytes: a recording of `maxMediaBytes` (300 MiB) as a base64 `data:` URI, plus
+ * 1 MiB for the other members. Only that URI may be large: it is decoded to disk as it arrives, and
+ * the other members together are bounded by 1 MiB (receive-json-body.ts).
+ */
 export function jsonBodyLimitBytes(maxMediaBytes: number): number {
   return Math.ceil(maxMediaBytes / 3) * 4 + 1024 * 1024;
 }
@@ -54,13 +59,13 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
     res.json({ status: 'ok' });
   });
   if (options.adminToken) app.use('/internal', express.json(), adminRoutes(ctx, options.adminToken));
-  const keys = createApiKeyCache({ ttlMs: options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS });
+  const keys = ctx.apiKeyCache ?? createApiKeyCache({ ttlMs: options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS });
   const bodies = createPredictionBodyCache(options.predictionCacheBytes ?? DEFAULT_PREDICTION_CACHE_BYTES);
-  const api = apiRouter(ctx, keys, predictionRoutes(ctx, bodies), fileRoutes(ctx), accountRoutes(ctx));
+  const api = apiRouter(ctx, keys, 'audio', predictionRoutes(ctx, bodies), fileRoutes(ctx), accountRoutes(ctx));
   api.use(webhookRoutes(ctx));
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
-  app.use('/v1', apiRouter(ctx, keys, legacyRoutes(ctx)));
+  app.use('/v1', apiRouter(ctx, keys, 'url', legacyRoutes(ctx))); // the earlier variant sends the recording in input.url
   app.use(portalRoutes(ctx)); // the account portal under /portal and /openapi.json (issue 11)
   if (options.botRouter) app.use(options.botRouter);
   app.use((_req, res) => {
@@ -70,12 +75,16 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   return app;
 }
 
-/** Authentication, then JSON parsing (JS clients send `Content-Type: application/json` on GETs and body-less POSTs: an empty body is fine), then the routes. */
-function apiRouter(ctx: ServiceContext, keys: ApiKeyCache, ...routes: Router[]): Router {
+/**
+ * Authentication, then JSON parsing streamed with bounded memory (receiveJsonBody: a `data:` URI in
+ * `input.<dataUriParam>` goes to disk as it arrives; JS clients send `Content-Type: application/json`
+ * on GETs and body-less POSTs: an empty body is fine), then the routes.
+ */
+function apiRouter(ctx: ServiceContext, keys: ApiKeyCache, dataUriParam: string, ...routes: Router[]): Router {
   const router = Router();
   router.use(authenticate(ctx.database.db, keys));
   router.use(rateLimit(ctx)); // per key, 429 + Retry-After before any body is read (issue 9)
-  router.use(express.json({ limit: jsonBodyLimitBytes(ctx.config.maxMediaBytes), strict: false }));
+  router.use(receiveJsonBody(ctx, { limitBytes: jsonBodyLimitBytes(ctx.config.maxMediaBytes), dataUriParam }));
   router.use(refuseNulCharacters); // PostgreSQL cannot store NUL: refuse it instead of failing with a 500
   for (const routes_ of routes) router.use(routes_);
   return router;

@@ -1,9 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Request } from 'express';
-import { AppError, checkPredictionInput, type ServiceContext } from '@transcribe/core';
+import { AppError, checkPredictionInput, type DecodedDataUri, type ServiceContext } from '@transcribe/core';
 import { formFieldsToInput } from './form-fields-to-input.ts';
 import { receiveForm } from './receive-form.ts';
+import { decodedDataUriOf } from './receive-json-body.ts';
 import { receiveRawBody } from './receive-raw-body.ts';
 
 /** The only value of `X-Service-Body-Field` (spec 4.1): the parameter that receives the body. */
@@ -17,11 +18,18 @@ export interface CreateRequest {
   upload: { path: string; bytes: number; name: string } | null;
   /** Top-level members of a JSON body (`version`, `webhook` …); `{}` for uploads. */
   body: Readonly<Record<string, unknown>>;
+  /**
+   * The `data:` URI of a JSON body's `input.audio` (`input.url` on the earlier variant), decoded to a
+   * file as the body arrived (receive-json-body.ts); `rawInput` then holds a short sample of the URI.
+   * Absent or null otherwise.
+   */
+  decodedAudio?: DecodedDataUri | null;
 }
 
 /**
  * Reads a create request in one of the three body forms of spec 4.1 (`uploads` true) or JSON only:
- * - `application/json` (or no body): `input` and the other members;
+ * - `application/json` (or no body): `input` and the other members, as read by receiveJsonBody (a
+ *   `data:` URI in `input.audio` arrives already decoded to a file: `decodedAudio`);
  * - `multipart/form-data`: part `input.audio` holds the file, other `input.<name>` parts the
  *   parameters (formFieldsToInput); without a file, `input.audio` must be a link;
  * - `application/octet-stream`: the raw file; header `X-Service-Body-Field: input.audio`, parameters
@@ -38,7 +46,7 @@ export async function readCreateRequest(
   const type = contentTypeOf(req);
   if (type === '' || type === 'application/json') {
     const body = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-    return { rawInput: body.input, upload: null, body };
+    return { rawInput: body.input, upload: null, body, decodedAudio: decodedDataUriOf(req) };
   }
   const uploadType = type === 'multipart/form-data' || type === 'application/octet-stream';
   if (!uploadType || !options.uploads) throw unsupportedType(type, options.uploads);

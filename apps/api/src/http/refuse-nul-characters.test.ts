@@ -9,6 +9,15 @@ describe('containsNul', () => {
     expect(containsNul({ ['k\u0000']: 1 })).toBe(true);
     expect(containsNul({ input: { audio: 'https://x/y', speakers: 2 } })).toBe(false);
   });
+
+  it('should walk a value nested 100,000 levels deep without overflowing the stack', () => {
+    let deep: unknown = ['\u0000'];
+    for (let level = 0; level < 100_000; level += 1) deep = [deep];
+    expect(containsNul(deep)).toBe(true);
+    let clean: unknown = 'x';
+    for (let level = 0; level < 100_000; level += 1) clean = { a: clean };
+    expect(containsNul(clean)).toBe(false);
+  });
 });
 
 describe('NUL characters through the API', () => {

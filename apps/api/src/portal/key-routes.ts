@@ -27,7 +27,7 @@ export function keyRoutes(ctx: ServiceContext): Router {
 
   router.post('/api/key', requireSession, form, requireCsrf, async (req, res) => {
     const session = res.locals.portal!;
-    const key = await reissueUserApiKey(db, { owner: session.owner, label: PORTAL_KEY_LABEL, graceSeconds: graceOf((req.body as Record<string, unknown>).old_key) });
+    const key = await reissueUserApiKey(db, { owner: session.owner, label: PORTAL_KEY_LABEL, graceSeconds: graceOf((req.body as Record<string, unknown>).old_key), cache: ctx.apiKeyCache, confirmWith: ctx.database });
     sendPage(res, { title: 'Your new API key', session, current: '/portal/api', body: newKeyPage(key, serviceRootUrl(ctx)) });
   });
 

@@ -83,6 +83,16 @@ describe('portal sessions and CSRF (HTTP)', () => {
     expect(key.status).toBe(401);
   });
 
+  it('should treat a malformed session cookie as no session (401), never as a server error', async () => {
+    for (const value of ['%', '%ZZ', '%E0%A4%A', 'a%']) {
+      for (const path of ['/portal', '/portal/api', '/portal/usage', '/portal/predictions/abc/progress.json']) {
+        const answer = await fetch(`${test.url}${path}`, { headers: { cookie: `portal_session=${value}` }, redirect: 'manual' });
+        expect(answer.status, `${path} with portal_session=${value}`).toBeLessThan(500);
+        expect([200, 302, 303, 401]).toContain(answer.status);
+      }
+    }
+  });
+
   it('should refuse every form without the session’s CSRF token and do nothing', async () => {
     const client = await signedInClient(test.service.ctx, test.url, 'portal:csrf');
     const keysBefore = await test.service.ctx.database.db.select().from(apiKeys).where(eq(apiKeys.owner, 'portal:csrf'));

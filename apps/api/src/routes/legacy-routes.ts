@@ -42,7 +42,7 @@ async function createLegacy(ctx: ServiceContext, req: Request, res: Response, ve
     ctx,
     req,
     res,
-    { rawInput: { audio: legacy.input.audio, output_format: 'text' }, upload: null, body: request.body },
+    { rawInput: { audio: legacy.input.audio, output_format: 'text' }, upload: null, body: request.body, decodedAudio: request.decodedAudio ?? null },
     { outputTransformers: null, legacyFormat: legacy.legacyFormat },
   );
 }

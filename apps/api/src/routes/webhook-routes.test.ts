@@ -107,7 +107,9 @@ describe('webhooks through the API (issue 9; replicate-compat.md 7)', () => {
     expect(parse(completed)).toEqual(await getPrediction(id));
     expect(parse(completed)).toMatchObject({ status: 'succeeded', urls: { get: `${t.service.ctx.config.apiBaseUrl}/predictions/${id}` } });
     const logs = receiver.on('/all').filter((entry) => String(entry.headers['webhook-id']).includes('_logs_'));
-    for (let i = 1; i < logs.length; i++) expect(logs[i]!.at - logs[i - 1]!.at).toBeGreaterThanOrEqual(450);
+    // Sent at most once per 500 ms: measured over all of them, so that the arrival jitter of one
+    // delivery (a busy machine) cannot make two neighbours look closer than they were sent.
+    if (logs.length > 1) expect(logs.at(-1)!.at - logs[0]!.at).toBeGreaterThanOrEqual((logs.length - 1) * 500 - 250);
   });
 
   it('should send only completed with webhook_events_filter ["completed"]', async () => {

@@ -21,11 +21,14 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Runs a repository script with tsx in a child process, as `npm run …` would. */
+/**
+ * Runs a repository script with tsx in a child process, as `npm run …` would. The first-start model
+ * install is off unless `env` turns it on (tests and benchmarks never reach the internet).
+ */
 export function runScript(script: string, args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, MODELS_AUTO_INSTALL: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -22,11 +22,13 @@ export interface TestService {
 
 /**
  * Starts the real service in this process on a free port with a fresh data directory and database
- * (PGlite in the data directory, or a new PostgreSQL database), plus one API key.
+ * (PGlite in the data directory, or a new PostgreSQL database, or the one `env.DATABASE_URL` names,
+ * which the caller then drops), plus one API key.
  */
 export async function startTestService(kind: TestDatabaseKind, env: Record<string, string> = {}): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'transcribe-test-'));
-  const database: TestDatabase | null = kind === 'postgres' ? await createTestDatabase() : null;
+  // An env that names DATABASE_URL shares that database (several services on one database).
+  const database: TestDatabase | null = kind === 'postgres' && !env.DATABASE_URL ? await createTestDatabase() : null;
   const service = await startService(
     parseEnv({
       PORT: '0',

@@ -14,7 +14,24 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Runs SQL for pg-boss; several statements allowed when `values` is empty. */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /**
+   * Subscribes to a notification channel (PostgreSQL `LISTEN`; PGlite delivers its own `NOTIFY`s
+   * in-process, right after the notifying transaction commits). `onNotify` gets each payload;
+   * `onListen` runs every time the subscription is (re)established, so a caller knows that
+   * notifications sent while the connection was down may have been missed (postgres.js re-listens
+   * after a reconnect, docs: "sql.listen"). On PostgreSQL, `options.applicationName` puts the
+   * subscription on a connection of its own with that `application_name`, so other processes can
+   * count such subscribers in `pg_stat_activity`; PGlite ignores it.
+   * @returns a function that ends the subscription.
+   * @throws Error from the driver when the database cannot be reached.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void, options?: ListenOptions): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface ListenOptions {
+  /** PostgreSQL `application_name` of a connection used for this subscription only. */
+  applicationName?: string;
 }
 
 export interface OpenDatabaseOptions {
@@ -41,6 +58,17 @@ async function openPostgres(url: string): Promise<Database> {
   const sql = postgres(url, { max: 10, onnotice: () => {} });
   const db = drizzlePostgres(sql, { schema });
   await migratePostgres(db, { migrationsFolder: MIGRATIONS_DIR });
+  /** Clients whose only connection is a named LISTEN connection (postgres.js opens it on the first listen). */
+  const named = new Map<string, postgres.Sql>();
+  const clientFor = (applicationName: string | undefined) => {
+    if (!applicationName) return sql;
+    let client = named.get(applicationName);
+    if (!client) {
+      client = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: applicationName } });
+      named.set(applicationName, client);
+    }
+    return client;
+  };
   return {
     db: db as unknown as Db,
     kind: 'postgres',
@@ -48,7 +76,14 @@ async function openPostgres(url: string): Promise<Database> {
       const rows = values?.length ? await sql.unsafe(text, values as never[]) : await sql.unsafe(text);
       return { rows: Array.from(rows) };
     },
-    close: () => sql.end({ timeout: 5 }),
+    async listen(channel, onNotify, onListen, options) {
+      const { unlisten } = await clientFor(options?.applicationName).listen(channel, onNotify, onListen);
+      return async () => void (await unlisten());
+    },
+    async close() {
+      await Promise.all([...named.values()].map((client) => client.end({ timeout: 5 })));
+      await sql.end({ timeout: 5 });
+    },
   };
 }
 
@@ -68,6 +103,11 @@ async function openPglite(dir: string): Promise<Database> {
       if (values?.length) return { rows: (await client.query(text, values)).rows };
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
+    },
+    async listen(channel, onNotify, onListen) {
+      const unsubscribe = await client.listen(channel, onNotify);
+      onListen?.();
+      return unsubscribe;
     },
     close: () => client.close(),
   };

@@ -10,6 +10,8 @@ export interface SplitStereoInput {
   channels: number;
   /** Folder for the two channel files (the prediction's work folder). */
   workDir: string;
+  /** The length the probe stated, seconds (decodeChannelsToPcm stops not far past it); absent when unknown. */
+  statedSeconds?: number;
   signal?: AbortSignal;
 }
 
@@ -36,14 +38,17 @@ export type StereoSplit =
  * transcripts with mergeChannelTranscripts instead of diarizing the mono mix. Recordings with other than
  * two channels, and stereo whose channels carry the same sound, give `separate: false` (the channel files
  * are removed) and go through the usual mono pipeline.
- * @throws AppError from decodeChannelsToPcm (`media_unreadable`, `media_no_audio`) or compareChannels;
+ * @throws AppError from decodeChannelsToPcm (`media_unreadable`, `media_no_audio`, `media_too_large`) or compareChannels;
  *   the signal's reason on abort.
  */
 export async function splitStereoChannels(input: SplitStereoInput): Promise<StereoSplit> {
   if (input.channels !== 2) return { separate: false, comparison: null };
   const left = path.join(input.workDir, 'channel-left.wav');
   const right = path.join(input.workDir, 'channel-right.wav');
-  const [decoded] = await decodeChannelsToPcm(input.mediaPath, [left, right], input.signal ? { signal: input.signal } : {});
+  const [decoded] = await decodeChannelsToPcm(input.mediaPath, [left, right], {
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.statedSeconds === undefined ? {} : { statedSeconds: input.statedSeconds }),
+  });
   try {
     const comparison = await compareChannels(left, right, input.signal);
     if (comparison.separate) return { separate: true, left, right, durationSeconds: decoded!.durationSeconds, comparison };

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors/app-error.ts';
 import { formatMegabytes } from '../media/write-limited-file.ts';
+import { fileClosed } from '../media/file-closed.ts';
 
 export interface WrittenUpload {
   /** Bytes written. */
@@ -49,9 +50,11 @@ export async function writeUploadFile(
       yield chunk;
     }
   }
+  const file = createWriteStream(destPath);
   try {
-    await pipeline(countAndHash, createWriteStream(destPath));
+    await pipeline(countAndHash, file);
   } catch (error) {
+    await fileClosed(file); // a file opened after the failure would outlive the rm
     await rm(destPath, { force: true });
     throw error;
   }

@@ -2,6 +2,7 @@ import type PgBoss from 'pg-boss';
 import { and, eq, lt } from 'drizzle-orm';
 import type { Database } from '../db/open-database.ts';
 import { jobLeases } from '../db/schema.ts';
+import { failGivenUpPredictions } from './fail-given-up-predictions.ts';
 import { TRANSCRIBE_QUEUE } from './open-job-queue.ts';
 
 /**
@@ -29,13 +30,22 @@ export async function reclaimAbandonedJobs(database: Database, boss: PgBoss, sta
   return reclaimed;
 }
 
-/** Runs reclaimAbandonedJobs every `intervalMs` until the returned function is called. */
+/**
+ * Every `intervalMs` until the returned function is called: reclaimAbandonedJobs, then
+ * failGivenUpPredictions, so a prediction whose last try was reclaimed, or expired by pg-boss,
+ * ends `failed` within one interval instead of staying `processing`.
+ */
 export function startJobReclaimer(database: Database, boss: PgBoss, options: { intervalMs: number; staleMs: number }): () => void {
-  const tick = () =>
-    reclaimAbandonedJobs(database, boss, options.staleMs).then(
+  const tick = async () => {
+    await reclaimAbandonedJobs(database, boss, options.staleMs).then(
       (ids) => ids.length > 0 && console.log(`[worker] reclaimed abandoned predictions: ${ids.join(', ')}`),
       (error: Error) => console.error('[worker] reclaim failed:', error.message),
     );
+    await failGivenUpPredictions(database).then(
+      (ids) => ids.length > 0 && console.log(`[worker] gave up on predictions interrupted on every try: ${ids.join(', ')}`),
+      (error: Error) => console.error('[worker] checking given-up jobs failed:', error.message),
+    );
+  };
   const timer = setInterval(tick, options.intervalMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -6,14 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/open-database.ts';
 import { apiKeys } from '../db/schema.ts';
 import { isAppError } from '../errors/app-error.ts';
-import { createApiKeyCache, forgetCachedApiKeys } from './api-key-cache.ts';
+import { createApiKeyCache } from './api-key-cache.ts';
 import { authenticateApiKey } from './authenticate-api-key.ts';
 import { createApiKey } from './create-api-key.ts';
 import { hashApiKey } from './generate-api-key.ts';
 import { reissueUserApiKey } from './reissue-user-api-key.ts';
 import { revokeApiKey } from './revoke-api-key.ts';
+import { watchApiKeyChanges } from './watch-api-key-changes.ts';
 
-describe('api key cache (issue 10; spec 5.3)', () => {
+describe('api key cache (spec 5.3)', () => {
   let dir: string;
   let database: Database;
 
@@ -46,26 +47,44 @@ describe('api key cache (issue 10; spec 5.3)', () => {
     expect(cache.get(hashApiKey(key.secret))?.revokedAt).not.toBeNull(); // the row read again carries the revocation
   });
 
-  it('should stop a key revoked in this process at once, in every cache of the process', async () => {
+  it('should stop a key revoked in this process at once, in every watched cache of the process', async () => {
     const [a, b] = [createApiKeyCache({ ttlMs: 60_000 }), createApiKeyCache({ ttlMs: 60_000 })];
-    const key = await createApiKey(database.db, 'revoke');
-    expect(await works(key.secret, a)).toBe(true);
-    expect(await works(key.secret, b)).toBe(true);
-    await revokeApiKey(database.db, key.id);
-    expect(await works(key.secret, a)).toBe(false);
-    expect(await works(key.secret, b)).toBe(false);
+    const watches = [await watchApiKeyChanges(database, a), await watchApiKeyChanges(database, b)];
+    try {
+      expect(a.connected && b.connected).toBe(true);
+      const key = await createApiKey(database.db, 'revoke');
+      expect(await works(key.secret, a)).toBe(true);
+      expect(await works(key.secret, b)).toBe(true);
+      await revokeApiKey(database.db, key.id); // no cache passed: only the notification reaches them
+      expect(await works(key.secret, a)).toBe(false);
+      expect(await works(key.secret, b)).toBe(false);
+    } finally {
+      for (const watch of watches) await watch.stop();
+    }
   });
 
-  it('should apply a reissue at once: right away, or at the end of the grace period', async () => {
+  it('should trust a row beyond the TTL only while the notification channel is connected', () => {
+    let clock = 0;
+    const cache = createApiKeyCache({ ttlMs: 5_000, connectedTtlMs: 60_000, now: () => clock });
+    const row = { id: 'key_x', hash: 'h' } as Parameters<typeof cache.set>[1];
+    cache.connected = true;
+    cache.set('h', row, cache.generation());
+    clock = 30_000;
+    expect(cache.get('h')?.id).toBe('key_x');
+    cache.connected = false; // channel lost: the TTL applies again
+    expect(cache.get('h')).toBeUndefined();
+  });
+
+  it('should apply a reissue made with this cache at once: right away, or at the end of the grace period', async () => {
     const cache = createApiKeyCache({ ttlMs: 60_000 });
     const now = new Date();
-    const first = await reissueUserApiKey(database.db, { owner: 'telegram:cache', label: 'bot', graceSeconds: 0, now });
+    const first = await reissueUserApiKey(database.db, { owner: 'telegram:cache', label: 'bot', graceSeconds: 0, now, cache });
     expect(await works(first.secret, cache, now)).toBe(true);
-    const second = await reissueUserApiKey(database.db, { owner: 'telegram:cache', label: 'bot', graceSeconds: 300, now });
+    const second = await reissueUserApiKey(database.db, { owner: 'telegram:cache', label: 'bot', graceSeconds: 300, now, cache });
     expect(await works(first.secret, cache, new Date(now.getTime() + 299_000))).toBe(true);
     expect(await works(first.secret, cache, new Date(now.getTime() + 300_000))).toBe(false); // the cached row carries revokedAt
     expect(await works(second.secret, cache, now)).toBe(true);
-    await reissueUserApiKey(database.db, { owner: 'telegram:cache', label: 'bot', graceSeconds: 0, now: new Date() });
+    await reissueUserApiKey(database.db, { owner: 'telegram:cache', label: 'bot', graceSeconds: 0, now: new Date(), cache });
     expect(await works(second.secret, cache)).toBe(false);
   });
 
@@ -74,7 +93,7 @@ describe('api key cache (issue 10; spec 5.3)', () => {
     const key = await createApiKey(database.db, 'race');
     const [row] = await database.db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
     const seen = cache.generation();
-    forgetCachedApiKeys([key.id]);
+    cache.forget([key.id]);
     cache.set(row!.hash, row!, seen);
     expect(cache.get(row!.hash)).toBeUndefined();
     cache.set(row!.hash, row!, cache.generation());

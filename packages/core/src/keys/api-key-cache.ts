@@ -2,13 +2,19 @@ import type { ApiKeyRow } from '../db/schema.ts';
 
 /**
  * An in-process cache of authenticated keys (SHA-256 hash → key row), so a request presenting a
- * recently seen key needs no database query (issue 10). Only keys found in the database are kept
- * (unknown keys are never cached, so guessing cannot fill memory); at most `maxEntries`, the least
- * recently used going first. The cached row still carries `revokedAt`, so a reissued key stops at
- * its exact time (spec 5.3) even while cached.
+ * recently seen key needs no database query. Only keys found in the database are kept (unknown keys
+ * are never cached, so guessing cannot fill memory); at most `maxEntries`, the least recently used
+ * going first. The cached row still carries `revokedAt`, so a reissued key stops at its exact time
+ * (spec 5.3) even while cached.
+ *
+ * How long a row is trusted depends on whether revocations reach this process as they happen
+ * (keys/watch-api-key-changes.ts, PostgreSQL LISTEN/NOTIFY): while that channel is connected, a row
+ * is trusted until a notification drops it (at most `connectedTtlMs`); while it is down, or when no
+ * watcher runs, at most `ttlMs` (KEY_CACHE_TTL_MS), which is then the longest a revocation made in
+ * another process can go unseen.
  */
 export interface ApiKeyCache {
-  /** The row cached for `hash` less than `ttlMs` ago, or undefined. */
+  /** The row cached for `hash` if it is still trusted (see above), or undefined. */
   get(hash: string): ApiKeyRow | undefined;
   /**
    * A counter that moves whenever keys are forgotten. Read it before querying the database and pass
@@ -19,13 +25,19 @@ export interface ApiKeyCache {
   set(hash: string, row: ApiKeyRow, generation: number): void;
   /** Drops the rows of these key ids (revoked or reissued). */
   forget(ids: readonly string[]): void;
+  /** Drops every row (the notification channel was lost: a revocation may have been missed). */
+  clear(): void;
+  /** Whether revocations from other processes currently arrive as notifications. */
+  connected: boolean;
   /** Number of cached keys. */
   readonly size: number;
 }
 
 export interface ApiKeyCacheOptions {
-  /** How long a row is trusted without a database query, ms; 0 turns the cache off. */
+  /** Longest a row is trusted while no notification channel is connected, ms (KEY_CACHE_TTL_MS); 0 turns the cache off. */
   ttlMs: number;
+  /** Longest a row is trusted while the notification channel is connected, ms (default 10 minutes). */
+  connectedTtlMs?: number;
   /** Most keys kept (default 10 000). */
   maxEntries?: number;
   /** Clock in ms (tests pass one). */
@@ -37,20 +49,24 @@ interface Entry {
   storedAt: number;
 }
 
-/** Every cache of this process, so revoking a key here forgets it everywhere at once. */
-const liveCaches = new Set<WeakRef<ApiKeyCache>>();
+/** Default for `connectedTtlMs`: a belt under the notifications, not what makes revocation work. */
+export const DEFAULT_CONNECTED_KEY_CACHE_TTL_MS = 10 * 60_000;
 
-/** Creates a cache; `forgetCachedApiKeys` reaches it until it is garbage-collected. */
+/**
+ * Creates a cache, not connected to any notification channel (`connected` false) until a watcher
+ * (watch-api-key-changes.ts) says so.
+ */
 export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
-  const { ttlMs, maxEntries = 10_000, now = Date.now } = options;
+  const { ttlMs, connectedTtlMs = DEFAULT_CONNECTED_KEY_CACHE_TTL_MS, maxEntries = 10_000, now = Date.now } = options;
   const entries = new Map<string, Entry>();
   let generation = 0;
   const cache: ApiKeyCache = {
+    connected: false,
     get(hash) {
       const entry = entries.get(hash);
       if (!entry) return undefined;
       entries.delete(hash);
-      if (now() - entry.storedAt >= ttlMs) return undefined;
+      if (now() - entry.storedAt >= (cache.connected ? Math.max(ttlMs, connectedTtlMs) : ttlMs)) return undefined;
       entries.set(hash, entry); // most recently used last
       return entry.row;
     },
@@ -66,22 +82,13 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
       const gone = new Set(ids);
       for (const [hash, entry] of entries) if (gone.has(entry.row.id)) entries.delete(hash);
     },
+    clear() {
+      generation += 1;
+      entries.clear();
+    },
     get size() {
       return entries.size;
     },
   };
-  liveCaches.add(new WeakRef(cache));
   return cache;
-}
-
-/**
- * Forgets these key ids in every key cache of this process, at once. revokeApiKey and
- * reissueUserApiKey call it; other processes see the change when their entries expire (their TTL).
- */
-export function forgetCachedApiKeys(ids: readonly string[]): void {
-  for (const ref of liveCaches) {
-    const cache = ref.deref();
-    if (cache) cache.forget(ids);
-    else liveCaches.delete(ref);
-  }
 }

@@ -1,7 +1,9 @@
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
-import type { Db } from '../db/open-database.ts';
+import type { Database, Db } from '../db/open-database.ts';
 import { apiKeys } from '../db/schema.ts';
-import { forgetCachedApiKeys } from './api-key-cache.ts';
+import type { ApiKeyCache } from './api-key-cache.ts';
+import { confirmApiKeyChanges } from './confirm-api-key-changes.ts';
+import { publishApiKeyChanges } from './publish-api-key-changes.ts';
 import { createApiKey, type CreatedApiKey } from './create-api-key.ts';
 
 /** Spec 5.3 and 8: after a reissue the old key is revoked within 5 minutes. */
@@ -15,6 +17,10 @@ export interface ReissueApiKeyRequest {
   /** Seconds the old keys keep working, 0..300 (spec 5.3: within 5 minutes). */
   graceSeconds: number;
   now?: Date;
+  /** This process's key cache, which then forgets the old keys before this call returns. */
+  cache?: ApiKeyCache | undefined;
+  /** The open database, on which the call waits for every key-caching process to confirm (confirm-api-key-changes.ts). */
+  confirmWith?: Database | undefined;
 }
 
 export interface ReissuedApiKey extends CreatedApiKey {
@@ -28,9 +34,11 @@ export interface ReissuedApiKey extends CreatedApiKey {
  * Issues a new API key for `owner` and revokes every live key of that owner effective
  * `now + graceSeconds` (spec 5.2 get-key action, 5.3 revocation within 5 minutes); a key already
  * set to stop later than that (an earlier reissue with a longer grace) stops at the new time too,
- * so "stop right away" in the portal means every old key. Both happen in one transaction. The new
- * key's secret is returned once and never stored. The old keys are forgotten by this process's key
- * caches at once (api-key-cache.ts).
+ * so "stop right away" in the portal means every old key. Both happen in one transaction, which also
+ * announces the change on the key-change channel (publish-api-key-changes.ts): every process that
+ * watches it re-reads the old keys' rows, so each stops at its new time there too; with
+ * `request.confirmWith` this returns only after each of them confirmed. The new key's
+ * secret is returned once and never stored.
  * @throws RangeError when `graceSeconds` is not an integer in 0..300 (a configuration error).
  */
 export async function reissueUserApiKey(db: Db, request: ReissueApiKeyRequest): Promise<ReissuedApiKey> {
@@ -39,15 +47,16 @@ export async function reissueUserApiKey(db: Db, request: ReissueApiKeyRequest): 
     throw new RangeError(`The key reissue grace period must be 0..${MAX_KEY_REISSUE_GRACE_SECONDS} seconds (spec 5.3); got ${graceSeconds}.`);
   }
   const oldKeysStopAt = new Date((request.now ?? new Date()).getTime() + graceSeconds * 1000);
-  const reissued = await db.transaction(async (tx) => {
+  const reissued = await confirmApiKeyChanges(request.confirmWith, (ticket) => db.transaction(async (tx) => {
     const revoked = await tx
       .update(apiKeys)
       .set({ revokedAt: oldKeysStopAt })
       .where(and(eq(apiKeys.owner, owner), or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, oldKeysStopAt))))
       .returning({ id: apiKeys.id });
     const created = await createApiKey(tx as unknown as Db, label, owner);
+    await publishApiKeyChanges(tx as unknown as Db, revoked.map((row) => row.id), ticket);
     return { ...created, revokedKeyIds: revoked.map((row) => row.id), oldKeysStopAt };
-  });
-  forgetCachedApiKeys(reissued.revokedKeyIds);
+  }));
+  request.cache?.forget(reissued.revokedKeyIds);
   return reissued;
 }

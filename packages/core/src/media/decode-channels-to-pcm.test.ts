@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeChannelsToPcm } from './decode-channels-to-pcm.ts';
+import { probeMedia } from './probe-media.ts';
 import { readWavHeader } from './read-wav-samples.ts';
+import { failure } from './test-support/failure-of.ts';
+import { makeFlacBomb } from './test-support/make-flac-bomb.ts';
+import { recordFfmpegOutputs } from './test-support/record-ffmpeg-outputs.ts';
 
 const STEREO = '/work/shared/audio/stereo_two_speakers.wav';
 let dir: string;
@@ -47,5 +51,52 @@ describe('decodeChannelsToPcm', () => {
 
   it('should refuse no outputs at all', async () => {
     await expect(decodeChannelsToPcm(STEREO, [])).rejects.toThrow(RangeError);
+  });
+
+  it('should decode an honest recording in full when given its stated length', async () => {
+    const outputs = [join(dir, 'stated-left.wav'), join(dir, 'stated-right.wav')];
+    const decoded = await decodeChannelsToPcm(STEREO, outputs, { statedSeconds: (await probeMedia(STEREO)).durationSeconds });
+    expect(decoded.map((d) => d.durationSeconds)).toEqual([5, 5]);
+  });
+
+  it('should refuse a 16 kB stereo FLAC whose header states 10 s but which holds 25 h, after writing at most 81 s per channel', async () => {
+    const bomb = join(dir, 'bomb.flac');
+    expect(await makeFlacBomb(bomb, { hours: 25, statedSamples: 10 })).toBeLessThan(20_000);
+    const probe = await probeMedia(bomb);
+    expect(probe).toMatchObject({ durationSeconds: 10, channels: 2 });
+    const recorder = await recordFfmpegOutputs(dir);
+    const outputs = [join(dir, 'bomb-left.wav'), join(dir, 'bomb-right.wav')];
+    const saved = process.env.FFMPEG_PATH;
+    process.env.FFMPEG_PATH = recorder.script;
+    try {
+      const error = await failure(decodeChannelsToPcm(bomb, outputs, { statedSeconds: probe.durationSeconds }));
+      expect(error).toMatchObject({ code: 'media_unreadable', param: 'audio' });
+      expect(error.message).toMatch(/^The recording is longer than its header says: it states 10 s, but its audio runs past 80 s/);
+    } finally {
+      if (saved === undefined) delete process.env.FFMPEG_PATH;
+      else process.env.FFMPEG_PATH = saved;
+    }
+    const written = await recorder.outputs();
+    expect(written.map((w) => w.path).sort()).toEqual([...outputs].sort());
+    for (const { bytes } of written) expect(bytes).toBeLessThanOrEqual(81 * 32_000 + 4096); // uncapped: 2.88 GB each
+    for (const output of outputs) await expect(stat(output)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('should refuse a bomb of 18-hour frames (65,535 samples at 1 Hz) within 1 GB of memory', async () => {
+    const bomb = join(dir, 'big-frames.flac');
+    await makeFlacBomb(bomb, { hours: 25, statedSamples: 10, frameSamples: 65_535 });
+    const recorder = await recordFfmpegOutputs(await mkdtemp(join(dir, 'limited-')), { virtualMemoryKb: 1_000_000 });
+    const outputs = [join(dir, 'frames-left.wav'), join(dir, 'frames-right.wav')];
+    const saved = process.env.FFMPEG_PATH;
+    process.env.FFMPEG_PATH = recorder.script;
+    try {
+      // Resampled whole, one frame is a billion samples: ffmpeg took 10 GB and failed here with "Cannot allocate memory".
+      const error = await failure(decodeChannelsToPcm(bomb, outputs, { statedSeconds: 10 }));
+      expect(error.message).toMatch(/^The recording is longer than its header says/);
+    } finally {
+      if (saved === undefined) delete process.env.FFMPEG_PATH;
+      else process.env.FFMPEG_PATH = saved;
+    }
+    for (const { bytes } of await recorder.outputs()) expect(bytes).toBeLessThanOrEqual(81 * 32_000 + 4096);
   });
 });

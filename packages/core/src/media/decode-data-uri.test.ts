@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../errors/app-error.ts';
-import { isDataUri, writeDataUri } from './decode-data-uri.ts';
+import { createDataUriDecoder, isDataUri, writeDataUri } from './decode-data-uri.ts';
 import { failure } from './test-support/failure-of.ts';
 
 const JFK = '/work/shared/audio/jfk.wav';
@@ -129,5 +129,61 @@ describe('isDataUri', () => {
     expect(isDataUri('data:;base64,AAAA')).toBe(true);
     expect(isDataUri('  DATA:audio/wav,x')).toBe(true);
     expect(isDataUri('https://example.com/data:x')).toBe(false);
+  });
+});
+
+describe('createDataUriDecoder', () => {
+  /** Feeds `uri` cut at the given offsets; returns the bytes or the error message. */
+  function decodeInPieces(uri: string, cuts: number[]): Buffer | string {
+    const decoder = createDataUriDecoder();
+    const out: Buffer[] = [];
+    let from = 0;
+    try {
+      for (const cut of [...cuts].sort((a, b) => a - b)) {
+        out.push(...decoder.write(uri.slice(from, cut)));
+        from = Math.max(from, cut);
+      }
+      out.push(...decoder.write(uri.slice(from)), ...decoder.end());
+      return Buffer.concat(out);
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
+  it('should give the same bytes or the same error whatever the pieces (cut inside headers, escapes and surrogates)', () => {
+    const uris = fc.oneof(
+      fc.uint8Array({ maxLength: 60 }).map((a) => `data:audio/wav;base64,${Buffer.from(a).toString('base64').replace(/\//g, '%2F')}`),
+      fc.uint8Array({ maxLength: 40 }).map((a) => ` data:,${[...a].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')}😀`),
+      fc.string({ maxLength: 40 }).map((text) => `data:;base64,${text}`),
+      fc.string({ maxLength: 40 }),
+    );
+    fc.assert(
+      fc.property(uris, fc.array(fc.nat({ max: 80 }), { maxLength: 8 }), (uri, cuts) => {
+        const whole = decodeInPieces(uri, []);
+        expect(decodeInPieces(uri, cuts)).toEqual(whole);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('should decode a URI fed one character at a time', () => {
+    const uri = `data:audio/x-wav;base64,${jfk.subarray(0, 3000).toString('base64')}`;
+    const decoder = createDataUriDecoder();
+    const out: Buffer[] = [];
+    for (const char of uri) out.push(...decoder.write(char));
+    out.push(...decoder.end());
+    expect(Buffer.concat(out).equals(jfk.subarray(0, 3000))).toBe(true);
+    expect(decoder.mimeType).toBe('audio/x-wav');
+  });
+});
+
+describe('writeDataUri with a signal', () => {
+  it('should stop with the reason and remove the partial file', async () => {
+    const path = dest();
+    const controller = new AbortController();
+    controller.abort(new Error('client went away'));
+    const error = await failure(writeDataUri(`data:;base64,${jfk.toString('base64')}`, path, { ...LIMIT, signal: controller.signal }));
+    expect(error.name).toBe('AbortError');
+    expect(await stat(path).then(() => true, () => false)).toBe(false);
   });
 });

@@ -2,9 +2,9 @@ import { rm } from 'node:fs/promises';
 import { AppError } from '../errors/app-error.ts';
 import { writeLimitedFile } from './write-limited-file.ts';
 
-/** Characters of the data part handled per step (a multiple of 4, so base64 decodes in whole quanta). */
+/** Characters of a whole URI handed to the decoder per step by writeDataUri (any size works; this bounds memory). */
 const SLICE_CHARS = 256 * 1024;
-/** Longest `data:<mime>;params;base64` header we look at before the comma. */
+/** Longest `data:<mime>;params;base64` header we look at before the comma, in characters. */
 const MAX_HEADER_CHARS = 1024;
 
 export interface WrittenDataUri {
@@ -15,20 +15,168 @@ export interface WrittenDataUri {
 }
 
 /**
+ * A `data:` URI of `input.audio` decoded to a file while the request body arrived (the streaming JSON
+ * body reader of the API), handed to createPrediction so the file is moved into place instead of the
+ * URI being decoded again.
+ */
+export interface DecodedDataUri {
+  /** Where the decoded bytes are (under DATA_DIR/uploads); removed by its owner unless `claimed`. */
+  path: string;
+  /** Decoded size in bytes. */
+  bytes: number;
+  /** Lower-cased media type without parameters. */
+  mimeType: string;
+  /**
+   * The decoding error (malformed data), kept to be thrown where the decode of a whole URI would
+   * have failed, so answers keep their order; null when the data decoded cleanly.
+   */
+  error: AppError | null;
+  /** Set once createPrediction has moved the file to its final place. */
+  claimed: boolean;
+}
+
+/**
+ * Incremental decoder of one `data:[<mime>][;param=…][;base64],<data>` URI, fed its text in pieces of
+ * any size (cut anywhere, even inside a `%XX` escape or a surrogate pair). Work and memory per piece
+ * are linear in the piece: nothing already decoded is looked at again.
+ */
+export interface DataUriDecoder {
+  /** Decodes the next piece of the URI's text; returns the bytes it completes (possibly none). */
+  write(text: string): Buffer[];
+  /** Ends the URI; returns the last bytes. */
+  end(): Buffer[];
+  /** The media type once the header has been read (`application/octet-stream` before). */
+  readonly mimeType: string;
+}
+
+/**
+ * Makes a DataUriDecoder. Base64 (standard or URL-safe, padding optional, whitespace and the
+ * percent-escapes of `+ / =` ignored) or percent-encoded plain data (other characters count as their
+ * UTF-8 bytes), as Replicate clients send local files (replicate-compat section 3).
+ * @throws AppError `invalid_input` (param `audio`) from `write` / `end` for a malformed or empty URI,
+ *   with the texts of writeDataUri.
+ */
+export function createDataUriDecoder(): DataUriDecoder {
+  let head = ''; // text before the header has been read
+  let header: { mimeType: string; base64: boolean } | null = null;
+  let pending = ''; // a trailing '%', '%X' or high surrogate held until the next piece
+  let sawData = false;
+  let carry = '';
+  let dataChars = 0;
+  let padding = 0;
+  // Data after the padding is reported at the end, so that a character outside the alphabet later
+  // in the URI is reported instead, as when the whole URI is checked at once: the answer must not
+  // depend on how the body was cut into pieces.
+  let dataAfterPadding = false;
+
+  function readHeader(final: boolean): string | null {
+    const start = head.search(/\S/);
+    if (start < 0) {
+      if (final) throw malformed('it does not start with data:');
+      head = ''; // only whitespace so far: nothing to keep
+      return null;
+    }
+    if (start > 0) head = head.slice(start);
+    if (head.length < 5 && !final) return null;
+    if (head.slice(0, 5).toLowerCase() !== 'data:') throw malformed('it does not start with data:');
+    const comma = head.slice(0, MAX_HEADER_CHARS).indexOf(',');
+    if (comma < 0) {
+      if (final || head.length >= MAX_HEADER_CHARS) throw malformed('the comma before the data is missing');
+      return null;
+    }
+    const params = head.slice(5, comma).split(';').map((part) => part.trim());
+    const base64 = params.length > 1 && params[params.length - 1]?.toLowerCase() === 'base64';
+    const type = (params[0] ?? '').toLowerCase();
+    header = { mimeType: /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : 'application/octet-stream', base64 };
+    const rest = head.slice(comma + 1);
+    head = '';
+    return rest;
+  }
+
+  function decode(text: string, final: boolean): Buffer[] {
+    let slice = pending + text;
+    pending = '';
+    if (!final) {
+      // Only the last two characters can start an unfinished escape: no scan of the piece.
+      const cut = slice.endsWith('%') ? slice.length - 1 : slice.charAt(slice.length - 2) === '%' ? slice.length - 2 : slice.length;
+      const code = slice.charCodeAt(cut - 1);
+      const end = code >= 0xd800 && code <= 0xdbff ? cut - 1 : cut;
+      pending = slice.slice(end);
+      slice = slice.slice(0, end);
+    }
+    if (!sawData && /\S/.test(slice)) sawData = true;
+    if (slice === '') return [];
+    return header?.base64 ? base64Piece(slice) : [slice.includes('%') ? percentDecode(slice) : Buffer.from(slice, 'utf8')];
+  }
+
+  function base64Piece(slice: string): Buffer[] {
+    const clean = cleanBase64(slice);
+    if (dataAfterPadding) return [];
+    const eq = clean.indexOf('=');
+    if ((padding > 0 && /[^=]/.test(clean)) || (eq >= 0 && !/^=*$/.test(clean.slice(eq)))) {
+      dataAfterPadding = true;
+      return [];
+    }
+    const body = eq < 0 ? clean : clean.slice(0, eq);
+    padding += clean.length - body.length;
+    dataChars += body.length;
+    const text = carry + body;
+    const usable = text.length - (text.length % 4);
+    carry = text.slice(usable);
+    return usable > 0 ? [Buffer.from(text.slice(0, usable), 'base64')] : [];
+  }
+
+  return {
+    get mimeType() {
+      return header?.mimeType ?? 'application/octet-stream';
+    },
+    write(text) {
+      if (header) return decode(text, false);
+      head += text;
+      const rest = readHeader(false);
+      return rest === null ? [] : decode(rest, false);
+    },
+    end() {
+      const out: Buffer[] = [];
+      if (!header) {
+        const rest = readHeader(true);
+        if (rest !== null) out.push(...decode(rest, false));
+      }
+      out.push(...decode('', true));
+      if (!sawData) throw malformed('it holds no data');
+      if (!header?.base64) return out;
+      if (dataAfterPadding) throw malformed('data follows the base64 padding');
+      if (carry.length === 1 || padding > 2 || (padding > 0 && (dataChars + padding) % 4 !== 0)) {
+        throw malformed('the base64 data has a wrong length');
+      }
+      if (carry.length > 0) out.push(Buffer.from(carry, 'base64'));
+      return out;
+    },
+  };
+}
+
+/**
  * Decodes a `data:[<mime>][;param=…][;base64],<data>` URI into `destPath`, the way Replicate clients send
  * local files (replicate-compat section 3: `audio/x-wav`, `application/octet-stream`, or an empty type).
- * Base64 (standard or URL-safe, padding optional, whitespace ignored) is decoded slice by slice, and so is
- * percent-encoded plain data, so only one slice of decoded bytes is in memory at a time.
- * The partial file is removed on failure.
+ * The URI is handed to createDataUriDecoder in fixed slices, so time is linear in its length and only
+ * one slice of decoded bytes is in memory at a time. The partial file is removed on failure.
  * @param options.maxBytes limit in decoded bytes.
+ * @param options.signal stops the decode (the partial file removed) with an `AbortError`.
  * @throws AppError `invalid_input` (param `audio`) for a malformed or empty URI; `media_too_large` past maxBytes.
  */
-export async function writeDataUri(uri: string, destPath: string, options: { maxBytes: number }): Promise<WrittenDataUri> {
-  const header = parseDataUriHeader(uri);
-  const chunks = header.base64 ? base64Chunks(uri, header.dataStart) : percentChunks(uri, header.dataStart);
+export async function writeDataUri(
+  uri: string,
+  destPath: string,
+  options: { maxBytes: number; signal?: AbortSignal },
+): Promise<WrittenDataUri> {
+  const decoder = createDataUriDecoder();
+  function* chunks(): Generator<Buffer> {
+    for (let from = 0; from < uri.length; from += SLICE_CHARS) yield* decoder.write(uri.slice(from, from + SLICE_CHARS));
+    yield* decoder.end();
+  }
   try {
-    const bytes = await writeLimitedFile(chunks, destPath, { maxBytes: options.maxBytes });
-    return { bytes, mimeType: header.mimeType };
+    const bytes = await writeLimitedFile(chunks(), destPath, options);
+    return { bytes, mimeType: decoder.mimeType };
   } catch (error) {
     await rm(destPath, { force: true });
     throw error;
@@ -40,70 +188,12 @@ export function isDataUri(value: string): boolean {
   return /^\s*data:/i.test(value.slice(0, 16));
 }
 
-function parseDataUriHeader(uri: string): { mimeType: string; base64: boolean; dataStart: number } {
-  const start = uri.search(/\S/);
-  if (start < 0 || uri.slice(start, start + 5).toLowerCase() !== 'data:') throw malformed('it does not start with data:');
-  const comma = uri.slice(start, start + MAX_HEADER_CHARS).indexOf(',');
-  if (comma < 0) throw malformed('the comma before the data is missing');
-  const params = uri.slice(start + 5, start + comma).split(';').map((part) => part.trim());
-  const base64 = params.length > 1 && params[params.length - 1]?.toLowerCase() === 'base64';
-  const type = (params[0] ?? '').toLowerCase();
-  const mimeType = /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : 'application/octet-stream';
-  const dataStart = start + comma + 1;
-  if (uri.slice(dataStart).trim() === '') throw malformed('it holds no data');
-  return { mimeType, base64, dataStart };
-}
-
-/** Slices of uri[start..], never cutting a %XX escape or a surrogate pair in two. */
-function* textSlices(uri: string, start: number): Generator<string> {
-  for (let from = start; from < uri.length; ) {
-    let end = Math.min(from + SLICE_CHARS, uri.length);
-    if (end < uri.length) {
-      const percent = uri.lastIndexOf('%', end - 1);
-      if (percent >= end - 2 && percent > from) end = percent;
-      const code = uri.charCodeAt(end - 1);
-      if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-    }
-    yield uri.slice(from, end);
-    from = end;
-  }
-}
-
-/** Decodes base64 in whole 4-character quanta; validates alphabet and padding. */
-function* base64Chunks(uri: string, start: number): Generator<Buffer> {
-  let carry = '';
-  let dataChars = 0;
-  let padding = 0;
-  for (const slice of textSlices(uri, start)) {
-    const clean = cleanBase64(slice);
-    const eq = clean.indexOf('=');
-    if (padding > 0 && /[^=]/.test(clean)) throw malformed('data follows the base64 padding');
-    const body = eq < 0 ? clean : clean.slice(0, eq);
-    if (eq >= 0 && !/^=*$/.test(clean.slice(eq))) throw malformed('data follows the base64 padding');
-    padding += clean.length - body.length;
-    dataChars += body.length;
-    const text = carry + body;
-    const usable = text.length - (text.length % 4);
-    if (usable > 0) yield Buffer.from(text.slice(0, usable), 'base64');
-    carry = text.slice(usable);
-  }
-  if (carry.length === 1 || padding > 2 || (padding > 0 && (dataChars + padding) % 4 !== 0)) {
-    throw malformed('the base64 data has a wrong length');
-  }
-  if (carry.length > 0) yield Buffer.from(carry, 'base64');
-}
-
 /** Removes whitespace and the percent-escapes of + / =, then checks the base64 alphabet. */
 function cleanBase64(slice: string): string {
   let text = /\s/.test(slice) ? slice.replace(/\s+/g, '') : slice;
   if (text.includes('%')) text = text.replace(/%(2b|2f|3d)/gi, (escape) => decodeURIComponent(escape));
   if (!/^[A-Za-z0-9+/_=-]*$/.test(text)) throw malformed('the base64 data has characters outside the base64 alphabet');
   return text;
-}
-
-/** Percent-decodes plain (non-base64) data; other characters count as their UTF-8 bytes. */
-function* percentChunks(uri: string, start: number): Generator<Buffer> {
-  for (const slice of textSlices(uri, start)) yield slice.includes('%') ? percentDecode(slice) : Buffer.from(slice, 'utf8');
 }
 
 function percentDecode(slice: string): Buffer {

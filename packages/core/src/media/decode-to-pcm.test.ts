@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +8,9 @@ import { isAppError } from '../errors/app-error.ts';
 import { decodeToPcm } from './decode-to-pcm.ts';
 import { readWavHeader } from './read-wav-samples.ts';
 import { failure } from './test-support/failure-of.ts';
+import { makeFlacBomb } from './test-support/make-flac-bomb.ts';
+import { recordFfmpegOutputs } from './test-support/record-ffmpeg-outputs.ts';
+import { probeMedia } from './probe-media.ts';
 
 const AUDIO = '/work/shared/audio';
 const run = promisify(execFile);
@@ -115,10 +118,71 @@ describe('decodeToPcm', () => {
       expect(error).toBe(reason);
     });
 
+    it('should record the running ffmpeg in the output folder, for a start after a crash to kill, and forget it once killed', async () => {
+      const folder = await mkdtemp(join(dir, 'work-'));
+      const controller = new AbortController();
+      const decoding = decodeToPcm(`${AUDIO}/long_hifitts6097_concat_16k.wav`, join(folder, 'audio.wav'), { signal: controller.signal });
+      let settled = false;
+      void decoding.catch(() => {}).finally(() => (settled = true));
+      let records: string[] = [];
+      while (records.length === 0 && !settled) records = await readdir(join(folder, '.children')).catch(() => []);
+      expect(records, 'ffmpeg ended before its record was seen').toHaveLength(1);
+      const record = JSON.parse(await readFile(join(folder, '.children', records[0]!), 'utf8')) as { pid: number; program: string };
+      expect(record.program).toBe('ffmpeg');
+      controller.abort(new Error('stop'));
+      await expect(decoding).rejects.toThrow('stop');
+      for (let i = 0; i < 100 && (await exists(`/proc/${record.pid}/cmdline`)); i++) await new Promise((done) => setTimeout(done, 50));
+      expect(await readdir(folder)).toEqual([]);
+    });
+
     it('should kill ffmpeg on timeout and say it took too long', async () => {
       const error = await failure(decodeToPcm(`${AUDIO}/long_hifitts6097_concat_16k.wav`, out(), { timeoutMs: 1 }));
       expect(isAppError(error, 'media_unreadable')).toBe(true);
       expect(error.message).toContain('too long');
+    });
+  });
+
+  describe('when the stream runs past the length its header states (decompression bomb)', () => {
+    it('should stop at twice the stated length plus a minute, through a domain filter too, and refuse it', async () => {
+      const bomb = join(dir, 'bomb.flac');
+      await makeFlacBomb(bomb, { hours: 25, statedSamples: 10 });
+      const { durationSeconds } = await probeMedia(bomb);
+      const recorder = await recordFfmpegOutputs(dir);
+      const saved = process.env.FFMPEG_PATH;
+      process.env.FFMPEG_PATH = recorder.script;
+      const outputs = [out(), out()];
+      try {
+        for (const [output, audioFilter] of [[outputs[0]!, undefined], [outputs[1]!, 'highpass=f=300,lowpass=f=3400']] as const) {
+          const error = await failure(decodeToPcm(bomb, output, { statedSeconds: durationSeconds, ...(audioFilter ? { audioFilter } : {}) }));
+          expect(isAppError(error, 'media_unreadable'), String(error)).toBe(true);
+          expect(error.message).toMatch(/^The recording is longer than its header says: it states 10 s/);
+          expect(await exists(output)).toBe(false);
+        }
+      } finally {
+        if (saved === undefined) delete process.env.FFMPEG_PATH;
+        else process.env.FFMPEG_PATH = saved;
+      }
+      const written = await recorder.outputs();
+      expect(written.map((w) => w.path)).toEqual(outputs);
+      for (const { bytes } of written) expect(bytes).toBeLessThanOrEqual(81 * 32_000 + 4096); // uncapped: 2.88 GB
+    });
+
+    it('should decode in full a chained Ogg whose stated length is only that of its last part', async () => {
+      const part = join(dir, 'part.ogg');
+      await run('ffmpeg', ['-v', 'error', '-y', '-i', `${AUDIO}/jfk.wav`, '-c:a', 'libvorbis', '-q:a', '0', part]);
+      const chained = join(dir, 'chained.ogg');
+      const bytes = await readFile(part);
+      await writeFile(chained, Buffer.concat(Array.from({ length: 20 }, () => bytes)));
+      const probe = await probeMedia(chained);
+      expect(probe.durationSeconds).toBeCloseTo(11, 0);
+      const decoded = await decodeToPcm(chained, out(), { statedSeconds: probe.durationSeconds });
+      expect(decoded.durationSeconds).toBeGreaterThan(200);
+    });
+
+    it('should decode an honest recording in full when given its stated length', async () => {
+      const input = `${AUDIO}/jfk.wav`;
+      const decoded = await decodeToPcm(input, out(), { statedSeconds: (await probeMedia(input)).durationSeconds });
+      expect(decoded.durationSeconds).toBeCloseTo(11, 0);
     });
   });
 });

@@ -1,9 +1,12 @@
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { measureFolderBytes } from '../work/measure-folder-bytes.ts';
+import { sizeOf } from '../work/size-of.ts';
 import { AppError } from '../errors/app-error.ts';
 import { probeMedia } from './probe-media.ts';
 import { readWavHeader } from './read-wav-samples.ts';
 import { runMediaTool } from './run-media-tool.ts';
-import { MAX_RECORDING_SECONDS, assertRecordingLength } from './recording-length-limit.ts';
+import { SMALL_FRAMES_FILTER, assertDecodedWithin, planDecodeLimit } from './recording-length-limit.ts';
 
 export interface DecodeToPcmOptions {
   /** Output rate in Hz; the recognition engines take 16 kHz only. */
@@ -16,6 +19,12 @@ export interface DecodeToPcmOptions {
   timeoutMs?: number;
   /** An ffmpeg audio filter applied before resampling, e.g. `highpass=f=300,lowpass=f=3400` (telephone band). */
   audioFilter?: string;
+  /**
+   * The length the probe stated (MediaProbe.durationSeconds), seconds; NaN or absent when unknown.
+   * Decoding stops at min(24 h, max(2 × this + 60 s, the file's size at 2 kbit/s)) (recording-length-limit.ts):
+   * a stream that runs past is refused.
+   */
+  statedSeconds?: number;
 }
 
 export interface DecodedPcm {
@@ -31,20 +40,29 @@ export interface DecodedPcm {
  * `ffmpeg -nostdin -v error -protocol_whitelist file -i in -vn -ac 1 -ar 16000 -c:a pcm_s16le -f wav out`.
  * ffmpeg streams file to file; nothing passes through Node's memory. Probe the input first (probeMedia)
  * to refuse playlists and files without audio with the right message. The output is removed on failure.
- * @throws AppError `media_unreadable` (ffmpeg failed or timed out; its stderr only in `cause`),
- *   `media_no_audio` (no audio stream, or an audio stream that decodes to zero samples), param `audio`;
- *   the signal's reason on abort.
+ * Decompression bombs: the input is cut into small frames first (SMALL_FRAMES_FILTER: bounded memory at
+ * any input rate); ffmpeg stops one second past the allowed length (`atrim=end_sample`, counted in
+ * samples so broken time stamps cannot dodge it) and stops writing at a byte cap (`-fs`): the smaller of
+ * that length and the output's share of the per-prediction disk budget MAX_WORK_BYTES, of which the
+ * files already in the output's folder are counted as used (planDecodeLimit). ffmpeg runs in its own
+ * process group and is recorded in the output's folder while it runs (track-child-process.ts).
+ * @throws AppError `media_unreadable` (ffmpeg failed or timed out, its stderr only in `cause`; or "The recording
+ *   is longer than its header says"), `media_no_audio` (no audio stream, or an audio stream that decodes to
+ *   zero samples), `media_too_large` (over 24 h, or over the disk budget), param `audio`; the signal's reason on abort.
  */
 export async function decodeToPcm(inputPath: string, outputPath: string, options: DecodeToPcmOptions = {}): Promise<DecodedPcm> {
   const sampleRate = options.sampleRate ?? 16000;
   const channels = options.channels ?? 1;
-  const args = ['-nostdin', '-v', 'error', '-protocol_whitelist', 'file', '-i', `file:${inputPath}`, '-vn'];
-  if (options.audioFilter) args.push('-af', options.audioFilter);
-  args.push('-t', String(MAX_RECORDING_SECONDS + 1), '-ac', String(channels), '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 'wav', '-y', `file:${outputPath}`);
+  const folder = path.dirname(path.resolve(outputPath));
+  const limit = planDecodeLimit(options.statedSeconds ?? Number.NaN, 1, await measureFolderBytes(folder), await sizeOf(inputPath));
+  const filters = [SMALL_FRAMES_FILTER, ...(options.audioFilter ? [options.audioFilter] : []), `aresample=${sampleRate}`, `atrim=end_sample=${limit.stopAfterSamples}`];
+  const args = ['-nostdin', '-v', 'error', '-protocol_whitelist', 'file', '-i', `file:${inputPath}`, '-vn', '-af', filters.join(',')];
+  args.push('-fs', String(limit.maxFileBytes), '-ac', String(channels), '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 'wav', '-y', `file:${outputPath}`);
   try {
     const run = await runMediaTool('ffmpeg', args, {
       timeoutMs: options.timeoutMs ?? 30 * 60_000,
       maxStdoutBytes: 0,
+      recordIn: folder,
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (run.timedOut) throw decodeFailed('Decoding the recording took too long.', run.stderr);
@@ -52,7 +70,7 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
     const header = await readWavHeader(outputPath);
     const samples = Math.floor(header.dataBytes / (2 * header.channels));
     if (samples === 0) throw new AppError('media_no_audio', 'The file has no audio track (it decodes to silence of zero length).', { param: 'audio' });
-    assertRecordingLength(samples / header.sampleRate); // the cap above bounds the disk a decompression bomb can take
+    assertDecodedWithin(limit, samples, (await stat(outputPath)).size);
     return { durationSeconds: samples / header.sampleRate, bytes: header.dataOffset + header.dataBytes };
   } catch (error) {
     await rm(outputPath, { force: true });

@@ -159,7 +159,7 @@ describe('downloadLink', () => {
       const error = await failure(downloadLink(`${base}/rate-limited-long?t=d`, dest(), local));
       expect(error.message).toContain('429');
       expect(hits.get('/rate-limited-long?t=d')).toBe(1);
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(20_000); // Retry-After asked for an hour
     });
   });
 
@@ -205,7 +205,7 @@ describe('downloadLink', () => {
       const error = await failure(downloadLink(`${base}/huge`, dest(), local));
       expect(isAppError(error, 'media_too_large')).toBe(true);
       expect(error.message).toContain('50 MB');
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(20_000); // the body never comes: reading it would hang
     });
 
     it('should abort a chunked body that grows past maxBytes and remove the partial file', async () => {
@@ -227,7 +227,7 @@ describe('downloadLink', () => {
       const error = await failure(downloadLink(`${base}/slow`, dest(), { ...local, timeoutMs: 400 }));
       expect(isAppError(error, 'upstream_unreachable')).toBe(true);
       expect(error.message).toContain('0.4 s');
-      expect(Date.now() - started).toBeLessThan(3000);
+      expect(Date.now() - started).toBeLessThan(20_000); // the server never answers
     });
 
     it('should retry a reset connection and then succeed', async () => {

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { AppError } from '../errors/app-error.ts';
+import { killChildGroup, spawnTrackedChild } from '../work/track-child-process.ts';
 
 /** How an ffmpeg / ffprobe run ended. */
 export interface MediaToolResult {
@@ -17,29 +17,32 @@ const STDERR_TAIL_BYTES = 8 * 1024;
 
 /**
  * Runs `ffmpeg` or `ffprobe` (from PATH, or FFMPEG_PATH / FFPROBE_PATH) with `args`, without a shell and
- * without stdin. The child is killed (SIGKILL) after `timeoutMs` ms or when `signal` aborts.
+ * without stdin, in its own process group (track-child-process.ts). The group is killed (SIGKILL) after
+ * `timeoutMs` ms or when `signal` aborts.
  * @param options.maxStdoutBytes standard output kept, in bytes (default 4 MiB); more is dropped.
+ * @param options.recordIn a claimed work folder where the running child is recorded, so that a service
+ *   killed meanwhile kills it at its next start (sweep-work-folders.ts).
  * @returns the result, also for non-zero exits (the caller judges them).
  * @throws the signal's reason when `signal` aborts; AppError `internal` when the program cannot be started.
  */
 export function runMediaTool(
   tool: 'ffmpeg' | 'ffprobe',
   args: readonly string[],
-  options: { timeoutMs: number; signal?: AbortSignal; maxStdoutBytes?: number },
+  options: { timeoutMs: number; signal?: AbortSignal; maxStdoutBytes?: number; recordIn?: string },
 ): Promise<MediaToolResult> {
   return new Promise((resolve, reject) => {
     options.signal?.throwIfAborted();
     const command = (tool === 'ffmpeg' ? process.env.FFMPEG_PATH : process.env.FFPROBE_PATH) || tool;
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const stdout = collect(child.stdout, options.maxStdoutBytes ?? 4 * 1024 * 1024, 'head');
-    const stderr = collect(child.stderr, STDERR_TAIL_BYTES, 'tail');
+    const child = spawnTrackedChild(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(options.recordIn ? { recordIn: options.recordIn } : {}) });
+    const stdout = collect(child.stdout!, options.maxStdoutBytes ?? 4 * 1024 * 1024, 'head');
+    const stderr = collect(child.stderr!, STDERR_TAIL_BYTES, 'tail');
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      killChildGroup(child);
     }, options.timeoutMs);
     const onAbort = (): void => {
-      child.kill('SIGKILL');
+      killChildGroup(child);
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const finish = (): void => {

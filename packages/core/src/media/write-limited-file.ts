@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors/app-error.ts';
+import { fileClosed } from './file-closed.ts';
 
 /**
  * Streams `source` into `destPath` (created or truncated), counting bytes and stopping as soon as
@@ -24,7 +25,13 @@ export async function writeLimitedFile(
       yield chunk;
     }
   }
-  await pipeline(limit, createWriteStream(destPath), options.signal ? { signal: options.signal } : {});
+  const file = createWriteStream(destPath);
+  try {
+    await pipeline(limit, file, options.signal ? { signal: options.signal } : {});
+  } catch (error) {
+    await fileClosed(file); // the caller removes the path: the file must exist by then
+    throw error;
+  }
   return bytes;
 }
 

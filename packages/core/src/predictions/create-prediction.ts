@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { AppError } from '../errors/app-error.ts';
@@ -6,7 +6,7 @@ import { containsNul } from '../validation/contains-nul.ts';
 import { predictions, type PredictionRow } from '../db/schema.ts';
 import { TRANSCRIBE_QUEUE } from '../jobs/open-job-queue.ts';
 import { wakeTranscribeWorkers } from '../jobs/wake-transcribe-workers.ts';
-import { writeDataUri } from '../media/decode-data-uri.ts';
+import { writeDataUri, type DecodedDataUri } from '../media/decode-data-uri.ts';
 import { shareUpload } from '../storage/share-upload.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { parsePredictionInput } from '../validation/parse-prediction-input.ts';
@@ -28,6 +28,12 @@ export interface CreatePredictionRequest {
   webhookEventsFilter?: string[] | null;
   /** A file already saved by the caller (multipart / octet-stream upload); `audio` is then not required. */
   upload?: { path: string; bytes: number; name: string } | null;
+  /**
+   * The `data:` URI of `audio`, already decoded to a file while the request body arrived (the API's
+   * streaming JSON reader; `audio` then holds a short sample of it): the file is moved into place
+   * instead of `audio` being decoded, and its decoding error is thrown where that decode would fail.
+   */
+  decodedAudio?: DecodedDataUri | null;
 }
 
 /**
@@ -48,7 +54,7 @@ export async function createPrediction(ctx: ServiceContext, request: CreatePredi
     uploadedAudio: request.upload ? `upload:${request.upload.name}` : undefined,
   });
   const id = newPredictionId();
-  const source = await storeSource(ctx, id, params, request.upload ?? null);
+  const source = await storeSource(ctx, id, params, request.upload ?? null, request.decodedAudio ?? null);
   const [row] = await ctx.database.db
     .insert(predictions)
     .values({
@@ -83,6 +89,7 @@ async function storeSource(
   id: string,
   params: PredictionInput,
   upload: CreatePredictionRequest['upload'],
+  decoded: DecodedDataUri | null,
 ): Promise<PredictionSource> {
   if (upload) return shareUpload(ctx, id, { kind: 'upload', path: upload.path, bytes: upload.bytes });
   if (!params.audio.startsWith('data:')) return { kind: 'link', url: params.audio };
@@ -91,7 +98,10 @@ async function storeSource(
   const path = join(dir, id);
   let bytes: number;
   try {
-    bytes = (await writeDataUri(params.audio, path, { maxBytes: ctx.config.maxMediaBytes })).bytes;
+    if (decoded?.error) throw decoded.error;
+    if (decoded) await rename(decoded.path, path);
+    if (decoded) decoded.claimed = true;
+    bytes = decoded ? decoded.bytes : (await writeDataUri(params.audio, path, { maxBytes: ctx.config.maxMediaBytes })).bytes;
     params.audio = 'data:';
   } catch (error) {
     await rm(path, { force: true });

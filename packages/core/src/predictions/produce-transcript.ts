@@ -46,6 +46,7 @@ export async function produceTranscript(ctx: ServiceContext, row: PredictionRow,
   await ctx.database.db.update(predictions).set({ audioSeconds: probe.durationSeconds }).where(and(eq(predictions.id, row.id), eq(predictions.status, 'processing')));
   const wanted = recognitionParamsOf(params, ctx.engine.name);
   if (media.fromCache && header && sameRecognitionParams(header.params, wanted)) {
+    await ctx.hooks?.beforeCachedTranscriptRead?.(media.mediaId!);
     const transcript = await readVariantTranscript(ctx.database.db, media.mediaId!, header.version);
     await log('transcript taken from the cache: same link and recognition parameters');
     return { transcript, mediaId: media.mediaId, fromCache: true };

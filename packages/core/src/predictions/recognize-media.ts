@@ -4,12 +4,15 @@ import { mergeChannelTranscripts } from '../diarization/merge-channel-transcript
 import { splitStereoChannels } from '../diarization/split-stereo-channels.ts';
 import { decodeToPcm } from '../media/decode-to-pcm.ts';
 import { assertRecordingLength } from '../media/recording-length-limit.ts';
+import { claimWorkFolder } from '../work/claim-work-folder.ts';
 import type { MediaProbe } from '../media/probe-media.ts';
 import { resolveRecognitionProfile } from '../recognition/recognition-profile.ts';
 import { transcribeRecording } from '../recognition/transcribe-recording.ts';
 import type { ServiceContext } from '../service-context.ts';
 import type { Transcript, VadInterval } from '../transcript/transcript-model.ts';
 import type { PredictionInput } from '../validation/prediction-input.ts';
+import { recognitionSlotPriority } from './recognition-slot-priority.ts';
+import { runInRecognitionSlot } from './run-in-recognition-slot.ts';
 import { startDiarization, type DiarizationRun } from './start-diarization.ts';
 
 type Log = (line: string) => Promise<void>;
@@ -28,8 +31,10 @@ export async function recognizeMedia(
   signal?: AbortSignal,
 ): Promise<Transcript> {
   assertRecordingLength(input.probe.durationSeconds); // before decoding: a header claiming days of audio (issue 9)
+  await claimWorkFolder(input.workDir); // a start after a crash kills the decoders recorded here and removes the folder
+  const statedSeconds = input.probe.durationSeconds; // decoding stops not far past it: a header that understates is refused
   if (input.probe.channels === 2 && input.params.speakers !== 1) {
-    const split = await splitStereoChannels({ mediaPath: input.mediaPath, channels: 2, workDir: input.workDir, signal });
+    const split = await splitStereoChannels({ mediaPath: input.mediaPath, channels: 2, workDir: input.workDir, statedSeconds, signal });
     if (split.separate) {
       await log('stereo: a different speaker on each channel; channels transcribed separately');
       const channel = (wavPath: string) => recognizeWav(ctx, { ...input, wavPath, durationSeconds: split.durationSeconds }, log, signal, false);
@@ -38,7 +43,7 @@ export async function recognizeMedia(
   }
   const wavPath = join(input.workDir, 'audio.wav');
   const { audioFilter } = resolveRecognitionProfile(input.params.domain);
-  const decoded = await decodeToPcm(input.mediaPath, wavPath, { signal, ...(audioFilter ? { audioFilter } : {}) });
+  const decoded = await decodeToPcm(input.mediaPath, wavPath, { signal, statedSeconds, ...(audioFilter ? { audioFilter } : {}) });
   await log(`decoded ${decoded.durationSeconds.toFixed(1)} s of audio (${input.probe.formatName})`);
   return recognizeWav(ctx, { ...input, wavPath, durationSeconds: decoded.durationSeconds }, log, signal, true);
 }
@@ -52,7 +57,8 @@ interface WavJob {
 
 function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortSignal | undefined, diarize: boolean): Promise<Transcript> {
   const { params } = job;
-  return ctx.recognitionQueue.add(
+  return runInRecognitionSlot(
+    ctx.recognitionQueue,
     async () => {
       signal?.throwIfAborted(); // canceled while waiting for its turn: no recognition
       const early: { diarization?: DiarizationRun } = {};
@@ -81,7 +87,8 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
         early.diarization?.cancel(); // recognition failed or found no words: stop diarizing
       }
     },
-    { throwOnTimeout: true },
+    ctx.stopping,
+    recognitionSlotPriority(job.durationSeconds),
   );
 }
 

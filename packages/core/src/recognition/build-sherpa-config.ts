@@ -9,7 +9,8 @@ import type { CatalogModel, ModelFileRole } from './model-catalog.ts';
 export interface SherpaRecognizerConfig {
   featConfig: { sampleRate: number; featureDim: number };
   modelConfig: {
-    whisper?: { encoder: string; decoder: string; language: string; task: 'transcribe' };
+    /** `enableTokenTimestamps: 1` makes Whisper give token times (from its cross-attention); a number, as every flag. */
+    whisper?: { encoder: string; decoder: string; language: string; task: 'transcribe'; enableTokenTimestamps?: number };
     senseVoice?: { model: string; language: string; useInverseTextNormalization: number };
     transducer?: { encoder: string; decoder: string; joiner: string };
     canary?: { encoder: string; decoder: string; srcLang: string; tgtLang: string; usePnc: number };
@@ -47,6 +48,11 @@ export interface BuildSherpaConfigInput {
   maxThreads: number;
   /** Transducers only: hotwords file (formatHotwordsFile) and a bpe.vocab (deriveBpeVocab), or null. */
   hotwords?: { file: string; bpeVocab: string; score: number } | null;
+  /**
+   * Ask Whisper for token times (`enableTokenTimestamps: 1`; default false, e.g. for a load probe).
+   * sherpa-onnx-node reads flags as numbers: `true` is silently ignored.
+   */
+  tokenTimestamps?: boolean;
 }
 
 /** Beam width of modified_beam_search per efficiency (transducers); greedy_search otherwise. */
@@ -68,7 +74,7 @@ export function chooseDecoding(model: CatalogModel, efficiency: Efficiency | nul
 /**
  * The recognizer config for one recognition, a pure function of its input (no file access).
  * Whisper gets the language (or '' for English-only models, which take none) and task
- * `transcribe`; SenseVoice its language or `auto` and inverse text normalisation; Canary srcLang =
+ * `transcribe` (and `enableTokenTimestamps: 1` with `tokenTimestamps`); SenseVoice its language or `auto` and inverse text normalisation; Canary srcLang =
  * tgtLang (transcription, not translation; `en` when null) with punctuation; NeMo transducers
  * `modelType: nemo_transducer`, plus `modelingUnit: bpe`, the bpe.vocab and the hotwords file when
  * hotwords are given. numThreads is `maxThreads` at every efficiency (see docs/recognition.md).
@@ -86,6 +92,7 @@ export function buildSherpaConfig(input: BuildSherpaConfigInput): SherpaRecogniz
   if (model.family === 'whisper') {
     const whisperLanguage = model.detectsLanguage ? language ?? '' : '';
     modelConfig.whisper = { encoder: file('encoder'), decoder: file('decoder'), language: whisperLanguage, task: 'transcribe' };
+    if (input.tokenTimestamps) modelConfig.whisper.enableTokenTimestamps = 1;
   } else if (model.family === 'sense-voice') {
     modelConfig.senseVoice = { model: file('model'), language: language ?? 'auto', useInverseTextNormalization: 1 };
   } else if (model.family === 'nemo-canary') {

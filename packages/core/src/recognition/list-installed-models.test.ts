@@ -30,11 +30,13 @@ describe('listInstalledModels', () => {
     expect(await listInstalledModels(path.join(modelsDir, 'nope'))).toEqual({ models: [], unknown: [] });
   });
 
-  it('should report complete placeholder installs as ready and other folders as unknown', async () => {
+  it('should report complete placeholder installs as ready and other folders as unknown, skipping downloads and the lock file', async () => {
     await writePlaceholderModel(modelsDir, TINY);
     await writePlaceholderModel(modelsDir, PARAKEET);
     await mkdir(path.join(modelsDir, 'my-own-model'));
     await mkdir(path.join(modelsDir, '.download-sherpa-onnx-whisper-base-x'));
+    await mkdir(path.join(modelsDir, '.downloads'));
+    await writeFile(path.join(modelsDir, 'models.lock.json'), '{"lockfileVersion":1,"models":{}}\n');
     const { models, unknown } = await listInstalledModels(modelsDir);
     expect(models.map((report) => [report.model.name, report.status])).toEqual([
       ['sherpa-onnx-whisper-tiny', 'ready'],

@@ -2,16 +2,31 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../errors/app-error.ts';
 import { findCatalogModel, listModelFiles, MODEL_CATALOG, type CatalogModel } from './model-catalog.ts';
+import { MODELS_LOCK_FILE } from './models-install/models-lock.ts';
+import type { SelfTestResult } from './models-install/run-model-self-test.ts';
 
-/** What install-model.ts writes beside the model files (`.install.json`). */
+/**
+ * What install-model.ts writes beside the model files (`.install.json`). Records written before
+ * installs had a lock file and a self-test hold only `archiveUrl`, `sha256`, `installedAt` (and a
+ * `verified` flag), so the later fields are optional for readers.
+ */
 export interface InstallRecord {
+  /** Where it came from: the release (or a mirror), a local archive, a local folder. */
+  source?: 'release' | 'archive' | 'folder';
+  /** The archive's URL (`file://` for a local archive or folder). */
   archiveUrl: string;
-  /** SHA-256 of the downloaded archive (64 hex digits). */
-  sha256: string;
-  /** True when it matched the catalog's sha256; false when installed with `--trust-unverified`. */
-  verified: boolean;
+  /** SHA-256 of the archive (64 hex digits), or null for a folder install. */
+  sha256: string | null;
+  /** SHA-256 over the model files the catalog names (models-install/hash-model-files.ts). */
+  contentSha256?: string;
+  /** Archive size (folder: model files), bytes. */
+  bytes?: number;
   /** ISO 8601 time of the install. */
   installedAt: string;
+  /** The self-test run before activation (models-install/run-model-self-test.ts). */
+  selfTest?: SelfTestResult;
+  /** True when the self-test failed and `--force` activated the model anyway. */
+  forced?: boolean;
 }
 
 /** The state of one catalog model in MODELS_DIR. */
@@ -90,7 +105,7 @@ export async function inspectInstalledModel(modelsDir: string, model: CatalogMod
 /**
  * Lists what MODELS_DIR holds: every catalog model whose folder exists (ready or broken), in
  * catalog order, and the names of other entries (not from the catalog; ignored by the engine).
- * Names starting with `.` (download staging) are skipped. A missing MODELS_DIR lists nothing.
+ * Names starting with `.` (downloads, staging) and the lock file `models.lock.json` are skipped. A missing MODELS_DIR lists nothing.
  */
 export async function listInstalledModels(modelsDir: string): Promise<{ models: InstalledModelReport[]; unknown: string[] }> {
   let entries: string[];
@@ -100,7 +115,7 @@ export async function listInstalledModels(modelsDir: string): Promise<{ models: 
     return { models: [], unknown: [] };
   }
   const reports = await Promise.all(MODEL_CATALOG.map((model) => inspectInstalledModel(modelsDir, model)));
-  const unknown = entries.filter((entry) => !entry.startsWith('.') && !findCatalogModel(entry)).sort();
+  const unknown = entries.filter((entry) => !entry.startsWith('.') && entry !== MODELS_LOCK_FILE && !findCatalogModel(entry)).sort();
   return { models: reports.filter((report) => report.status !== 'absent'), unknown };
 }
 

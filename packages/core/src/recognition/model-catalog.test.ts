@@ -16,10 +16,13 @@ describe('MODEL_CATALOG', () => {
     }
   });
 
-  it('should keep sha256 either unknown (null) or 64 lowercase hex digits', () => {
+  it('should carry no invented hash: k2-fsa publishes no checksums for these archives, so every sha256 is null', () => {
+    // A hash may be added only from an official publication (then as 64 lowercase hex digits);
+    // until then the first install pins the archive in models.lock.json.
     for (const model of MODEL_CATALOG) {
       if (model.sha256 !== null) expect(model.sha256).toMatch(/^[0-9a-f]{64}$/);
     }
+    expect(MODEL_CATALOG.filter((model) => model.sha256 !== null)).toEqual([]);
   });
 
   it('should name a file for every role its family needs, and nothing else', () => {

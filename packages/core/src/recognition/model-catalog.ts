@@ -31,8 +31,11 @@ export interface CatalogModel {
   /** Official release asset. */
   readonly archiveUrl: string;
   /**
-   * SHA-256 of the archive as 64 lowercase hex digits, or null when not known to this project
-   * (it could not be fetched when the catalog was written): `download` then needs `--trust-unverified`.
+   * SHA-256 of the archive as 64 lowercase hex digits where an official source publishes one, else
+   * null. k2-fsa's asr-models release publishes no checksums for these archives, so every entry is
+   * null today and verification works like a lockfile: the first install pins the archive's hash
+   * in `MODELS_DIR/models.lock.json`, every later install (here or on a machine given that file)
+   * must match it (models-install/models-lock.ts); `--sha256 HEX` pins one up front.
    */
   readonly sha256: string | null;
   /** File names inside the model folder, by role (see FAMILY_FILE_ROLES). */
@@ -139,8 +142,8 @@ const ENTRIES: readonly Entry[] = [
 
 /**
  * The models `npm run models -- download NAME` can install. Without SHERPA_MODEL the first installed
- * one in this order is the engine's default (select-recognition-engine.ts). No SHA-256 is known
- * yet: see `sha256`.
+ * one in this order is the engine's default (select-recognition-engine.ts). No entry carries a
+ * SHA-256, since upstream publishes none: see `sha256` for how archives are checked instead.
  */
 export const MODEL_CATALOG: readonly CatalogModel[] = ENTRIES.map((entry) => ({
   ...entry,

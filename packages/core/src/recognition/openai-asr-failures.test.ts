@@ -108,26 +108,26 @@ describe('openai-compatible engine failures', () => {
   });
 
   it('should cancel the requests in flight when the signal aborts', async () => {
-    server.setScript(() => ({ delayMs: 5000 }));
+    server.setScript(() => ({ delayMs: 60_000 })); // what a missed cancel would cost
     const controller = new AbortController();
     const started = performance.now();
     const pending = failureOf(recognize({ maxChunkSeconds: 3, concurrency: 2 }, { signal: controller.signal }));
     while (server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
     controller.abort(new Error('cancelled by test'));
     expect((await pending).message).toBe('cancelled by test');
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(performance.now() - started).toBeLessThan(20_000); // far below the 60 s answer, whatever the load
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.requests.map((r) => r.aborted)).toEqual([true, true]); // the other chunks were never sent
   });
 
   it('should stop the other chunks when one is refused', async () => {
-    server.setScript((request) => (request.index === 0 ? { status: 400 } : { delayMs: 5000 }));
+    server.setScript((request) => (request.index === 0 ? { status: 400 } : { delayMs: 60_000 }));
     const started = performance.now();
     const error = await failureOf(recognize({ maxChunkSeconds: 3, concurrency: 3 }));
     expect(error).toMatchObject({ code: 'recognition_failed', message: expect.stringContaining('refused the audio: 400') });
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(performance.now() - started).toBeLessThan(20_000); // far below the 60 s answer, whatever the load
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.requests.length).toBeGreaterThan(1);
+    expect(server.requests.length).toBeGreaterThanOrEqual(1); // others may not have left yet when the 400 came back
     expect(server.requests.slice(1).map((r) => r.aborted)).toEqual(server.requests.slice(1).map(() => true));
   });
 });

@@ -19,6 +19,11 @@ export interface SherpaJobInput {
   detectSeconds: number;
   /** Transducers only: the hotwords file and its bpe.vocab, or null. */
   hotwords: { file: string; bpeVocab: string; score: number } | null;
+  /**
+   * Ask Whisper for token times (`enableTokenTimestamps: 1`), so its words get the model's times
+   * instead of an even spread over the speech (default false).
+   */
+  tokenTimestamps?: boolean;
 }
 
 /**
@@ -40,7 +45,8 @@ export function whisperLanguageIdentification(
 
 /**
  * The job of one recognition for the sherpa-onnx child process (sherpa-onnx-recognize.process.cjs):
- * the recognizer config (buildSherpaConfig with the request's language, or none to detect) and,
+ * the recognizer config (buildSherpaConfig with the request's language, or none to detect, and
+ * Whisper's token times when `tokenTimestamps`) and,
  * only for whisperLanguageIdentification `once`, the language-identification config.
  * A pure function of its input: no file is read.
  */
@@ -59,6 +65,7 @@ export function planSherpaJob(
     utterances: input.utterances,
     config: buildSherpaConfig({
       model, directory, efficiency: request.efficiency ?? null, language: request.language, maxThreads: input.maxThreads, hotwords: input.hotwords,
+      tokenTimestamps: input.tokenTimestamps ?? false,
     }),
     languageId: identification === 'once' ? buildLanguageIdConfig(model, directory, input.maxThreads) : null,
     detectSeconds: input.detectSeconds,

@@ -95,7 +95,7 @@ describe('pocketsphinx engine', () => {
     const running = recognizeClip('long_hifitts6097_concat_16k.wav', { speech, signal: controller.signal });
     setTimeout(() => controller.abort(new Error('cancelled')), 1500); // after the model has loaded
     await expect(running).rejects.toThrow('cancelled');
-    expect(Date.now() - began).toBeLessThan(5000); // 60 s of audio would take ~20 s
+    expect(Date.now() - began).toBeLessThan(12_000); // 60 s of audio takes ~20 s on a quiet machine, more under load
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(childProcessNames()).not.toContain('pocketsphinx_ba'); // ps truncates names to 15 characters
   });

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
 import type { VadInterval } from '../transcript/transcript-model.ts';
+import { killChildGroup, spawnTrackedChild } from '../work/track-child-process.ts';
+import { makeWorkFolder } from '../work/work-root.ts';
 import { POCKETSPHINX_FRAME_RATE } from './parse-pocketsphinx-hypseg.ts';
 
 export interface PocketsphinxBatchRun {
@@ -29,14 +29,18 @@ export interface PocketsphinxBatchRun {
 
 /**
  * Decodes `utterances` of one WAV file with one `pocketsphinx_batch` process, addressing them by
- * frame in a control file (no audio is copied; the WAV is symlinked into a temporary folder so any
- * file name works). The process is killed on `signal` abort and after `timeoutMs`.
+ * frame in a control file (no audio is copied; the WAV is symlinked into a scratch folder so any
+ * file name works). The scratch folder (control file, partial `-hypseg` transcript) is made by
+ * makeWorkFolder: under `DATA_DIR/work` in the service, claimed by this process, removed when the run
+ * ends, and swept at the next start after a crash. The process runs in its own process group, recorded
+ * in that folder while it runs (track-child-process.ts); the group is killed on `signal` abort and after
+ * `timeoutMs`, and by the next start of the service when this one was killed.
  * @returns the process's `-hypseg` output (see parse-pocketsphinx-hypseg.ts).
  * @throws AppError `recognition_failed` (non-zero exit or no output, with the last ERROR lines; timeout),
  *   `engine_unavailable` (binary cannot be started); `signal.reason` when aborted.
  */
 export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'pocketsphinx-'));
+  const dir = await makeWorkFolder('pocketsphinx-');
   try {
     await symlink(path.resolve(run.wavPath), path.join(dir, 'audio.wav'));
     const lastFrame = Math.floor(run.durationSeconds * POCKETSPHINX_FRAME_RATE) - 1;
@@ -47,7 +51,7 @@ export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<s
     });
     await writeFile(path.join(dir, 'utterances.ctl'), lines.join(''));
     const hypsegPath = path.join(dir, 'hypseg.txt'); // not /dev/stdout: Node's pipes are sockets it cannot open
-    const errors = await spawnBatch(run, [
+    const errors = await spawnBatch(run, dir, [
       '-ctl', path.join(dir, 'utterances.ctl'), '-cepdir', dir, '-cepext', '.wav',
       '-adcin', 'yes', '-adchdr', String(run.dataOffset), '-remove_silence', 'no',
       '-hmm', path.join(run.modelDir, 'en-us'), '-lm', path.join(run.modelDir, 'en-us.lm.bin'),
@@ -62,13 +66,13 @@ export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<s
 }
 
 /** Runs the process; resolves with the ERROR lines it logged (it exits 0 even after some). */
-function spawnBatch(run: PocketsphinxBatchRun, args: string[]): Promise<string[]> {
+function spawnBatch(run: PocketsphinxBatchRun, recordIn: string, args: string[]): Promise<string[]> {
   return new Promise((resolve, reject) => {
     run.signal?.throwIfAborted();
-    const child = spawn(run.binaryPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    const log = watchLog(child.stderr, run.onUtteranceDone);
+    const child = spawnTrackedChild(run.binaryPath, args, { stdio: ['ignore', 'ignore', 'pipe'], recordIn });
+    const log = watchLog(child.stderr!, run.onUtteranceDone);
     const stop = (error: unknown) => {
-      child.kill('SIGKILL');
+      killChildGroup(child);
       fail(error);
     };
     const onAbort = () => stop(run.signal?.reason);

@@ -12,6 +12,8 @@ export interface SherpaUtteranceResult {
   tokens: string[];
   /** Token start times, seconds from the utterance start; [] when the model gives none. */
   timestamps: number[];
+  /** Token durations, seconds, beside `timestamps` (Whisper with token times); absent or [] otherwise. */
+  durations?: number[];
   /** Language the model reported (`en`, `<|en|>`), or ''. */
   lang: string;
 }
@@ -26,20 +28,37 @@ export function normalizeSherpaLanguage(lang: string): string | null {
   return code === '' ? null : findLanguage(code)?.code ?? null;
 }
 
-/** Words from token times: a token starting with a space or `▁` starts a word, others continue it. */
+/**
+ * Words from token times: a token starting with a space or `▁` starts a word, others continue it.
+ * Token times are clamped into the utterance and made non-decreasing: Whisper's come from its
+ * cross-attention over a window padded to 30 s and can point past the utterance's end. A word ends
+ * where the next begins; the last one at its last token's end when the model gives durations
+ * (Whisper), else LAST_WORD_SECONDS after its start, never after the utterance.
+ */
 function wordsFromTokens(result: SherpaUtteranceResult): TranscriptWord[] {
-  const words: Array<{ text: string; start: number }> = [];
+  const words: Array<{ text: string; start: number; end: number }> = [];
+  const length = Math.max(0, result.end - result.start);
+  let previous = 0;
   result.tokens.forEach((token, index) => {
     const startsWord = /^[\s▁]/.test(token) || words.length === 0;
     const text = token.replace(/▁/g, ' ');
-    const start = result.start + (result.timestamps[index] ?? 0);
-    if (startsWord) words.push({ text: text.trim(), start });
-    else words[words.length - 1]!.text += text.trim();
+    const offset = Math.max(previous, Math.min(length, result.timestamps[index] ?? 0));
+    previous = offset;
+    const duration = result.durations?.[index];
+    const end = result.start + Math.min(length, offset + (duration ?? 0));
+    if (startsWord) {
+      const fallback = result.start + Math.min(length, offset + LAST_WORD_SECONDS);
+      words.push({ text: text.trim(), start: result.start + offset, end: duration === undefined ? fallback : end });
+    } else {
+      const word = words[words.length - 1]!;
+      word.text += text.trim();
+      if (duration !== undefined) word.end = Math.max(word.end, end);
+    }
   });
   return words
     .filter((word) => word.text !== '')
     .map((word, index, all) => {
-      const next = all[index + 1]?.start ?? Math.min(result.end, word.start + LAST_WORD_SECONDS);
+      const next = all[index + 1]?.start ?? word.end;
       return { text: word.text, start: round(word.start), end: round(Math.max(word.start, next)), confidence: null };
     });
 }
@@ -81,7 +100,8 @@ function spreadWords(text: string, start: number, end: number, speech: readonly 
 
 /**
  * One RecognizedSegment per utterance with text; word times from the model's token times when it
- * gives them (transducers, SenseVoice), else spread over the speech (word `confidence` is null).
+ * gives them (transducers, SenseVoice, Whisper with `enableTokenTimestamps: 1`), else spread over the
+ * speech (word `confidence` is null).
  * @param language the requested language, or null to take the model's report.
  */
 export function shapeSherpaResults(

@@ -163,14 +163,15 @@ describe('probeSherpaModel', () => {
     await rm(modelsDir, { recursive: true, force: true });
   });
 
-  it('should turn sherpa-onnx exiting on a wrong model into an error with its reason and the fix', async () => {
+  it('should name the file and the metadata keys a wrong model lacks, and the fix, before sherpa-onnx would exit on them', async () => {
     const directory = await writePlaceholderModel(modelsDir, WHISPER_BASE);
     for (const file of listModelFiles(WHISPER_BASE).filter((name) => name.endsWith('.onnx'))) {
       await copyFile(VAD_MODEL, path.join(directory, file));
     }
     const error = await rejection(probeSherpaModel(modelsDir, WHISPER_BASE.name));
     expect(error.code).toBe('engine_unavailable');
-    expect(error.message).toMatch(/^sherpa-onnx exited with code 255 while loading model sherpa-onnx-whisper-base: .*'n_mels' does not exist in the metadata/);
+    const encoder = path.join(directory, 'base-encoder.int8.onnx');
+    expect(error.message).toContain(`sherpa-onnx model sherpa-onnx-whisper-base is broken: ${encoder} lacks the metadata keys 'n_mels', 'n_text_layer',`);
     expect(error.message).toMatch(/reinstall it with `npm run models -- download sherpa-onnx-whisper-base`$/);
   });
 

@@ -6,6 +6,7 @@ import { LANGUAGES } from '../spec/languages.ts';
 import type { VadInterval } from '../transcript/transcript-model.ts';
 import type { Domain, Efficiency } from '../validation/prediction-input.ts';
 import { buildSherpaConfig, deriveBpeVocab, formatHotwordsFile } from './build-sherpa-config.ts';
+import { assertSherpaModelMetadata } from './check-sherpa-model-metadata.ts';
 import { assertModelReady } from './list-installed-models.ts';
 import type { CatalogModel } from './model-catalog.ts';
 import { planSherpaJob } from './plan-sherpa-job.ts';
@@ -39,7 +40,10 @@ export interface SherpaRecognitionRequest extends RecognitionRequest {
   domain?: Domain | null;
 }
 
-/** Whisper hears at most 30 s at once; other families get the same bound (memory, latency). */
+/**
+ * Whisper hears at most 30 s at once (sherpa-onnx 1.13.8 decodes only the first 30 s of a longer
+ * input, with a warning, and drops the rest); other families get the same bound (memory, latency).
+ */
 const MAX_UTTERANCE_SECONDS = 28;
 
 function covers(model: CatalogModel, languages: readonly string[]): boolean {
@@ -111,18 +115,26 @@ async function recognizeWithSherpa(options: ReturnType<typeof withDefaults>, req
   const utterances = planSherpaUtterances(request, options.plan);
   if (utterances.length === 0) return [];
   const { directory } = await assertModelReady(options.modelsDir, model.name);
+  await assertSherpaModelMetadata(model, directory, request.language);
   const layout = await readWavLayout(request.wavPath);
   assertPcm16kMono(layout, request.wavPath);
   const scratch = await mkdtemp(path.join(tmpdir(), 'sherpa-hotwords-'));
   try {
     const hotwords = await prepareHotwords(model, directory, request.hotwords, scratch, options.hotwordsScore);
     const total = utterances.reduce((sum, u) => sum + u.end - u.start, 0);
-    const job = planSherpaJob(request, { model, directory, layout, utterances, maxThreads: options.maxThreads, detectSeconds: options.detectSeconds, hotwords });
+    const job = planSherpaJob(request, {
+      model, directory, layout, utterances, maxThreads: options.maxThreads, detectSeconds: options.detectSeconds, hotwords, tokenTimestamps: true,
+    });
     let done = 0;
+    let reported = 0;
     const output = await runSherpaProcess(job, {
       timeoutMs: 60_000 + options.timeoutFactor * total * 1000,
       signal: request.signal,
-      onProgress: (seconds) => request.onProgress?.(Math.min(1, (done += seconds) / total)),
+      // The last utterance reports exactly 1: a sum of seconds can end at 0.9999999999999999.
+      onProgress: (seconds) => {
+        done += seconds;
+        request.onProgress?.(++reported === utterances.length ? 1 : Math.min(1, done / total));
+      },
     });
     // Identified once: every segment gets it; else (null) each segment its utterance's `lang`.
     const language = request.language ?? normalizeSherpaLanguage(output.identifiedLanguage ?? '');
@@ -144,7 +156,11 @@ function usesHotwordsNatively(models: readonly CatalogModel[], request: Pick<Rec
 /**
  * Offline recogniser on sherpa-onnx (k2-fsa) with the installed models of MODELS_DIR: Whisper,
  * SenseVoice, NeMo Parakeet (TDT transducer) and Canary, Moonshine. Each recognition runs in a
- * child process (run-sherpa-process.ts) over the VAD speech, merged into utterances of at most 28 s.
+ * child process (run-sherpa-process.ts) over the VAD speech, merged into utterances of at most 28 s
+ * (cut at VAD pauses; one longer stretch of speech into equal pieces), each decoded on its own and
+ * shifted back by its start. Before the child starts, the model file's metadata is checked
+ * (check-sherpa-model-metadata.ts): sherpa-onnx would end the process on a missing key. Whisper runs
+ * with token times (`enableTokenTimestamps: 1`), so its words carry the model's times.
  * `efficiency` picks the model (pickSherpaModel) and the decoding (build-sherpa-config.ts);
  * `hotwords` boost transducers (modified_beam_search); `prompt` and `domain` are not used natively
  * (sherpa-onnx 1.13 has no initial prompt for Whisper and no domain setting): transcribe-recording.ts
@@ -175,13 +191,15 @@ export function createSherpaOnnxEngine(options: SherpaOnnxEngineOptions): Recogn
 }
 
 /**
- * Start-up probe: loads model `name` in a child process and decodes nothing, so a damaged or wrong
- * model file fails at start-up instead of at the first job (sherpa-onnx only notices on load).
+ * Start-up probe: checks the metadata sherpa-onnx needs (check-sherpa-model-metadata.ts), then loads
+ * model `name` in a child process and decodes nothing, so a damaged or wrong model file fails at
+ * start-up instead of at the first job (sherpa-onnx only notices on load).
  * @returns the model's catalog entry.
  * @throws AppError `engine_unavailable` naming the file or sherpa-onnx's reason and the fix command.
  */
 export async function probeSherpaModel(modelsDir: string, name: string, options: { maxThreads?: number; timeoutMs?: number } = {}): Promise<CatalogModel> {
   const { model, directory } = await assertModelReady(modelsDir, name);
+  await assertSherpaModelMetadata(model, directory);
   const config = buildSherpaConfig({ model, directory, efficiency: null, language: null, maxThreads: options.maxThreads ?? 1 });
   const job: SherpaJob = {
     modelName: name, wavPath: '', dataOffset: 0, dataBytes: 0, sampleRate: 16000, utterances: [], config,

@@ -10,7 +10,9 @@
  * languageId (SpokenLanguageIdentification config or null), detectSeconds, probeOnly }.
  * Sends { type: 'language', lang } after identification, { type: 'loaded' } once the recognizer
  * exists, { type: 'progress', seconds } per utterance, then { type: 'done', results } with results
- * [{ start, end, text, tokens, timestamps, lang }], or { type: 'error', code, message }.
+ * [{ start, end, text, tokens, timestamps, durations, lang }], or { type: 'error', code, message }.
+ * Empty utterances are not decoded (empty result), short ones padded with silence (padShort), and
+ * boolean config flags become numbers (numericFlags): the runtime pitfalls of sherpa-onnx 1.13.8.
  *
  * Language (plan-sherpa-job.ts): with `languageId`, Whisper's language is identified once on the
  * first `detectSeconds` of speech and set in the config before the recognizer is made. Without it
@@ -19,6 +21,34 @@
  * on. SenseVoice always reports `<|xx|>` in `lang`.
  */
 const fs = require('node:fs');
+
+/**
+ * Shortest input handed to the recognizer, seconds: shorter utterances get trailing silence.
+ * sherpa-onnx 1.13.8 crashes the process on empty input to Whisper (SIGSEGV) and aborts on fewer
+ * than about 4 feature frames to NeMo CTC models (ONNX Runtime error, SIGABRT); trailing silence
+ * changes no token start time. Utterances without a single sample are not decoded at all.
+ */
+const MIN_INPUT_SECONDS = 0.5;
+
+/** `samples` followed by silence up to MIN_INPUT_SECONDS (the same array when long enough). */
+function padShort(samples, sampleRate) {
+  const least = Math.ceil(MIN_INPUT_SECONDS * sampleRate);
+  if (samples.length >= least) return samples;
+  const padded = new Float32Array(least);
+  padded.set(samples);
+  return padded;
+}
+
+/**
+ * The config with every boolean turned into 0 / 1: sherpa-onnx-node reads its flags as numbers and
+ * silently ignores `true` (e.g. Whisper's `enableTokenTimestamps: true` gives no token times).
+ */
+function numericFlags(value) {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (Array.isArray(value)) return value.map(numericFlags);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, numericFlags(item)]));
+  return value;
+}
 
 function readSamples(fd, job, start, end) {
   const first = Math.max(0, Math.floor(start * job.sampleRate));
@@ -32,31 +62,41 @@ function readSamples(fd, job, start, end) {
 
 /** Whisper's language of the first `detectSeconds` of speech. */
 function identifyLanguage(sherpa, fd, job) {
-  const identifier = new sherpa.SpokenLanguageIdentification(job.languageId);
-  const stream = identifier.createStream();
+  const parts = [];
   let left = job.detectSeconds;
   for (const utterance of job.utterances) {
     if (left <= 0) break;
     const end = Math.min(utterance.end, utterance.start + left);
-    stream.acceptWaveform({ samples: readSamples(fd, job, utterance.start, end), sampleRate: job.sampleRate });
+    parts.push(readSamples(fd, job, utterance.start, end));
     left -= end - utterance.start;
   }
+  const heard = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0));
+  parts.reduce((at, part) => (heard.set(part, at), at + part.length), 0);
+  if (heard.length === 0) return '';
+  const identifier = new sherpa.SpokenLanguageIdentification(numericFlags(job.languageId));
+  const stream = identifier.createStream();
+  stream.acceptWaveform({ samples: padShort(heard, job.sampleRate), sampleRate: job.sampleRate });
   return identifier.compute(stream);
 }
 
 function decodeAll(sherpa, recognizer, fd, job) {
   const results = [];
   for (const utterance of job.utterances) {
-    const stream = recognizer.createStream();
-    stream.acceptWaveform({ samples: readSamples(fd, job, utterance.start, utterance.end), sampleRate: job.sampleRate });
-    recognizer.decode(stream);
-    const result = recognizer.getResult(stream);
+    const samples = readSamples(fd, job, utterance.start, utterance.end);
+    let result = {};
+    if (samples.length > 0) {
+      const stream = recognizer.createStream();
+      stream.acceptWaveform({ samples: padShort(samples, job.sampleRate), sampleRate: job.sampleRate });
+      recognizer.decode(stream);
+      result = recognizer.getResult(stream);
+    }
     results.push({
       start: utterance.start,
       end: utterance.end,
       text: result.text || '',
       tokens: result.tokens || [],
       timestamps: result.timestamps || [],
+      durations: result.durations || [],
       lang: result.lang || '',
     });
     process.send({ type: 'progress', seconds: utterance.end - utterance.start });
@@ -76,12 +116,14 @@ function run(job) {
   try {
     if (job.languageId && !job.probeOnly) {
       const lang = identifyLanguage(sherpa, fd, job);
-      process.send({ type: 'language', lang });
-      if (job.config.modelConfig.whisper) job.config.modelConfig.whisper.language = lang;
+      if (lang) {
+        process.send({ type: 'language', lang });
+        if (job.config.modelConfig.whisper) job.config.modelConfig.whisper.language = lang;
+      }
     }
     let recognizer;
     try {
-      recognizer = new sherpa.OfflineRecognizer(job.config);
+      recognizer = new sherpa.OfflineRecognizer(numericFlags(job.config));
     } catch (error) {
       return { type: 'error', code: 'engine_unavailable', message: messageOf(error) };
     }

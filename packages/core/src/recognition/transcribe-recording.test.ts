@@ -46,6 +46,7 @@ describe('transcribeRecording', () => {
     expect(transcript.languages).toEqual([{ code: 'en', name: 'English', probability: null, duration: null }]);
     expect(transcript.speakers).toEqual([]);
     expect(stages[0]).toMatch(/^VAD: 4 speech intervals, \d+\.\d s of speech$/);
+    expect(stages[1]).toBe('language not given: pocketsphinx knows only English (en), so English was assumed');
     expect(stages).toContain('recognized 100%');
     expect(stages.at(-1)).toMatch(/^spelling hints: 1 \(hotwords\), \d+ replaced, \d+ recased$/);
     const text = transcript.segments.map((segment) => segment.text).join(' ');

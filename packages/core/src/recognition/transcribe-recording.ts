@@ -6,6 +6,7 @@ import { detectSpeech } from './detect-speech.ts';
 import { gateWordsToSpeech } from './gate-words-to-speech.ts';
 import { DEFAULT_PRONUNCIATION_DICTIONARY } from './read-pronunciations.ts';
 import type { NativeHints, RecognitionEngine, RecognizedSegment } from './recognition-engine.ts';
+import { findLanguage } from '../spec/languages.ts';
 import { summarizeLanguages, wordSeparator } from './summarize-languages.ts';
 import { resolveRecognitionProfile } from './recognition-profile.ts';
 import type { Domain, Efficiency } from '../validation/prediction-input.ts';
@@ -65,6 +66,12 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
   // song: VAD misses sung words, so the whole recording is recognised (no gating).
   const recognizable = profile.gateToSpeech ? speech : [{ start: 0, end: input.durationSeconds }];
   if (recognizable.length === 0) return { source, segments: [], vad: [], language: null, languages: [], speakers: [] };
+  if (input.language === null && input.engine.languages !== 'any' && input.engine.languages.length === 1) {
+    // The engine cannot detect a language: say which one the transcript is in, rather than let a
+    // German recording come back as English-sounding words with no hint why.
+    const only = input.engine.languages[0]!;
+    input.onStage?.(`language not given: ${input.engine.name} knows only ${findLanguage(only)?.name ?? only} (${only}), so ${findLanguage(only)?.name ?? only} was assumed`);
+  }
   let reported = -1;
   const recognized = await input.engine.recognize({
     wavPath: input.wavPath,

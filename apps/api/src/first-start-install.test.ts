@@ -1,0 +1,148 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { findCatalogModel, RECOMMENDED_CPU_MODEL } from '@transcribe/core';
+import {
+  packTarBz2,
+  serveReleaseFiles,
+  startBlackHole,
+  writeFixtureModel,
+  type ReleaseHost,
+} from '../../../packages/core/src/recognition/models-install/serve-release-files.test-helper.ts';
+import { autoInstallMirror } from './select-engine.ts';
+import { freePort, runScriptToEnd, spawnService } from './test-support/spawn-service.ts';
+
+const CLI = 'apps/api/src/cli/models.ts';
+const BASE = findCatalogModel(RECOMMENDED_CPU_MODEL)!;
+
+/** Waits until `read()` contains `text`, for at most `timeoutMs`. @returns milliseconds waited. */
+async function waitFor(read: () => string, text: string, timeoutMs: number): Promise<number> {
+  const started = performance.now();
+  while (!read().includes(text)) {
+    if (performance.now() - started > timeoutMs) throw new Error(`"${text}" did not appear within ${timeoutMs} ms in:\n${read()}`);
+    await sleep(100);
+  }
+  return performance.now() - started;
+}
+
+describe('first start without a model', () => {
+  let work: string;
+  let modelsDir: string;
+  let host: ReleaseHost;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'first-start-work-'));
+    // The recommended model's name with the random-weight fixture's files: real format, wrong words.
+    await writeFixtureModel(join(work, 'src'), BASE);
+    await packTarBz2(join(work, 'src'), BASE.name, join(work, `${BASE.name}.tar.bz2`));
+    host = await serveReleaseFiles(new Map([[`/asr-models/${BASE.name}.tar.bz2`, await readFile(join(work, `${BASE.name}.tar.bz2`))]]));
+  });
+  afterAll(async () => {
+    await host.close();
+    await rm(work, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    modelsDir = await mkdtemp(join(work, 'models-'));
+  });
+
+  it('should read MODELS_AUTO_INSTALL: off with 0, on by default, a URL as mirror, off by default under NODE_ENV=test', () => {
+    expect(autoInstallMirror({ MODELS_AUTO_INSTALL: '0', NODE_ENV: undefined })).toBe(false);
+    expect(autoInstallMirror({ MODELS_AUTO_INSTALL: 'false', NODE_ENV: undefined })).toBe(false);
+    expect(autoInstallMirror({ MODELS_AUTO_INSTALL: undefined, NODE_ENV: 'production' })).toBeNull();
+    // An env object without NODE_ENV, built inside a test process (NODE_ENV=test): still off.
+    expect(process.env.NODE_ENV).toBe('test');
+    expect(autoInstallMirror({ MODELS_AUTO_INSTALL: undefined, NODE_ENV: undefined })).toBe(false);
+    expect(autoInstallMirror({ MODELS_AUTO_INSTALL: '1', NODE_ENV: 'test' })).toBeNull();
+    expect(autoInstallMirror({ MODELS_AUTO_INSTALL: undefined, NODE_ENV: 'test' })).toBe(false);
+    expect(autoInstallMirror({ MODELS_AUTO_INSTALL: 'http://mirror.local/asr-models/', NODE_ENV: 'test' })).toBe('http://mirror.local/asr-models/');
+  });
+
+  it('npm run models -- first-start: gives up in one line within the probe timeout when the host never answers', async () => {
+    const hole = await startBlackHole();
+    try {
+      const started = performance.now();
+      const { code, stdout } = await runScriptToEnd(CLI, ['first-start', '--models-dir', modelsDir, '--mirror', hole.url, '--probe-timeout-ms', '1500'], {});
+      expect(code).toBe(0);
+      expect(stdout).toBe(`[models] cannot reach ${new URL(hole.url).host} (no answer within 1.5 s): staying on PocketSphinx; to install ${BASE.name} later run \`npm run models -- download ${BASE.name}\` (offline: \`npm run models -- install ${BASE.name}.tar.bz2\`)\n`);
+      expect(performance.now() - started).toBeLessThan(15_000);
+    } finally {
+      await hole.close();
+    }
+  });
+
+  it('npm run models -- first-start: says so at once when the host refuses connections', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}/asr-models/`;
+    const { code, stdout } = await runScriptToEnd(CLI, ['first-start', '--models-dir', modelsDir, '--mirror', closed], {});
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\[models\] cannot reach 127\.0\.0\.1:\d+ \(.*ECONNREFUSED.*\): staying on PocketSphinx; .*`npm run models -- download sherpa-onnx-whisper-base`/);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('npm run models -- first-start: downloads the recommended model with progress lines, and the self-test refuses a bad one', async () => {
+    const { code, stdout } = await runScriptToEnd(CLI, ['first-start', '--models-dir', modelsDir, '--mirror', host.url], {});
+    expect(stdout).toContain(`[models] no model installed: installing ${BASE.name} (recommended for CPU) from ${host.url}${BASE.name}.tar.bz2 in the background`);
+    expect(stdout).toMatch(/^\[models\] downloading sherpa-onnx-whisper-base: 100% /m);
+    expect(stdout).toMatch(/^\[models\] installing sherpa-onnx-whisper-base failed: Self-test of sherpa-onnx-whisper-base failed: .*Still on PocketSphinx; retry with `npm run models -- download sherpa-onnx-whisper-base`$/m);
+    expect(code).toBe(1);
+    expect(await readdir(modelsDir)).not.toContain(BASE.name);
+    // Nothing is downloaded when a model is there.
+    await writeFixtureModel(modelsDir, findCatalogModel('sherpa-onnx-whisper-tiny')!);
+    const before = host.requests.length;
+    const again = await runScriptToEnd(CLI, ['first-start', '--models-dir', modelsDir, '--mirror', host.url], {});
+    expect(again).toMatchObject({ code: 0, stdout: '' });
+    expect(host.requests.length).toBe(before);
+  });
+
+  it('the service starts on PocketSphinx at once and tries nothing with MODELS_AUTO_INSTALL=0', async () => {
+    const service = await spawnService({ DATA_DIR: join(work, `data-off-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: '0' });
+    try {
+      expect(service.output()).toContain('[recognition] engine pocketsphinx: auto, no sherpa-onnx model');
+      await sleep(1000);
+      expect(service.output()).not.toContain('[models]');
+      expect(await readdir(modelsDir)).toEqual([]);
+    } finally {
+      await service.kill();
+    }
+  });
+
+  it('the service answers on PocketSphinx while the download runs, and the download ends with the service', async () => {
+    host.stallAfter(100); // the archive is a few kB: stall early in it
+    const service = await spawnService({ DATA_DIR: join(work, `data-stall-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: host.url }, 30_000);
+    try {
+      await waitFor(service.output, `[models] downloading ${BASE.name}: 0%`, 20_000);
+      expect(host.stalled()).toBe(1);
+      // The download hangs half-way, and the service answers all the same, on PocketSphinx.
+      expect((await fetch(`${service.url}/health`)).ok).toBe(true);
+      expect(service.output()).toContain('[recognition] engine pocketsphinx');
+      expect(service.output()).toContain(`[models] no model installed: installing ${BASE.name} (recommended for CPU)`);
+    } finally {
+      await service.kill();
+      host.stallAfter(null);
+    }
+    // Stopping the service stops its install process, which drops the connection.
+    const started = performance.now();
+    while (host.stalled() > 0 && performance.now() - started < 10_000) await sleep(100);
+    expect(host.stalled()).toBe(0);
+  });
+
+  it('the service falls back in one line, a few seconds after it starts, when the release host is unreachable', async () => {
+    const hole = await startBlackHole();
+    const started = performance.now();
+    const service = await spawnService({ DATA_DIR: join(work, `data-hole-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: hole.url }, 30_000);
+    try {
+      const healthy = performance.now() - started;
+      expect(service.output()).toContain('[recognition] engine pocketsphinx');
+      await waitFor(service.output, '[models] cannot reach', 20_000);
+      const fallback = performance.now() - started;
+      expect(service.output()).toContain(`staying on PocketSphinx; to install ${BASE.name} later run \`npm run models -- download ${BASE.name}\``);
+      expect(service.output().match(/\[models\]/g)).toHaveLength(1);
+      expect((await fetch(`${service.url}/health`)).ok).toBe(true);
+      console.log(`unreachable host: service healthy after ${(healthy / 1000).toFixed(1)} s, fallback line after ${(fallback / 1000).toFixed(1)} s`);
+    } finally {
+      await service.kill();
+      await hole.close();
+    }
+  });
+});
