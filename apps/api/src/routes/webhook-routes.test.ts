@@ -92,8 +92,22 @@ describe('webhooks through the API (issue 9; replicate-compat.md 7)', () => {
     });
   });
 
-  it('should deliver start, logs, output and completed by default, signed, completed equal to GET', async () => {
-    const id = await create('/all');
+  it('should send only logs and completed without a filter (spec 6.1), signed', async () => {
+    const id = await create('/default');
+    await receiver.waitFor('/default', isCompleted, 120_000);
+    await sleep(1000);
+    const got = receiver.on('/default');
+    for (const entry of got) expect(await validateWebhook({ headers: entry.headers as Record<string, string>, body: entry.body }, secret)).toBe(true);
+    const events = got.map((entry) => String(entry.headers['webhook-id']).split('_')[2]);
+    expect(events).toContain('logs');
+    expect(events.filter((event) => event !== 'logs')).toEqual(['completed']);
+    expect(parse(got.at(-1)!)).toEqual(await getPrediction(id));
+    // A logs event never carries a finished prediction: the receiver handles the end exactly once.
+    for (const entry of got.slice(0, -1)) expect(parse(entry)).toMatchObject({ id, status: 'processing' });
+  });
+
+  it('should deliver start, logs, output and completed when the filter names all four, signed, completed equal to GET', async () => {
+    const id = await create('/all', { webhook_events_filter: ['start', 'output', 'logs', 'completed'] });
     const got = await receiver.waitFor('/all', isCompleted, 120_000);
     await sleep(300);
     for (const entry of receiver.on('/all')) expect(await validateWebhook({ headers: entry.headers as Record<string, string>, body: entry.body }, secret)).toBe(true);

@@ -1,8 +1,13 @@
 import type { PredictionRow } from '../db/schema.ts';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../predictions/parse-webhook-params.ts';
+import type { WebhookEvent } from '../predictions/parse-webhook-params.ts';
 
-/** Events sent when a prediction has a webhook but no `webhook_events_filter`: all four (issue 9). */
-export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEvent[] = WEBHOOK_EVENTS;
+/**
+ * Events sent when a prediction has a webhook but no `webhook_events_filter`: `logs` and
+ * `completed` (spec 6.1: "By default notifications go out when new logs appear or when processing
+ * completes"). `start` and `output` go out only when a filter names them, so a receiver without a
+ * filter sees a finished prediction exactly once.
+ */
+export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEvent[] = ['logs', 'completed'];
 
 /**
  * True when the prediction has a webhook and its `webhook_events_filter` (stored as a list of event

@@ -19,9 +19,9 @@ describe('webhook ids', () => {
 });
 
 describe('wantsWebhookEvent', () => {
-  it('should send all four events when no filter was given', () => {
+  it('should send logs and completed only when no filter was given (spec 6.1)', () => {
     const row = { webhook: 'https://hooks.example.invalid/hook', webhookEventsFilter: null };
-    for (const event of ['start', 'output', 'logs', 'completed'] as const) expect(wantsWebhookEvent(row, event)).toBe(true);
+    expect((['start', 'output', 'logs', 'completed'] as const).filter((event) => wantsWebhookEvent(row, event))).toEqual(['logs', 'completed']);
   });
 
   it('should send only the events of the filter', () => {
