@@ -2,7 +2,7 @@
  * The drizzle schema of the service: one schema for PostgreSQL and PGlite alike.
  * Migrations in `drizzle/` are generated from this file with `npm run db:generate`.
  */
-import { index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, json, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** API keys (spec 5). Only the SHA-256 hash of a key is stored; `prefix` is shown in listings. */
 export const apiKeys = pgTable(
@@ -32,8 +32,12 @@ export const predictions = pgTable(
     /** Cache namespace (spec 2.6.6): `api`, `bot` or `portal`. */
     namespace: text('namespace').notNull().default('api'),
     status: text('status').notNull(),
-    /** The input as shown to the client (a `data:` URI is shortened). */
-    input: jsonb('input').notNull(),
+    /**
+     * The input as shown to the client (a `data:` URI is shortened). `json`, not `jsonb`, here and in
+     * `output` and `results`: PostgreSQL keeps a `json` value's text as written, so members come back
+     * in the documented order (docs/formats.md); `jsonb` reorders them (docs: "JSON Types").
+     */
+    input: json('input').notNull(),
     /** The validated input the worker runs with (PredictionInput). */
     params: jsonb('params').notNull(),
     /** Internal: where the recording is (`{kind:'link',url}` or `{kind:'upload',path}`). Never returned. */
@@ -43,11 +47,11 @@ export const predictions = pgTable(
     /** Legacy interface output format (spec 9) when created through it, else null. */
     legacyFormat: text('legacy_format'),
     /** Output in the default form (no transformer header), stored when the prediction succeeds. */
-    output: jsonb('output'),
+    output: json('output'),
     /** The transcript model (transcript/transcript-model.ts) the output was rendered from. */
     transcript: jsonb('transcript'),
     /** Post-processing results by type (spec 2.3.2), or null. */
-    results: jsonb('results'),
+    results: json('results'),
     error: text('error'),
     errorCode: text('error_code'),
     logs: text('logs').notNull().default(''),
