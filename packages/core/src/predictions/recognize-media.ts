@@ -63,7 +63,7 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
       signal?.throwIfAborted(); // canceled while waiting for its turn: no recognition
       const early: { diarization?: DiarizationRun } = {};
       const startDiarizing = (speech: VadInterval[]) => {
-        early.diarization = startDiarization({ wavPath: job.wavPath, speech, speakers: params.speakers, domain: params.domain, modelsDir: ctx.config.modelsDir, signal });
+        early.diarization = startDiarization({ wavPath: job.wavPath, speech, speakers: params.speakers, domain: params.domain, modelsDir: ctx.config.modelsDir, signal, log: (line) => void log(line).catch(() => {}) });
       };
       try {
         const transcript = await transcribeRecording({
