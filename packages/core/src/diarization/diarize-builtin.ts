@@ -3,6 +3,8 @@ import { clusterWindows } from './cluster-windows.ts';
 import { cutWindows, embedWindows, spreadWindowLabels, type FrameWindow } from './embed-windows.ts';
 import { estimateSpeakerCount } from './estimate-speaker-count.ts';
 import { extractSpeechFeatures } from './extract-speech-features.ts';
+import { findQuietSpeech } from './find-quiet-speech.ts';
+import { fillShortPauses } from './fill-short-pauses.ts';
 import { framesToTurns } from './frames-to-turns.ts';
 import { resegmentFrames } from './resegment-frames.ts';
 import { speakerLabel, type SpeakerTurn, type TimeRegion } from './speaker-turn.ts';
@@ -36,6 +38,12 @@ const WINDOWS_PER_SLICE = 1000;
  */
 export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
   if (input.speech.length === 0 || input.speakers === 1) return oneSpeaker(input.speech);
+  input = { ...input, speech: await findQuietSpeech(input.wavPath, input.speech, { signal: input.signal }) };
+  return fillShortPauses(await diarizeSpeech(input));
+}
+
+/** diarizeBuiltin on the speech found by findQuietSpeech, before fillShortPauses. */
+async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
   const { frames, times, regions } = await speechFrames(input);
   const windows = cutWindows(regions);
   if (windows.length < 2) return oneSpeaker(input.speech);
