@@ -1,6 +1,7 @@
 import express, { Router, type Express } from 'express';
 import { createApiKeyCache, type ApiKeyCache, type ServiceContext } from '@transcribe/core';
 import { accountRoutes } from '../routes/account-routes.ts';
+import { languageRoutes } from '../routes/language-routes.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
 import { fileRoutes } from '../routes/file-routes.ts';
 import { legacyRoutes } from '../routes/legacy-routes.ts';
@@ -61,7 +62,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   if (options.adminToken) app.use('/internal', express.json(), adminRoutes(ctx, options.adminToken));
   const keys = ctx.apiKeyCache ?? createApiKeyCache({ ttlMs: options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS });
   const bodies = createPredictionBodyCache(options.predictionCacheBytes ?? DEFAULT_PREDICTION_CACHE_BYTES);
-  const api = apiRouter(ctx, keys, 'audio', predictionRoutes(ctx, bodies), fileRoutes(ctx), accountRoutes(ctx));
+  const api = apiRouter(ctx, keys, 'audio', predictionRoutes(ctx, bodies), fileRoutes(ctx), accountRoutes(ctx), languageRoutes(ctx));
   api.use(webhookRoutes(ctx));
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);

@@ -9,7 +9,7 @@ import { wakeTranscribeWorkers } from '../jobs/wake-transcribe-workers.ts';
 import { writeDataUri, type DecodedDataUri } from '../media/decode-data-uri.ts';
 import { shareUpload } from '../storage/share-upload.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { parsePredictionInput } from '../validation/parse-prediction-input.ts';
+import { checkPredictionInput } from './check-prediction-input.ts';
 import type { PredictionInput } from '../validation/prediction-input.ts';
 import { describeInput } from './describe-input.ts';
 import { newPredictionId } from './new-prediction-id.ts';
@@ -46,13 +46,7 @@ export interface CreatePredictionRequest {
 export async function createPrediction(ctx: ServiceContext, request: CreatePredictionRequest): Promise<PredictionRow> {
   const raw = asInputObject(request.rawInput, request.upload);
   if (containsNul(raw)) throw new AppError('invalid_input', 'The input contains a NUL character (\\u0000), which no parameter may hold.', { param: 'input' });
-  const params = parsePredictionInput(raw, {
-    recognitionLanguages: ctx.engine.languages,
-    engineName: ctx.engine.name,
-    identifiesLanguages: ctx.engine.identifiesLanguages ?? false,
-    llmConfigured: ctx.config.llmConfigured,
-    uploadedAudio: request.upload ? `upload:${request.upload.name}` : undefined,
-  });
+  const params = checkPredictionInput(ctx, raw, request.upload?.name);
   const id = newPredictionId();
   const source = await storeSource(ctx, id, params, request.upload ?? null, request.decodedAudio ?? null);
   const [row] = await ctx.database.db

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeLanguageCode, findLanguage, LANGUAGE_LIST_REFERENCE, LANGUAGES } from './languages.ts';
+import { describeLanguageCode, findLanguage, languageListReference, LANGUAGES } from './languages.ts';
 
 describe('LANGUAGES (spec 2.5)', () => {
   it('should hold the 100 languages of the spec, codes and names unique', () => {
@@ -41,9 +41,10 @@ describe('findLanguage', () => {
   });
 });
 
-describe('LANGUAGE_LIST_REFERENCE and describeLanguageCode', () => {
-  it('should point to docs/api.md#languages', () => {
-    expect(LANGUAGE_LIST_REFERENCE).toContain('docs/api.md#languages');
+describe('languageListReference and describeLanguageCode', () => {
+  it('should name the absolute URL of the list, or the documentation without one', () => {
+    expect(languageListReference('https://h.test/v1/replicate/v1/languages')).toBe('See the list of languages at https://h.test/v1/replicate/v1/languages.');
+    expect(languageListReference(undefined)).toContain('docs/api.md#languages');
   });
 
   it('should describe known and unknown codes', () => {

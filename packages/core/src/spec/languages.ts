@@ -115,10 +115,19 @@ export const LANGUAGES: readonly Language[] = [
 ];
 
 /**
- * Where users find the language list; appended to every language-related 422 detail
- * (spec 4.5 rule 3: "detail and a reference to the list of languages").
+ * Where users find the language list; appended to every language-related 422 detail (spec 4.5
+ * rule 3: "detail and a reference to the list of languages").
+ * @param url the absolute URL of the service's own list (`{api base}/languages`, served by
+ *   apps/api/src/routes/language-routes.ts); without it (a caller with no service, such as a unit
+ *   test) the documentation is named instead.
+ * @returns a sentence such as `See the list of languages at https://host/v1/replicate/v1/languages.`
  */
-export const LANGUAGE_LIST_REFERENCE = 'See the list of languages in docs/api.md#languages.';
+export function languageListReference(url: string | undefined): string {
+  return url ? `See the list of languages at ${url}.` : 'See the list of languages in docs/api.md#languages.';
+}
+
+/** The path of the language list under the API base (`ServiceConfig.apiBaseUrl`). */
+export const LANGUAGE_LIST_PATH = '/languages';
 
 const BY_KEY: ReadonlyMap<string, Language> = new Map(
   LANGUAGES.flatMap((language) => [

@@ -2,7 +2,7 @@
  * Spec 2.2 `language`: the recognition language, checked against the spec 2.5 table and against
  * the languages the configured recognition engine can recognise.
  */
-import { describeLanguageCode, findLanguage, LANGUAGE_LIST_REFERENCE } from '../spec/languages.ts';
+import { describeLanguageCode, findLanguage, languageListReference } from '../spec/languages.ts';
 import { describeValue, invalidInput } from './invalid-input.ts';
 
 export interface LanguageOptions {
@@ -10,6 +10,8 @@ export interface LanguageOptions {
   recognitionLanguages: readonly string[] | 'any';
   /** Engine name for details, e.g. `pocketsphinx`. */
   engineName: string;
+  /** Absolute URL of the service's language list, named in details (languageListReference). */
+  languageListUrl?: string | undefined;
 }
 
 /** Most engine language codes listed in a detail; the rest is counted. */
@@ -25,23 +27,24 @@ const MAX_LISTED_CODES = 20;
  *
  * @returns the spec 2.5 code, or null.
  * @throws AppError `invalid_input` (param `language`) when not a string, not in spec 2.5 (detail
- *   carries LANGUAGE_LIST_REFERENCE), or not recognised by the engine (detail names the engine
+ *   carries languageListReference), or not recognised by the engine (detail names the engine
  *   and its languages).
  */
 export function parseLanguageParam(value: unknown, options: LanguageOptions): string | null {
   if (value === undefined || value === null) return null;
+  const seeList = languageListReference(options.languageListUrl);
   if (typeof value !== 'string') {
-    throw invalidInput('language', `language must be a language code or English name such as "en" or "English", or null; got ${describeValue(value)}. ${LANGUAGE_LIST_REFERENCE}`);
+    throw invalidInput('language', `language must be a language code or English name such as "en" or "English", or null; got ${describeValue(value)}. ${seeList}`);
   }
   const text = value.trim();
   if (text === '' || text.toLowerCase() === 'auto') return null;
   const language = findLanguage(text);
   if (language === undefined) {
-    throw invalidInput('language', `language ${describeValue(value)} is not a supported language code or English name. ${LANGUAGE_LIST_REFERENCE}`);
+    throw invalidInput('language', `language ${describeValue(value)} is not a supported language code or English name. ${seeList}`);
   }
   const { recognitionLanguages, engineName } = options;
   if (recognitionLanguages !== 'any' && !recognitionLanguages.includes(language.code)) {
-    throw invalidInput('language', `language ${describeLanguageCode(language.code)} is not available: the configured recognition engine ${engineName} recognises only ${listEngineLanguages(recognitionLanguages)}. Leave language empty to use the engine's default.`);
+    throw invalidInput('language', `language ${describeLanguageCode(language.code)} is not available: the configured recognition engine ${engineName} recognises only ${listEngineLanguages(recognitionLanguages)}. Leave language empty to use the engine's default. ${seeList}`);
   }
   return language.code;
 }

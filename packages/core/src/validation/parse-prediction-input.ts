@@ -21,6 +21,8 @@ export interface ParseInputOptions {
   recognitionLanguages: readonly string[] | 'any';
   /** Name of the configured recognition engine, for details. */
   engineName: string;
+  /** Absolute URL of the service's language list (`{apiBaseUrl}/languages`), named in language details. */
+  languageListUrl?: string | undefined;
   /** Whether the engine tells languages apart (RecognitionEngine.identifiesLanguages): `multilingual: true` needs it. */
   identifiesLanguages: boolean;
   /** Whether a language model is configured; post-processing needs one. */
@@ -66,7 +68,7 @@ export function parsePredictionInput(raw: unknown, options: ParseInputOptions): 
   const post_process = parsePostProcess(read('post_process'));
   requireLanguageModel(post_process, options.llmConfigured);
   const custom_prompt = parseCustomPrompt(read('custom_prompt'), post_process);
-  const target_language = parseTargetLanguage(read('target_language'), post_process);
+  const target_language = parseTargetLanguage(read('target_language'), post_process, options.languageListUrl);
   return {
     audio, language, speakers, output_format, domain, efficiency, multilingual, prompt, hotwords,
     post_process, custom_prompt, target_language,
