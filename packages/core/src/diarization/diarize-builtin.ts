@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { clusterWindows } from './cluster-windows.ts';
+import { cutLargeClusters } from './cut-large-clusters.ts';
 import { cutWindows, embedWindows, spreadWindowLabels, type FrameWindow } from './embed-windows.ts';
 import { estimateSpeakerCount } from './estimate-speaker-count.ts';
 import { extractSpeechFeatures } from './extract-speech-features.ts';
@@ -49,16 +50,18 @@ async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTur
   if (windows.length < 2) return oneSpeaker(input.speech);
   const model = await trainBackgroundModel(frames, BACKGROUND_COMPONENTS, input.signal);
   await pause(input.signal);
-  const dendrogram = clusterWindows(await embedInSlices(windows, frames, model, input.signal));
+  const embeddings = await embedInSlices(windows, frames, model, input.signal);
+  const dendrogram = clusterWindows(embeddings);
   await pause(input.signal);
+  if (input.speakers !== null) {
+    const given = cutLargeClusters(dendrogram, windows, embeddings, frames.rows, input.speakers);
+    if (given.count === 1) return oneSpeaker(input.speech);
+    return framesToTurns(input.speech, times, regions, await resegmentFrames(frames, regions, given.labels, given.count, input.signal));
+  }
   const initialLabels = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
-  const { count, labels: estimated } =
-    input.speakers === null
-      ? await estimateSpeakerCount(frames, regions, initialLabels, Math.min(MAX_ESTIMATED_SPEAKERS, windows.length), input.signal)
-      : { count: Math.min(input.speakers, windows.length), labels: undefined };
-  if (count === 1) return oneSpeaker(input.speech);
-  const labels = estimated ?? (await resegmentFrames(frames, regions, initialLabels(count), count, input.signal));
-  return framesToTurns(input.speech, times, regions, labels);
+  const estimated = await estimateSpeakerCount(frames, regions, initialLabels, Math.min(MAX_ESTIMATED_SPEAKERS, windows.length), input.signal);
+  if (estimated.count === 1 || estimated.labels === undefined) return oneSpeaker(input.speech);
+  return framesToTurns(input.speech, times, regions, estimated.labels);
 }
 
 /** The standardised frames with their times and regions; the raw MFCCs are not kept (4 bytes × 20 per frame). */
