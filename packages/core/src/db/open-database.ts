@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { createAdvisoryLocks, createInProcessLocks, type NamedLocks } from './create-named-locks.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -26,6 +27,11 @@ export interface Database {
    * @throws Error from the driver when the database cannot be reached.
    */
   listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void, options?: ListenOptions): Promise<() => Promise<void>>;
+  /**
+   * Exclusive named locks: PostgreSQL advisory locks on connections of their own (every process of
+   * the database), or an in-process equivalent for PGlite (db/create-named-locks.ts).
+   */
+  locks: NamedLocks;
   close(): Promise<void>;
 }
 
@@ -72,6 +78,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     db: db as unknown as Db,
     kind: 'postgres',
+    locks: createAdvisoryLocks(url, sql),
     async executeSql(text, values) {
       const rows = values?.length ? await sql.unsafe(text, values as never[]) : await sql.unsafe(text);
       return { rows: Array.from(rows) };
@@ -99,6 +106,7 @@ async function openPglite(dir: string): Promise<Database> {
   return {
     db: db as unknown as Db,
     kind: 'pglite',
+    locks: createInProcessLocks(),
     async executeSql(text, values) {
       if (values?.length) return { rows: (await client.query(text, values)).rows };
       const results = await client.exec(text);

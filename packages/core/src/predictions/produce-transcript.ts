@@ -4,6 +4,8 @@ import { openUpload } from '../storage/share-upload.ts';
 import { recognitionParamsOf, sameRecognitionParams } from '../cache/recognition-params.ts';
 import { findCachedMedia, forgetCachedMedia, storeDownloadedMedia } from '../cache/resolve-cached-media.ts';
 import { readVariantHeader, readVariantTranscript, storeVariant } from '../cache/transcript-variants.ts';
+import { awaitPayerTurn, joinLinkFlight } from '../cache/join-link-flight.ts';
+import { payingUserOf } from '../billing/charge-prediction.ts';
 import { predictions, type PredictionRow } from '../db/schema.ts';
 import { fetchMedia } from '../media/fetch-media.ts';
 import { probeMedia } from '../media/probe-media.ts';
@@ -20,9 +22,17 @@ export interface ProducedTranscript {
   mediaId: string | null;
   /** True when the transcript came ready from the cache and no recognition ran (spec 2.6.2). */
   fromCache: boolean;
+  /**
+   * Ends this prediction's place in the single flight of its link (cache/join-link-flight.ts): call
+   * it once the prediction is charged or has ended. Idempotent; never throws.
+   */
+  release(): Promise<void>;
 }
 
 type Log = (line: string) => Promise<void>;
+type Produced = Omit<ProducedTranscript, 'release'>;
+
+const NOTHING_HELD = async () => {};
 
 /**
  * The transcript of a prediction, through the cache of spec 2.6: a link already downloaded in this
@@ -30,8 +40,57 @@ type Log = (line: string) => Promise<void>;
  * parameter matches (2.6.4); otherwise recognition runs and its result becomes the file's only
  * stored variant. The stored download is probed (integrity check) between reading the stored
  * parameters and reading the transcript; a variant replaced in between fails with `cache_changed` (7).
+ * A link that is not answered from the cache is downloaded and recognised in single flight
+ * (cache/join-link-flight.ts): a concurrent prediction for the same namespace and link, in any
+ * process, waits for this one's download and transcript and then takes them from the cache; when
+ * this one fails or is canceled, the waiting one does the work itself. The caller must call
+ * `release()` of the result once the prediction is charged or has ended.
+ * @throws AppError of the download, probe or recognition (the flight is ended then), or the
+ *   signal's reason when `signal` aborts.
  */
 export async function produceTranscript(ctx: ServiceContext, row: PredictionRow, workDir: string, log: Log, signal?: AbortSignal): Promise<ProducedTranscript> {
+  const source = row.source as PredictionSource;
+  if (source.kind === 'upload') return { ...(await produceFromSource(ctx, row, workDir, log, signal)), release: NOTHING_HELD };
+  const key = { namespace: row.namespace, link: source.url, userId: await payingUserOf(ctx.database.db, row.apiKeyId) };
+  // The same user's earlier request for this link is charged first: this one is then a free repeat (2.6.2).
+  await awaitPayerTurn(ctx, key, signal);
+  const ready = await takeReadyAnswer(ctx, row, source.url, workDir, log, signal);
+  if (ready) return { ...ready, release: NOTHING_HELD };
+  const flight = await joinLinkFlight(ctx, key, signal);
+  try {
+    const produced = await produceFromSource(ctx, row, workDir, log, signal); // the cache again: a holder we waited for filled it
+    await flight.endWork();
+    return { ...produced, release: flight.end };
+  } catch (error) {
+    await flight.end();
+    throw error;
+  }
+}
+
+/**
+ * The answer of a repeat, without waiting for anyone: the stored download of the link and its stored
+ * transcript when the recognition parameters match (2.6.1, 2.6.4); null when something is left to
+ * do (no stored download, another variant, a damaged download), which produceFromSource then does.
+ */
+async function takeReadyAnswer(ctx: ServiceContext, row: PredictionRow, link: string, workDir: string, log: Log, signal?: AbortSignal): Promise<Produced | null> {
+  const store = mediaStoreOf(ctx.config);
+  const cached = await findCachedMedia(ctx.database.db, row.namespace, link, new Date(), store);
+  if (!cached) return null;
+  const header = await readVariantHeader(ctx.database.db, cached.id);
+  if (!header || !sameRecognitionParams(header.params, recognitionParamsOf(row.params as PredictionInput, ctx.engine.name))) return null;
+  const path = await store.open(cached.path, join(workDir, 'cached-source'), signal);
+  const probe = await probeMedia(path, { signal }).catch(() => null);
+  if (!probe) return null; // damaged: downloaded again in single flight (2.6.5)
+  await log('recording taken from the cache (same link)');
+  await ctx.database.db.update(predictions).set({ audioSeconds: probe.durationSeconds }).where(and(eq(predictions.id, row.id), eq(predictions.status, 'processing')));
+  await ctx.hooks?.beforeCachedTranscriptRead?.(cached.id);
+  const transcript = await readVariantTranscript(ctx.database.db, cached.id, header.version);
+  await log('transcript taken from the cache: same link and recognition parameters');
+  return { transcript, mediaId: cached.id, fromCache: true };
+}
+
+/** The transcript from the recording itself: stored download or a new one, stored transcript or recognition. */
+async function produceFromSource(ctx: ServiceContext, row: PredictionRow, workDir: string, log: Log, signal?: AbortSignal): Promise<Produced> {
   const params = row.params as PredictionInput;
   let media = await obtainMedia(ctx, row, workDir, log, signal);
   const header = media.mediaId ? await readVariantHeader(ctx.database.db, media.mediaId) : null;

@@ -38,9 +38,11 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
   const watch = watchCancellation(ctx.database.db, predictionId);
   const runSignal = signal ? AbortSignal.any([signal, watch.signal]) : watch.signal;
   let ended = false;
+  let releaseLinkFlight: (() => Promise<void>) | null = null;
   try {
     await mkdir(workDir, { recursive: true });
     const produced = await produceTranscript(ctx, row, workDir, log, runSignal);
+    releaseLinkFlight = produced.release; // after the charge: the same user's waiting repeat is then free (2.6.2)
     const { transcript } = produced;
     if (await watch.check()) throw watch.signal.reason;
     const params = row.params as PredictionInput;
@@ -68,6 +70,7 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
     await finishPrediction(ctx.database.db, predictionId, { status: 'failed', error: error.message, errorCode: error.code }, row.startedAt ?? new Date()); // logs `failed: …`
     ended = true;
   } finally {
+    await releaseLinkFlight?.();
     watch.stop();
     if (ended) await releaseUpload(ctx, row.source as PredictionSource); // a retried run still needs it
     await notifyWebhookCompleted(ctx.database.db, predictionId); // webhook `completed` if it ended (issue 9)
