@@ -17,7 +17,7 @@ export interface BuiltinDiarizationInput {
   wavPath: string;
   /** Speech intervals from detectSpeech, seconds, sorted. */
   speech: readonly TimeRegion[];
-  /** The number of speakers, or null to estimate it (1 to 6). */
+  /** The largest number of speakers to label (fewer when some would have under 2 s of speech), or null to estimate it (1 to 6). */
   speakers: number | null;
   signal?: AbortSignal;
 }
@@ -27,15 +27,24 @@ const MAX_ESTIMATED_SPEAKERS = 6;
 const WINDOWS_PER_SLICE = 1000;
 
 /**
- * The built-in diarizer, which needs no downloaded model: MFCCs of the speech (meyda's, computed by
- * compute-mfcc.ts), 1 s windows embedded as Fisher vectors of an 8-Gaussian model of the recording
- * itself, agglomerative clustering (ml-hclust), then frame-level resegmentation with one full-covariance
- * Gaussian per speaker. Without `speakers`, estimateSpeakerCount picks 1…6. CPU: ~0.3 s per 30 s of
- * speech, ~7 s per hour (docs/diarization.md), in slices between which the event loop runs. Memory:
- * ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's garbage.
- * @returns turns (seconds, within `speech`) labelled `SPEAKER_1`, … by first appearance; [] without speech;
- *   one speaker when `speakers` is 1 or there is under 1.5 s of speech.
- * @throws AppError from extractSpeechFeatures; `signal.reason` when aborted.
+ * The built-in diarizer, which needs no downloaded model. Steps (docs/diarization.md): the speech is
+ * `speech` plus the quiet speech the VAD missed between its intervals (findQuietSpeech: Silero again over
+ * the gaps, onset 0.2); MFCCs of that speech (meyda's, computed by compute-mfcc.ts); 1 s windows embedded
+ * as Fisher vectors of an 8-Gaussian model of the recording itself; agglomerative clustering
+ * (ml-hclust); frame-level resegmentation with one full-covariance Gaussian per speaker; a speaker's
+ * pauses under 0.58 s filled (fillShortPauses, pyannote 2.1's `min_duration_off`).
+ * With `speakers` = n the clustering is cut as pyannote.audio does for a given `num_clusters`
+ * (cutLargeClusters: at most n speakers of at least 2 s of speech each, fewer when the recording has
+ * less); without it estimateSpeakerCount picks 1…6. CPU: ~0.3 s per 30 s of speech, ~7 s per hour, plus
+ * Silero over the gaps (~25 ms per second of gap, ~0.5 s to load the model), in slices between which the
+ * event loop runs. Memory: ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's
+ * garbage.
+ * @param input.speech sorted speech intervals in seconds (the transcript's VAD); not modified.
+ * @returns turns in seconds (inside `speech` or the quiet speech found between its intervals, pauses of
+ *   one speaker under 0.58 s filled), sorted, labelled `SPEAKER_1`, … by first appearance; [] without
+ *   speech; one speaker when `speakers` is 1 or there is too little speech to cluster.
+ * @throws AppError from extractSpeechFeatures / findQuietSpeech (`media_unreadable`, `recognition_failed`);
+ *   Error from onnxruntime when the Silero model cannot be loaded; `signal.reason` when aborted.
  */
 export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
   if (input.speech.length === 0 || input.speakers === 1) return oneSpeaker(input.speech);
