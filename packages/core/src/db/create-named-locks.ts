@@ -78,7 +78,9 @@ export function createAdvisoryLocks(url: string, pool: postgres.Sql): NamedLocks
           return Boolean(row?.free);
         });
         if (free) return;
-        await sleep(LOCK_POLL_INTERVAL_MS, undefined, { signal });
+        await sleep(LOCK_POLL_INTERVAL_MS, undefined, { signal }).catch((error: unknown) => {
+          throw signal?.aborted ? signal.reason : error; // the reason, not node's AbortError
+        });
       }
     },
   };
