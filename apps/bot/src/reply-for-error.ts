@@ -24,6 +24,7 @@ const REPLY_BY_CODE: Record<AppErrorCode, ReplyMaker> = {
   invalid_input: (error) => `I couldn't start this: ${error.message} You can change your choices with /settings.`,
   unauthenticated: () => 'Your access could not be checked. Send /start and try again.',
   not_found: () => "I can't find that transcript any more. Send the recording again.",
+  link_not_valid: () => "That link doesn't work any more. Send the recording again.",
   payload_too_large: tooLarge,
   media_too_large: tooLarge,
   unsupported_media_type: () =>

@@ -48,6 +48,7 @@ export * from './predictions/page-cursor.ts';
 export * from './predictions/parse-webhook-params.ts';
 export * from './predictions/check-prediction-input.ts';
 export * from './predictions/render-legacy-output.ts';
+export * from './predictions/sign-legacy-text-url.ts';
 export * from './validation/parse-legacy-input.ts';
 export * from './files/public-file.ts';
 export * from './files/write-upload-file.ts';

@@ -18,6 +18,8 @@ export interface CreateOptions {
   outputTransformers: string | null;
   /** Output form of the earlier interface variant (spec 9), or null. */
   legacyFormat?: string | null;
+  /** The earlier variant's `input` as sent, shown instead of its translation (spec 9). */
+  legacyInput?: Record<string, unknown> | null;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function createAndRespond(
       rawInput: request.rawInput,
       outputTransformers: options.outputTransformers,
       legacyFormat: options.legacyFormat ?? null,
+      legacyInput: options.legacyInput ?? null,
       webhook: webhook.webhook,
       webhookEventsFilter: webhook.webhookEventsFilter,
       upload,

@@ -2,6 +2,7 @@ import express, { Router, type Express } from 'express';
 import { createApiKeyCache, type ApiKeyCache, type ServiceContext } from '@transcribe/core';
 import { accountRoutes } from '../routes/account-routes.ts';
 import { languageRoutes } from '../routes/language-routes.ts';
+import { signedTextRoutes } from '../routes/signed-text-routes.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
 import { fileRoutes } from '../routes/file-routes.ts';
 import { legacyRoutes } from '../routes/legacy-routes.ts';
@@ -64,6 +65,9 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   const bodies = createPredictionBodyCache(options.predictionCacheBytes ?? DEFAULT_PREDICTION_CACHE_BYTES);
   const api = apiRouter(ctx, keys, 'audio', predictionRoutes(ctx, bodies), fileRoutes(ctx), accountRoutes(ctx), languageRoutes(ctx));
   api.use(webhookRoutes(ctx));
+  const signedText = signedTextRoutes(ctx); // the signed txt_file_url works without a key (spec 9)
+  app.use('/v1/replicate/v1', signedText);
+  app.use('/v1/replicate', signedText);
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
   app.use('/v1', apiRouter(ctx, keys, 'url', legacyRoutes(ctx))); // the earlier variant sends the recording in input.url

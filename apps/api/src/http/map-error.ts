@@ -6,6 +6,7 @@ const STATUS_BY_CODE: Record<AppErrorCode, number> = {
   invalid_input: 422,
   unauthenticated: 401,
   not_found: 404,
+  link_not_valid: 403,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -25,7 +26,7 @@ const STATUS_BY_CODE: Record<AppErrorCode, number> = {
 };
 
 const TITLE_BY_STATUS: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthenticated', 404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large',
+  400: 'Bad Request', 401: 'Unauthenticated', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large',
   415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error',
   502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };

@@ -2,6 +2,7 @@ import {
   applyOutputTransformers,
   parseOutputTransformers,
   renderLegacyOutput,
+  signLegacyTextUrl,
   type LegacyOutputFormat,
   type PredictionInput,
   type PredictionRow,
@@ -15,15 +16,18 @@ import {
  * gets its legacy string (renderLegacyOutput), whatever the header says. With `row` null it only
  * validates the header.
  * @param apiBaseUrl absolute API base, for the `txt_file_url` form.
+ * @param keyHash stored hash of the prediction's API key, which signs the `txt_file_url`
+ *   (sign-legacy-text-url.ts); without it the URL is unsigned and needs the key.
  * @throws AppError `invalid_input` (422) for a malformed header.
  */
-export function renderPredictionOutput(row: PredictionRow | null, header: string | null, apiBaseUrl = ''): unknown {
+export function renderPredictionOutput(row: PredictionRow | null, header: string | null, apiBaseUrl = '', keyHash: string | null = null): unknown {
   const transformer = parseOutputTransformers(header);
   if (!row) return null;
   if (row.transcript === null) return row.output;
   const model = row.transcript as Transcript;
   if (row.legacyFormat) {
-    return renderLegacyOutput(model, row.legacyFormat as LegacyOutputFormat, legacyTextUrl(apiBaseUrl, row.id));
+    const url = keyHash && row.completedAt ? signLegacyTextUrl(apiBaseUrl, { id: row.id, completedAt: row.completedAt, keyHash }) : legacyTextUrl(apiBaseUrl, row.id);
+    return renderLegacyOutput(model, row.legacyFormat as LegacyOutputFormat, url);
   }
   if (!transformer) return row.output;
   const params = row.params as PredictionInput;
@@ -36,7 +40,7 @@ export function renderPredictionOutput(row: PredictionRow | null, header: string
   });
 }
 
-/** Where the text of a prediction is served (`txt_file_url`, spec 9): `{apiBaseUrl}/predictions/{id}/output.txt`. */
+/** Where the text of a prediction is served to its key (`txt_file_url`, spec 9): `{apiBaseUrl}/predictions/{id}/output.txt`. */
 export function legacyTextUrl(apiBaseUrl: string, id: string): string {
   return `${apiBaseUrl}/predictions/${id}/output.txt`;
 }

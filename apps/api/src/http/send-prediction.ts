@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { toPublicPrediction, type PredictionRow, type PublicPrediction, type ServiceContext } from '@transcribe/core';
+import { toPublicPrediction, type ApiKeyRow, type PredictionRow, type PublicPrediction, type ServiceContext } from '@transcribe/core';
 import { renderPredictionOutput } from './render-prediction-output.ts';
 
 /**
@@ -10,7 +10,9 @@ import { renderPredictionOutput } from './render-prediction-output.ts';
 export function predictionBody(ctx: ServiceContext, req: Request, row: PredictionRow, shownStatus?: 'starting'): PublicPrediction {
   const header = req.get('x-service-output-transformers') ?? row.outputTransformers;
   // Validated whatever the status, so a malformed header gives 422 on every GET (spec 4.4).
-  const output = renderPredictionOutput(row.status === 'succeeded' ? row : null, header, ctx.config.apiBaseUrl);
+  // Every read is scoped to the key that made the prediction, so the requesting key signs its txt_file_url.
+  const keyHash = (req.res?.locals.apiKey as ApiKeyRow | undefined)?.hash ?? null;
+  const output = renderPredictionOutput(row.status === 'succeeded' ? row : null, header, ctx.config.apiBaseUrl, keyHash);
   return toPublicPrediction(row, { apiBaseUrl: ctx.config.apiBaseUrl, output, status: shownStatus });
 }
 

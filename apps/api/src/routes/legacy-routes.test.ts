@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, predictions, revokeApiKey } from '@transcribe/core';
 import Replicate031 from 'replicate-0.31';
 import Replicate14 from 'replicate-1.4';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
@@ -41,20 +43,83 @@ describe('the earlier interface variant (spec 9)', () => {
     throw new Error(`prediction ${id} did not finish`);
   }
 
-  it('should answer txt_file_url with an absolute URL of the text, served to the same key only', async () => {
-    const response = await post('/predictions', { version: 'service/transcribe', input: { url: link, output_format: 'txt_file_url' } });
+  async function createLegacy(input: Record<string, unknown>, auth = legacyAuth()): Promise<{ id: string; input: unknown }> {
+    const response = await fetch(`${t.url}/v1/predictions`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ version: 'transcribe', input }),
+    });
     expect(response.status).toBe(201);
-    const { id } = (await response.json()) as { id: string };
-    const done = await pollLegacy(id);
+    return (await response.json()) as { id: string; input: unknown };
+  }
+
+  it('should answer txt_file_url with a signed URL that its clients fetch without the key, and echo the input as sent', async () => {
+    const created = await createLegacy({ url: link, output_format: 'txt_file_url' });
+    expect(created.input).toEqual({ url: link, output_format: 'txt_file_url' });
+    const done = await pollLegacy(created.id);
     expect(done.status, String(done.error)).toBe('succeeded');
-    expect(done.output).toBe(`${t.service.ctx.config.apiBaseUrl}/predictions/${id}/output.txt`);
-    const text = await fetch(String(done.output), { headers: { authorization: `Bearer ${t.key}` } });
+    const url = String(done.output);
+    const base = `${t.service.ctx.config.apiBaseUrl}/predictions/${created.id}/output.txt`;
+    expect(url.startsWith(`${base}?expires=`)).toBe(true);
+    expect(url).toMatch(/\?expires=\d{10}&signature=[A-Za-z0-9_-]{43}$/);
+    const expires = Number(new URL(url).searchParams.get('expires'));
+    expect(expires * 1000 - Date.now()).toBeGreaterThan(6.9 * 24 * 3600_000); // 7 days from completion
+    const text = await fetch(url);
     expect(text.status).toBe(200);
     expect(text.headers.get('content-type')).toMatch(/^text\/plain/);
     const body = await text.text();
     expect(body).toMatch(/^[a-z' ]+/);
     expect(body).not.toMatch(/\[\d\d:/);
-    expect((await fetch(String(done.output))).status).toBe(401);
+    // The same path without the signature needs the key, as before.
+    expect((await fetch(base)).status).toBe(401);
+    expect(await (await fetch(base, { headers: { authorization: `Bearer ${t.key}` } })).text()).toBe(body);
+    // An altered link gets 403, whatever was changed; a made-up id says the same.
+    const altered = [
+      url.replace(/signature=./, (head) => `${head.slice(0, -1)}${head.endsWith('A') ? 'B' : 'A'}`),
+      url.replace(/expires=\d+/, `expires=${expires + 3600}`),
+      url.replace(created.id, 'p0000000000000000000000000'),
+      url.replace(/&signature=.*/, '&signature='),
+    ];
+    for (const wrong of altered) {
+      const refused = await fetch(wrong);
+      expect(refused.status, wrong).toBe(403);
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(/not valid/);
+    }
+    // The GET shows the input the legacy client sent, not its translation.
+    const got = (await (await fetch(`${t.url}/v1/predictions/${created.id}`, { headers: legacyAuth() })).json()) as { input: unknown };
+    expect(got.input).toEqual({ url: link, output_format: 'txt_file_url' });
+  });
+
+  it('should refuse a signed text link once it expired, and once its key was revoked', async () => {
+    const created = await createLegacy({ url: link, output_format: 'txt_file_url' });
+    expect((await pollLegacy(created.id)).status).toBe('succeeded');
+    const db = t.service.ctx.database.db;
+    // Completed 8 days ago: the link's expiry (7 days after completion) has passed.
+    await db.update(predictions).set({ completedAt: new Date(Date.now() - 8 * 24 * 3600_000) }).where(eq(predictions.id, created.id));
+    const expired = await fetch(String((await pollLegacy(created.id)).output));
+    expect(expired.status).toBe(403);
+    expect(((await expired.json()) as { detail: string }).detail).toMatch(/^This text link expired at \d{4}-\d\d-\d\dT.*Send your API key with this URL \(Authorization: Bearer <key>\) to read the text\.$/);
+
+    const other = await createApiKey(db, 'legacy-revoked');
+    const auth = { authentication: `Bearer ${other.secret}` };
+    const mine = await createLegacy({ url: link, output_format: 'txt_file_url' }, auth);
+    let output = '';
+    for (let tries = 0; tries < 600 && !output; tries++) {
+      const body = (await (await fetch(`${t.url}/v1/predictions/${mine.id}`, { headers: auth })).json()) as { status: string; output: string | null };
+      if (body.status === 'succeeded') output = String(body.output);
+      else await sleep(250);
+    }
+    expect((await fetch(output)).status).toBe(200);
+    await revokeApiKey(db, other.id, { cache: t.service.ctx.apiKeyCache });
+    const revoked = await fetch(output);
+    expect(revoked.status).toBe(403);
+    expect(((await revoked.json()) as { detail: string }).detail).toBe('The API key that made this prediction was revoked, so its text links no longer work.');
+  });
+
+  it('should echo only what the legacy client sent: url alone when output_format was left out', async () => {
+    const created = await createLegacy({ url: link, language: 'de', speakers: 3 });
+    expect(created.input).toEqual({ url: link });
+    expect(created).not.toHaveProperty('input.audio');
   });
 
   it('should give plain text (no time labels) by default through the npm 0.31 client run() with base {url}/v1', async () => {

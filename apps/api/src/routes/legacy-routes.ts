@@ -43,7 +43,7 @@ async function createLegacy(ctx: ServiceContext, req: Request, res: Response, ve
     req,
     res,
     { rawInput: { audio: legacy.input.audio, output_format: 'text' }, upload: null, body: request.body, decodedAudio: request.decodedAudio ?? null },
-    { outputTransformers: null, legacyFormat: legacy.legacyFormat },
+    { outputTransformers: null, legacyFormat: legacy.legacyFormat, legacyInput: request.rawInput as Record<string, unknown> },
   );
 }
 

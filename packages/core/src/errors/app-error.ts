@@ -10,6 +10,7 @@ export type AppErrorCode =
   | 'invalid_input' // a request parameter breaks a rule of spec 2.2 / 4.5 (HTTP 422)
   | 'unauthenticated' // missing or unknown API key (HTTP 401)
   | 'not_found' // no such resource for this key (HTTP 404)
+  | 'link_not_valid' // a signed link (txt_file_url) that is altered, expired, or whose key was revoked (HTTP 403)
   | 'payload_too_large' // upload over the 300 MiB limit of spec 8 (HTTP 413)
   | 'unsupported_media_type' // request body type the endpoint does not take (HTTP 415)
   | 'rate_limited' // too many requests (HTTP 429)

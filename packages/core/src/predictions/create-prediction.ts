@@ -11,7 +11,7 @@ import { shareUpload } from '../storage/share-upload.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { checkPredictionInput } from './check-prediction-input.ts';
 import type { PredictionInput } from '../validation/prediction-input.ts';
-import { describeInput } from './describe-input.ts';
+import { CURRENT_INPUT_ECHO, describeInput, LEGACY_INPUT_ECHO } from './describe-input.ts';
 import { newPredictionId } from './new-prediction-id.ts';
 import type { PredictionSource } from './prediction-source.ts';
 
@@ -24,6 +24,11 @@ export interface CreatePredictionRequest {
   /** `X-Service-Output-Transformers` sent on create (already validated), or null. */
   outputTransformers?: string | null;
   legacyFormat?: string | null;
+  /**
+   * The `input` as a client of the earlier variant sent it (`url`, `output_format`; spec 9), when
+   * `rawInput` is its translation to the current interface: this is what the prediction shows.
+   */
+  legacyInput?: Record<string, unknown> | null;
   webhook?: string | null;
   webhookEventsFilter?: string[] | null;
   /** A file already saved by the caller (multipart / octet-stream upload); `audio` is then not required. */
@@ -56,7 +61,9 @@ export async function createPrediction(ctx: ServiceContext, request: CreatePredi
       apiKeyId: request.apiKeyId,
       namespace: request.namespace,
       status: 'processing',
-      input: describeInput(raw, source.kind === 'upload' ? source.bytes : undefined),
+      input: request.legacyInput
+        ? describeInput(request.legacyInput, source.kind === 'upload' ? source.bytes : undefined, LEGACY_INPUT_ECHO)
+        : describeInput(raw, source.kind === 'upload' ? source.bytes : undefined, CURRENT_INPUT_ECHO),
       params,
       source,
       outputTransformers: request.outputTransformers ?? null,
