@@ -49,6 +49,7 @@ const prediction: Schema = {
     input: { type: 'object', description: 'The spec 2.2 parameters as sent (a data: URI shortened).' },
     output: { description: 'When succeeded: an object for json / json2, a string for text / srt / lrc, or {transcript, results} with post_process (spec 2.3). Null otherwise.' },
     error: { type: ['string', 'null'] },
+    error_code: { type: ['string', 'null'], description: 'Machine-readable reason when failed (e.g. cache_changed, media_unreadable, upstream_unreachable), else null.' },
     logs: { type: 'string', description: 'Progress lines (downloaded …, VAD: …, recognized 40%, …).' },
     metrics: { type: 'object', properties: { predict_time: { type: 'number' }, total_time: { type: 'number' }, audio_duration: { type: 'number' } } },
     created_at: timestamp,

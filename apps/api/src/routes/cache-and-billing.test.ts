@@ -170,6 +170,8 @@ describe.each(['pglite', 'postgres'] as const)('transcript cache and usage ledge
       expect(writer?.status).toBe('succeeded');
       expect(reader.status).toBe('failed');
       expect(String(reader.error)).toMatch(/^cache_changed: [\s\S]*Repeat the request\.$/);
+      expect(reader.error_code).toBe('cache_changed'); // machine-readable as well as the text (spec 7: "error with code")
+      expect(writer?.error_code).toBeNull();
       expect(await charge(String(reader.id))).toBeUndefined();
       // Repeated, as the message says, it succeeds (the writer's variant is the stored one now).
       const repeated = await run({ audio: link('/race.wav'), prompt: 'second' });

@@ -19,6 +19,12 @@ export interface PublicPrediction {
   input: Record<string, unknown>;
   output: unknown;
   error: string | null;
+  /**
+   * Machine-readable reason when `failed` (an AppError code such as `cache_changed`, spec 7, or
+   * `media_unreadable`; `interrupted` for work given up after restarts), else null. Beyond the
+   * Replicate object: clients that do not know it ignore it.
+   */
+  error_code: string | null;
   logs: string;
   metrics: { predict_time?: number; total_time?: number; audio_duration?: number };
   created_at: string;

@@ -13,7 +13,8 @@ export interface PublicPredictionOptions {
 /**
  * Maps a stored prediction row to the public object (spec 2.1; replicate-compat.md 4, 10.8):
  * non-null `id`/`model`/`version`, `urls` with string values only, `metrics` always an object,
- * timestamps in ISO 8601. Internal columns (source, params, error code) are never copied.
+ * timestamps in ISO 8601, and `error_code` beside `error` when failed. Internal columns (source,
+ * params) are never copied.
  */
 export function toPublicPrediction(row: PredictionRow, options: PublicPredictionOptions): PublicPrediction {
   const metrics: PublicPrediction['metrics'] = {};
@@ -29,6 +30,7 @@ export function toPublicPrediction(row: PredictionRow, options: PublicPrediction
     input: row.input as Record<string, unknown>,
     output: row.status === 'succeeded' ? (options.output !== undefined ? options.output : row.output) : null,
     error: row.error,
+    error_code: row.status === 'failed' ? row.errorCode : null,
     logs: row.logs,
     metrics,
     created_at: row.createdAt.toISOString(),
