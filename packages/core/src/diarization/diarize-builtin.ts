@@ -36,7 +36,7 @@ const WINDOWS_PER_SLICE = 1000;
  * With `speakers` = n the clustering is cut as pyannote.audio does for a given `num_clusters`
  * (cutLargeClusters: at most n speakers of at least 2 s of speech each, fewer when the recording has
  * less); without it estimateSpeakerCount picks 1…6. CPU: ~0.3 s per 30 s of speech, ~7 s per hour, plus
- * Silero over the gaps (~25 ms per second of gap, ~0.5 s to load the model), in slices between which the
+ * Silero over the gaps (~6 ms per second of gap, ~0.5 s to load the model), in slices between which the
  * event loop runs. Memory: ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's
  * garbage.
  * @param input.speech sorted speech intervals in seconds (the transcript's VAD); not modified.
@@ -44,7 +44,7 @@ const WINDOWS_PER_SLICE = 1000;
  *   one speaker under 0.58 s filled), sorted, labelled `SPEAKER_1`, … by first appearance; [] without
  *   speech; one speaker when `speakers` is 1 or there is too little speech to cluster.
  * @throws AppError from extractSpeechFeatures / findQuietSpeech (`media_unreadable`, `recognition_failed`);
- *   Error from onnxruntime when the Silero model cannot be loaded; `signal.reason` when aborted.
+ *   `signal.reason` when aborted.
  */
 export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
   if (input.speech.length === 0 || input.speakers === 1) return oneSpeaker(input.speech);

