@@ -208,6 +208,32 @@ describe('same link, same moment: single flight across worker processes on Postg
     expect(await ledger(first)).toBeUndefined();
     expect((await ledger(second))?.reason).toBe('recognition');
   });
+
+  it('should hand a waiting job back without spending a try when its worker stops, and run it on the next worker', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const path = '/stop-while-waiting.wav';
+    files.mode(path, 'hangFirst');
+    files.open(path);
+    const first = await createLinkPrediction(api!.url, keyA, { input: { audio: files.link(path) } });
+    await expect.poll(() => files.hits(path), { timeout: 60_000, interval: 50 }).toBe(1);
+    const second = await createLinkPrediction(api!.url, keyB, { input: { audio: files.link(path) } });
+    await bothRunning([first, second]);
+    const [lease] = await sql<{ worker_id: string }[]>`SELECT worker_id FROM job_leases WHERE prediction_id = ${second}`;
+    const index = workers.findIndex((worker) => worker.child.pid === Number(lease!.worker_id.split(':')[1]));
+    expect(index).toBeGreaterThanOrEqual(0);
+    const stopAt = Date.now();
+    expect(await workers[index]!.stop('SIGTERM')).toBe(0);
+    expect(Date.now() - stopAt, 'stopped without waiting for SHUTDOWN_TIMEOUT_MS (30 s)').toBeLessThan(20_000);
+    const job = async () => (await sql<{ state: string; retry_count: number }[]>`SELECT state, retry_count FROM pgboss.job WHERE name = 'transcribe' AND data->>'predictionId' = ${second}`)[0];
+    expect((await job())?.retry_count).toBe(0);
+    expect((await job())?.state).not.toBe('active');
+    workers[index] = startWorker(fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '300', PRICE_PER_MINUTE: '1' }));
+    await waitForOutput(workers[index]!, /\[worker\] taking jobs/, SPAWN_TIMEOUT_MS);
+    await fetch(`${api!.url}/v1/replicate/v1/predictions/${first}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${keyA}` } });
+    const done = await waitForPrediction(api!.url, keyB, second, isSettled, 120_000);
+    expect(done.status, String(done.error)).toBe('succeeded');
+    expect(files.hits(path)).toBe(2);
+    expect((await job())?.retry_count).toBe(0);
+  });
 });
 
 describe('same link, same moment in one process on PGlite (in-process single flight)', () => {

@@ -6,6 +6,7 @@ import { findCachedMedia, forgetCachedMedia, storeDownloadedMedia } from '../cac
 import { readVariantHeader, readVariantTranscript, storeVariant } from '../cache/transcript-variants.ts';
 import { awaitPayerTurn, joinLinkFlight } from '../cache/join-link-flight.ts';
 import { payingUserOf } from '../billing/charge-prediction.ts';
+import { WorkerStoppingError } from '../errors/worker-stopping-error.ts';
 import { predictions, type PredictionRow } from '../db/schema.ts';
 import { fetchMedia } from '../media/fetch-media.ts';
 import { probeMedia } from '../media/probe-media.ts';
@@ -53,16 +54,32 @@ export async function produceTranscript(ctx: ServiceContext, row: PredictionRow,
   if (source.kind === 'upload') return { ...(await produceFromSource(ctx, row, workDir, log, signal)), release: NOTHING_HELD };
   const key = { namespace: row.namespace, link: source.url, userId: await payingUserOf(ctx.database.db, row.apiKeyId) };
   // The same user's earlier request for this link is charged first: this one is then a free repeat (2.6.2).
-  await awaitPayerTurn(ctx, key, signal);
+  await waitForLink(ctx, signal, (waitSignal) => awaitPayerTurn(ctx, key, waitSignal));
   const ready = await takeReadyAnswer(ctx, row, source.url, workDir, log, signal);
   if (ready) return { ...ready, release: NOTHING_HELD };
-  const flight = await joinLinkFlight(ctx, key, signal);
+  const flight = await waitForLink(ctx, signal, (waitSignal) => joinLinkFlight(ctx, key, waitSignal));
   try {
     const produced = await produceFromSource(ctx, row, workDir, log, signal); // the cache again: a holder we waited for filled it
     await flight.endWork();
     return { ...produced, release: flight.end };
   } catch (error) {
     await flight.end();
+    throw error;
+  }
+}
+
+/**
+ * Runs a wait for a concurrent prediction of the same link, which also ends when this process
+ * begins to stop (`ctx.stopping`): nothing was done yet, so the job goes back to the queue without
+ * spending a try (WorkerStoppingError(true), as for a recognition slot).
+ */
+async function waitForLink<T>(ctx: ServiceContext, signal: AbortSignal | undefined, wait: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  const stopping = ctx.stopping;
+  if (!stopping) return wait(signal);
+  try {
+    return await wait(signal ? AbortSignal.any([signal, stopping]) : stopping);
+  } catch (error) {
+    if (stopping.aborted && !signal?.aborted) throw new WorkerStoppingError(true);
     throw error;
   }
 }
