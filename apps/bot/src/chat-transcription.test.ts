@@ -95,7 +95,7 @@ describe('transcription in chat against the Bot API protocol', () => {
     const update = voiceUpdate(user, 'huge', 400 * 1024 * 1024);
     t.fake.pushUpdate(update);
     const reply = await t.fake.waitForCall((c) => repliesTo(t.fake, update.message.message_id).includes(c));
-    expect(reply.payload.text).toBe('This file is too large: I can take files up to 300 MB. Send a shorter or more compressed recording.');
+    expect(reply.payload.text).toBe('This file is too large: I can take files up to 300 MiB. Send a shorter or more compressed recording.');
     expect(t.fake.calls.some((c) => c.method === 'getFile' && c.payload.file_id === 'huge')).toBe(false);
   });
 

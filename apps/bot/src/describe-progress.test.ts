@@ -7,7 +7,7 @@ describe('describeProgress', () => {
   it('should show the download, then the queue', () => {
     expect(describeProgress({ downloadedBytes: null, prediction: null })).toBe('⏳ Getting the file from Telegram…');
     expect(describeProgress({ downloadedBytes: 2_000_000, prediction: { status: 'processing', startedAt: null, logs: '' } })).toBe(
-      '✅ File received (1.9 MB)\n⏳ Waiting in the queue…',
+      '✅ File received (1.9 MiB)\n⏳ Waiting in the queue…',
     );
   });
 
@@ -19,7 +19,7 @@ describe('describeProgress', () => {
       '2025-01-01T00:00:03.000Z recognized 40%',
     ].join('\n');
     expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'processing', startedAt: started, logs } })).toBe(
-      '✅ File received (1 KB)\n✅ Audio decoded (11.0 s)\n✅ Speech found (8.9 s)\n⏳ Recognising speech… 40%',
+      '✅ File received (1 KiB)\n✅ Audio decoded (11.0 s)\n✅ Speech found (8.9 s)\n⏳ Recognising speech… 40%',
     );
     const done = `${logs}\nx recognized 100%\nx succeeded`;
     expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'succeeded', startedAt: started, logs: done } })).toMatch(/✅ Speech recognised$/);

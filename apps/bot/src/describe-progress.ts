@@ -1,4 +1,4 @@
-import { formatMegabytes, type PredictionRow } from '@transcribe/core';
+import { formatMebibytes, type PredictionRow } from '@transcribe/core';
 
 /** What is known about one chat transcription at a moment. */
 export interface ProgressState {
@@ -35,7 +35,7 @@ export function describeProgress(state: ProgressState): string {
   return lines.join('\n');
 }
 
-/** 2_000_000 → `1.9 MB`; small files in KB: 53248 → `52 KB`. */
+/** 2_000_000 → `1.9 MiB`; small files in KiB: 53248 → `52 KiB`. */
 export function formatSize(bytes: number): string {
-  return bytes >= 0.1 * 1024 * 1024 ? formatMegabytes(bytes) : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return bytes >= 0.1 * 1024 * 1024 ? formatMebibytes(bytes) : `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 }

@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import type { BotCommand } from 'grammy/types';
-import { createPortalLoginLink, formatMegabytes, telegramOwner } from '@transcribe/core';
+import { createPortalLoginLink, formatMebibytes, telegramOwner } from '@transcribe/core';
 import type { Menu } from '@grammyjs/menu';
 import type { BotContext, BotDeps } from './bot-context.ts';
 import { apiMenuText } from './format-api-key-message.ts';
@@ -22,7 +22,7 @@ export function helpText(deps: BotDeps): string {
     : 'Summaries and translations are not available: this server has no language model.';
   return [
     'Send me a voice message, a video note, or an audio or video file, and I will send back the transcript.',
-    `Files up to ${formatMegabytes(deps.settings.maxFileBytes)} are fine. ${extras}`,
+    `Files up to ${formatMebibytes(deps.settings.maxFileBytes)} are fine. ${extras}`,
     '',
     ...BOT_COMMANDS.map((entry) => `/${entry.command} – ${entry.description}`),
   ].join('\n');

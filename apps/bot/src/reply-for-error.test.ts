@@ -21,7 +21,7 @@ describe('replyForError', () => {
 
   it('should name the size limit and who failed', () => {
     expect(replyForError(new AppError('media_too_large', 'x'), LIMITS)).toBe(
-      'This file is too large: I can take files up to 20 MB. Send a shorter or more compressed recording.',
+      'This file is too large: I can take files up to 20 MiB. Send a shorter or more compressed recording.',
     );
     expect(replyForError(new AppError('upstream_unreachable', 'x', { param: TELEGRAM_FILE_PARAM }), LIMITS)).toMatch(/^Telegram did not answer/);
   });

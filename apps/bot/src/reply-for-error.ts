@@ -1,4 +1,4 @@
-import { AppError, formatMegabytes, isAppError, type AppErrorCode, type PredictionRow } from '@transcribe/core';
+import { AppError, formatMebibytes, isAppError, type AppErrorCode, type PredictionRow } from '@transcribe/core';
 
 /** Values some replies mention. */
 export interface ReplyLimits {
@@ -14,7 +14,7 @@ export const LANGUAGE_MODEL_PARAM = 'language_model';
 type ReplyMaker = (error: AppError, limits: ReplyLimits) => string;
 
 const tooLarge: ReplyMaker = (_error, limits) =>
-  `This file is too large: I can take files up to ${formatMegabytes(limits.maxFileBytes)}. Send a shorter or more compressed recording.`;
+  `This file is too large: I can take files up to ${formatMebibytes(limits.maxFileBytes)}. Send a shorter or more compressed recording.`;
 
 const fromWhom = (error: AppError): string =>
   error.param === TELEGRAM_FILE_PARAM ? 'Telegram' : error.param === LANGUAGE_MODEL_PARAM ? 'The language model' : 'The other side';

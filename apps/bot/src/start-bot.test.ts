@@ -57,7 +57,7 @@ describe('starting the bot', () => {
     const user = testUser(9001);
     expect((await post({ update_id: 1, ...commandUpdate(user, '/start') })).status).toBe(200);
     const help = await fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === user.id);
-    expect(String(help.payload.text)).toMatch(/^Send me a voice message.*\n.*300 MB.*no language model\.\n\n\/help – What I can do\n\/settings/s);
+    expect(String(help.payload.text)).toMatch(/^Send me a voice message.*\n.*300 MiB.*no language model\.\n\n\/help – What I can do\n\/settings/s);
     expect((await post({ update_id: 2, ...commandUpdate(user, '/usage') })).status).toBe(200);
     await fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.text === 'You have not transcribed anything yet. Send me a voice message to start.');
   });

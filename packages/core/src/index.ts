@@ -38,7 +38,7 @@ export * from './transcript/apply-output-transformers.ts';
 export * from './validation/prediction-input.ts';
 export * from './spec/languages.ts';
 export * from './spec/post-process-types.ts';
-export { writeLimitedFile, mediaTooLargeError, formatMegabytes } from './media/write-limited-file.ts';
+export { writeLimitedFile, mediaTooLargeError, formatMebibytes, formatSizeApartFrom } from './media/write-limited-file.ts';
 export { fileClosed } from './media/file-closed.ts';
 export { createDataUriDecoder, type DataUriDecoder, type DecodedDataUri } from './media/decode-data-uri.ts';
 export * from './predictions/cancel-prediction.ts';

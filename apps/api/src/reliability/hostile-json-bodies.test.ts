@@ -279,7 +279,7 @@ describe('JSON bodies answered as before (in-process service, 1 MiB limit)', () 
     const wav = Buffer.alloc(40 * LIMIT, 5);
     const answer = await postStream(modelUrl, auth(), dataUriBody(wav));
     expect(answer.status).toBe(413);
-    expect((answer.body as { detail: string }).detail).toMatch(/larger than the 1\.0 MB limit/);
+    expect((answer.body as { detail: string }).detail).toMatch(/larger than the 1\.0 MiB limit/);
     expect(answer.sentWhenAnswered).toBeLessThan(wav.length / 2);
     await sleep(100);
     expect(await uploads()).toEqual(kept);

@@ -115,7 +115,7 @@ describe('every way to create a prediction with a recording (spec 4.1, 4.2)', ()
       const total = 64 * LIMIT;
       const answer = await postStream(modelUrl, { ...auth(), 'content-type': 'multipart/form-data; boundary=b0undary' }, multipartBody('b0undary', [], 'input.audio', zeros(total, 64 * 1024)));
       expect(answer.status).toBe(413);
-      expect((answer.body as { detail: string }).detail).toMatch(/larger than the 1\.0 MB limit/);
+      expect((answer.body as { detail: string }).detail).toMatch(/larger than the 1\.0 MiB limit/);
       expect(answer.sentWhenAnswered).toBeLessThan(total / 2);
       expect(await t.service.ctx.database.db.$count(predictions)).toBe(before);
       expect(await uploads()).toEqual(kept);

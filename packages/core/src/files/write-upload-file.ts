@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors/app-error.ts';
-import { formatMegabytes } from '../media/write-limited-file.ts';
+import { formatMebibytes } from '../media/write-limited-file.ts';
 import { fileClosed } from '../media/file-closed.ts';
 
 export interface WrittenUpload {
@@ -20,7 +20,7 @@ export interface WrittenUpload {
 export function uploadTooLargeError(maxBytes: number): AppError {
   return new AppError(
     'payload_too_large',
-    `The uploaded file is larger than the ${formatMegabytes(maxBytes)} limit (spec 8). Send a shorter or more compressed recording.`,
+    `The uploaded file is larger than the ${formatMebibytes(maxBytes)} limit (spec 8). Send a shorter or more compressed recording.`,
     { param: 'audio' },
   );
 }

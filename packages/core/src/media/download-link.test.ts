@@ -204,7 +204,7 @@ describe('downloadLink', () => {
       const started = Date.now();
       const error = await failure(downloadLink(`${base}/huge`, dest(), local));
       expect(isAppError(error, 'media_too_large')).toBe(true);
-      expect(error.message).toContain('50 MB');
+      expect(error.message).toContain('50 MiB');
       expect(Date.now() - started).toBeLessThan(20_000); // the body never comes: reading it would hang
     });
 

@@ -46,7 +46,7 @@ describe('planDecodeLimit', () => {
   it('should refuse with media_too_large when less than one second per output is left', () => {
     const error = caught(() => planDecodeLimit(10, 1, MAX_WORK_BYTES - 1000));
     expect(isAppError(error, 'media_too_large')).toBe(true);
-    expect(error.message).toMatch(/needs more than the 6144 MB of working space a prediction may use/);
+    expect(error.message).toMatch(/needs more than the 6144 MiB of working space a prediction may use/);
   });
 });
 

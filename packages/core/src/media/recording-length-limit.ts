@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
-import { formatMegabytes } from './write-limited-file.ts';
+import { formatMebibytes } from './write-limited-file.ts';
 
 /**
  * Longest recording the service transcribes, in seconds (24 hours). A 300 MiB upload of a low bit
@@ -126,7 +126,7 @@ export function assertDecodedWithin(limit: DecodeLimit, samples: number, fileByt
 function diskBudgetError(): AppError {
   return new AppError(
     'media_too_large',
-    `Decoding the recording needs more than the ${formatMegabytes(MAX_WORK_BYTES)} of working space a prediction may use.`,
+    `Decoding the recording needs more than the ${formatMebibytes(MAX_WORK_BYTES)} of working space a prediction may use.`,
     { param: 'audio' },
   );
 }

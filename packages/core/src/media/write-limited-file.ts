@@ -40,18 +40,32 @@ export async function writeLimitedFile(
  * @param actualBytes the declared size when known (e.g. from Content-Length).
  */
 export function mediaTooLargeError(maxBytes: number, actualBytes?: number): AppError {
-  const size = actualBytes === undefined ? '' : ` (${formatMegabytes(actualBytes)})`;
+  const size = actualBytes === undefined ? '' : ` (${formatSizeApartFrom(actualBytes, maxBytes)})`;
   return new AppError(
     'media_too_large',
-    `The recording is larger${size} than the ${formatMegabytes(maxBytes)} limit. Send a shorter or more compressed file.`,
+    `The recording is larger${size} than the ${formatMebibytes(maxBytes)} limit. Send a shorter or more compressed file.`,
     { param: 'audio' },
   );
 }
 
-/** 314572800 → "300 MB" (MiB, shown as MB); small values keep one decimal or show bytes. */
-export function formatMegabytes(bytes: number): string {
+/**
+ * Sizes in binary units, as the limits are set (spec 8: 300 MiB): 314572800 → "300 MiB",
+ * 2_000_000 → "1.9 MiB"; under 0.1 MiB the bytes are shown ("4096 bytes").
+ */
+export function formatMebibytes(bytes: number): string {
   const mib = bytes / (1024 * 1024);
-  if (mib >= 10) return `${Math.round(mib)} MB`;
-  if (mib >= 0.1) return `${mib.toFixed(1)} MB`;
+  if (mib >= 10) return `${Math.round(mib)} MiB`;
+  if (mib >= 0.1) return `${mib.toFixed(1)} MiB`;
   return `${bytes} bytes`;
+}
+
+/**
+ * `bytes` formatted so that it never reads the same as `other`: "300.01 MiB" beside a 300 MiB
+ * limit instead of "300 MiB", else the exact bytes.
+ */
+export function formatSizeApartFrom(bytes: number, other: number): string {
+  const plain = formatMebibytes(bytes);
+  if (plain !== formatMebibytes(other)) return plain;
+  const precise = `${(bytes / (1024 * 1024)).toFixed(2)} MiB`;
+  return precise !== `${(other / (1024 * 1024)).toFixed(2)} MiB` ? precise : `${bytes} bytes`;
 }

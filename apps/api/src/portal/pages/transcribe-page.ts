@@ -33,7 +33,7 @@ export function transcribePage(session: PortalRequestSession, options: Transcrib
 <form id="transcribe-form" method="post" action="/portal/transcribe" enctype="multipart/form-data" class="stack" data-max-bytes="${options.maxBytes}">
   <input type="hidden" name="csrf" value="${session.csrfToken}">
   <fieldset><legend>Recording</legend>
-    <div class="field"><label for="audio-file">Audio or video file <span class="hint">(up to ${Math.floor(options.maxBytes / 1048576)} MB)</span></label>
+    <div class="field"><label for="audio-file">Audio or video file <span class="hint">(up to ${Math.floor(options.maxBytes / 1048576)} MiB)</span></label>
       <input id="audio-file" name="input.audio" type="file" accept="audio/*,video/*"></div>
     <p class="or">or</p>
     <div class="field"><label for="audio-link">Link to a recording</label>
