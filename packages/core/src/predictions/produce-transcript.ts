@@ -46,8 +46,9 @@ const NOTHING_HELD = async () => {};
  * process, waits for this one's download and transcript and then takes them from the cache; when
  * this one fails or is canceled, the waiting one does the work itself. The caller must call
  * `release()` of the result once the prediction is charged or has ended.
- * @throws AppError of the download, probe or recognition (the flight is ended then), or the
- *   signal's reason when `signal` aborts.
+ * @throws AppError of the download, probe or recognition (the flight is ended then), the signal's
+ *   reason when `signal` aborts, WorkerStoppingError(true) when the process stops while this waits
+ *   for the link, or Error from the database driver (the job is retried).
  */
 export async function produceTranscript(ctx: ServiceContext, row: PredictionRow, workDir: string, log: Log, signal?: AbortSignal): Promise<ProducedTranscript> {
   const source = row.source as PredictionSource;
@@ -85,7 +86,7 @@ async function waitForLink<T>(ctx: ServiceContext, signal: AbortSignal | undefin
 }
 
 /**
- * The answer of a repeat, without waiting for anyone: the stored download of the link and its stored
+ * The answer of a repeat, without joining the link's single flight: the stored download of the link and its stored
  * transcript when the recognition parameters match (2.6.1, 2.6.4); null when something is left to
  * do (no stored download, another variant, a damaged download), which produceFromSource then does.
  */
