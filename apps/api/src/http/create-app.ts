@@ -6,6 +6,7 @@ import { signedTextRoutes } from '../routes/signed-text-routes.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
 import { fileRoutes } from '../routes/file-routes.ts';
 import { legacyRoutes } from '../routes/legacy-routes.ts';
+import { openAiRoutes } from '../openai/openai-routes.ts';
 import { portalRoutes } from '../portal/portal-routes.ts';
 import { predictionRoutes } from '../routes/prediction-routes.ts';
 import { webhookRoutes } from '../routes/webhook-routes.ts';
@@ -70,6 +71,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   app.use('/v1/replicate', signedText);
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
+  app.use('/v1', openAiRoutes(ctx, keys)); // OpenAI's /v1/audio/* and /v1/models (issue 21, docs/openai-api.md)
   app.use('/v1', apiRouter(ctx, keys, 'url', legacyRoutes(ctx))); // the earlier variant sends the recording in input.url
   app.use(portalRoutes(ctx)); // the account portal under /portal and /openapi.json (issue 11)
   if (options.botRouter) app.use(options.botRouter);

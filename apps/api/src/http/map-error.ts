@@ -25,6 +25,30 @@ const STATUS_BY_CODE: Record<AppErrorCode, number> = {
   internal: 500,
 };
 
+/**
+ * The OpenAI-compatible API (apps/api/src/openai/, docs/openai-api.md) answers only the statuses
+ * OpenAI's SDKs map to error classes (400, 401, 404, 413, 422, 429, 500, 503): a bad parameter is a
+ * 400 `BadRequestError` there (OpenAI's own answer), a file that is not a recording 422, and the
+ * statuses OpenAI never sends fold into the nearest one it does.
+ */
+const OPENAI_STATUS_BY_CODE: Partial<Record<AppErrorCode, number>> = {
+  invalid_input: 400,
+  unsupported_media_type: 400,
+  link_not_valid: 401,
+  upstream_refused: 500,
+  upstream_unreachable: 503,
+  post_processing_failed: 500,
+  cache_changed: 500,
+};
+
+/**
+ * The HTTP status of an AppError code: on the service's own API (`service`, the table above) or on
+ * the OpenAI-compatible one (`openai`: OPENAI_STATUS_BY_CODE, else the same status).
+ */
+export function statusOfCode(code: AppErrorCode, surface: 'service' | 'openai' = 'service'): number {
+  return (surface === 'openai' ? OPENAI_STATUS_BY_CODE[code] : undefined) ?? STATUS_BY_CODE[code];
+}
+
 const TITLE_BY_STATUS: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthenticated', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large',
   415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error',

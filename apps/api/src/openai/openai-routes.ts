@@ -1,0 +1,110 @@
+/**
+ * The OpenAI-compatible speech-to-text API (issue 21, docs/openai-api.md), mounted under `/v1`, so
+ * an OpenAI SDK works with only its base URL changed to `{base_url}/v1`.
+ *
+ * @example
+ * ```ts
+ * import OpenAI from 'openai';
+ * const client = new OpenAI({ baseURL: 'http://localhost:8000/v1', apiKey: 'sk_…' }); // a key of this service
+ * const { text } = await client.audio.transcriptions.create({ file: fs.createReadStream('talk.mp3'), model: 'whisper-1' });
+ * ```
+ */
+import { rm } from 'node:fs/promises';
+import { Router, type Request, type Response } from 'express';
+import type { ApiKeyCache, PredictionRow, ServiceContext, Transcript } from '@transcribe/core';
+import { AppError } from '@transcribe/core';
+import { authenticate } from '../http/authenticate.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { answerOfTranslation, planTranslation } from './plan-translation.ts';
+import { readAudioForm, type AudioForm } from './read-audio-form.ts';
+import { answerOfTranscript, renderAudioResponse, type AudioAnswer } from './render-audio-response.ts';
+import { runAudioPrediction } from './run-audio-prediction.ts';
+import { handleOpenAiError } from './send-openai-error.ts';
+
+/** The model name OpenAI's clients default to; answered as an alias of the configured engine. */
+export const WHISPER_ALIAS = 'whisper-1';
+
+/** Fields besides `file` and `model` each endpoint takes (OpenAI API reference, plus the service extensions). */
+const TRANSCRIPTION_FIELDS = new Set(['language', 'prompt', 'service.speakers', 'service.hotwords']);
+const TRANSLATION_FIELDS = new Set(['prompt', 'service.speakers', 'service.hotwords']);
+
+/** Prediction parameter (spec 2.2) → the form field that carries it here, for `error.param`. */
+const FIELD_OF_PARAM: Readonly<Record<string, string>> = {
+  audio: 'file',
+  input: 'file',
+  speakers: 'service.speakers',
+  hotwords: 'service.hotwords',
+};
+
+/**
+ * The routes `POST /audio/transcriptions`, `POST /audio/translations`, `GET /models` and
+ * `GET /models/{id}`: each authenticates (`Authorization: Bearer`, http/authenticate.ts) and is
+ * rate-limited per key (http/rate-limit.ts) before its body is read, and answers errors in OpenAI's
+ * shape (send-openai-error.ts). Other paths fall through to the next router.
+ */
+export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache): Router {
+  const router = Router();
+  const guard = [authenticate(ctx.database.db, keys), rateLimit(ctx)];
+  const created = Math.floor(Date.now() / 1000);
+
+  router.post('/audio/transcriptions', ...guard, async (req, res) => {
+    const form = await readAudioForm(ctx, req, TRANSCRIPTION_FIELDS);
+    const row = await runForRequest(ctx, req, res, form, {});
+    sendAnswer(res, answerOfTranscript(row.transcript as Transcript), form);
+  });
+
+  router.post('/audio/translations', ...guard, async (req, res) => {
+    const form = await readAudioForm(ctx, req, TRANSLATION_FIELDS);
+    const plan = await withUpload(form, () => planTranslation(ctx, form.responseFormat));
+    const row = await runForRequest(ctx, req, res, form, { ...plan });
+    sendAnswer(res, answerOfTranslation(row.transcript as Transcript, row.results, plan), { ...form, granularities: ['segment'] });
+  });
+
+  router.get('/models', ...guard, (_req, res) => {
+    res.json({ object: 'list', data: listModelIds(ctx).map((id) => modelObject(id, created)) });
+  });
+
+  router.get('/models/:id', ...guard, (req, res) => {
+    const id = String(req.params.id);
+    if (!listModelIds(ctx).includes(id)) {
+      throw new AppError('not_found', `The model "${id.slice(0, 80)}" does not exist here; GET /v1/models lists ${listModelIds(ctx).join(' and ')} (any name is accepted by the audio endpoints).`, { param: 'model' });
+    }
+    res.json(modelObject(id, created));
+  });
+
+  router.use(handleOpenAiError((param) => FIELD_OF_PARAM[param] ?? param));
+  return router;
+}
+
+/** The names GET /v1/models lists: the configured engine's name and `whisper-1`. */
+export function listModelIds(ctx: ServiceContext): string[] {
+  return [...new Set([ctx.engine.name, WHISPER_ALIAS])];
+}
+
+function modelObject(id: string, created: number): { id: string; object: 'model'; created: number; owned_by: string } {
+  return { id, object: 'model', created, owned_by: 'transcribe-service' };
+}
+
+/** Runs the prediction of a read form; a client that disconnects first cancels it. */
+async function runForRequest(ctx: ServiceContext, _req: Request, res: Response, form: AudioForm, extra: Record<string, unknown>): Promise<PredictionRow> {
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableEnded) gone.abort(new Error('The client disconnected before the answer was ready.'));
+  });
+  return runAudioPrediction(ctx, { apiKeyId: res.locals.apiKey.id, file: form.file, rawInput: { ...form.rawInput, ...extra }, signal: gone.signal });
+}
+
+/** Runs `check`; when it throws, the form's upload is removed first. */
+async function withUpload<T>(form: AudioForm, check: () => T): Promise<T> {
+  try {
+    return check();
+  } catch (error) {
+    await rm(form.file.path, { force: true });
+    throw error;
+  }
+}
+
+function sendAnswer(res: Response, answer: AudioAnswer, form: Pick<AudioForm, 'responseFormat' | 'granularities'>): void {
+  const rendered = renderAudioResponse(answer, form.responseFormat, form.granularities);
+  res.status(200).type(rendered.contentType).send(rendered.body);
+}

@@ -1,0 +1,196 @@
+import { deflateSync } from 'node:zlib';
+import { findLanguage, renderTranscript, type Transcript, type TranscriptSegment } from '@transcribe/core';
+import type { Granularity, ResponseFormat } from './read-audio-form.ts';
+
+/** A segment of `verbose_json` (OpenAI API reference, "The transcription object (Verbose JSON)"). */
+export interface VerboseSegment {
+  id: number;
+  /** Start in 10 ms frames, as Whisper counts its seek position. */
+  seek: number;
+  /** Seconds from the start of the recording. */
+  start: number;
+  end: number;
+  /** With a leading space, as Whisper writes segment text. */
+  text: string;
+  /** Token ids: always empty (the engines here do not expose tokens). */
+  tokens: number[];
+  /** Always 0: no engine of this service samples. */
+  temperature: number;
+  /** ln of the mean word confidence when the engine gives confidences, else 0. */
+  avg_logprob: number;
+  /** zlib compression ratio of the text (Whisper's repetition measure). */
+  compression_ratio: number;
+  /** Always 0: segments exist only where voice-activity detection found speech. */
+  no_speech_prob: number;
+  /** Service extension: the speaker label (`SPEAKER_1` …) when diarization ran. */
+  speaker?: string;
+}
+
+/** `verbose_json` (OpenAI API reference), with `words` only when asked for. */
+export interface VerboseTranscription {
+  task: 'transcribe' | 'translate';
+  /** The language as OpenAI names it: English name, lower case (`english`). */
+  language: string;
+  /** Seconds. */
+  duration: number;
+  text: string;
+  segments?: VerboseSegment[];
+  words?: { word: string; start: number; end: number }[];
+}
+
+/** A rendered answer: its body and OpenAI's content type. */
+export interface AudioResponse {
+  contentType: string;
+  body: string;
+}
+
+/** What an answer is rendered from. */
+export interface AudioAnswer {
+  task: 'transcribe' | 'translate';
+  /** Spec 2.5 code of the answer's language, or null when unknown. */
+  language: string | null;
+  /** Seconds. */
+  duration: number;
+  /** The timed segments (for translations, the translated subtitle cues). */
+  segments: TranscriptSegment[];
+  /** The whole text; when absent, the segments' texts joined with spaces. */
+  text?: string;
+  /** SRT of the answer (core renderSrt, or the translated_subtitles result). */
+  srt: string;
+}
+
+const JSON_TYPE = 'application/json';
+/** OpenAI answers text, srt and vtt as `text/plain; charset=utf-8`. */
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+/**
+ * The answer of a transcript in one of OpenAI's response formats (API reference, "Create
+ * transcription", `response_format`): `json` `{text}`; `text` the text and a newline; `srt` the
+ * service's SRT (docs/formats.md cues); `vtt` the same cues as WebVTT (w3.org/TR/webvtt1);
+ * `verbose_json` VerboseTranscription with `segments` when `segment` is among the granularities
+ * and `words` when `word` is. Times are seconds rounded to the millisecond.
+ */
+export function renderAudioResponse(answer: AudioAnswer, format: ResponseFormat, granularities: readonly Granularity[]): AudioResponse {
+  const text = answer.text ?? answer.segments.map((segment) => segment.text.trim()).filter((t) => t !== '').join(' ');
+  switch (format) {
+    case 'json':
+      return { contentType: JSON_TYPE, body: JSON.stringify({ text }) };
+    case 'text':
+      return { contentType: TEXT_TYPE, body: `${text}\n` };
+    case 'srt':
+      return { contentType: TEXT_TYPE, body: answer.srt };
+    case 'vtt':
+      return { contentType: TEXT_TYPE, body: convertSrtToVtt(answer.srt) };
+    case 'verbose_json':
+      return { contentType: JSON_TYPE, body: JSON.stringify(verboseJsonOf(answer, text, granularities)) };
+  }
+}
+
+/** The AudioAnswer of a transcript (`task: transcribe`), its SRT from core's renderer. */
+export function answerOfTranscript(transcript: Transcript): AudioAnswer {
+  return {
+    task: 'transcribe',
+    language: transcript.language,
+    duration: transcript.source.length,
+    segments: transcript.segments,
+    srt: renderTranscript(transcript, 'srt'),
+  };
+}
+
+/**
+ * OpenAI's name of a language: its English name in lower case (`en` → `english`), as Whisper's
+ * tokenizer names languages; `unknown` when the code is null or not in the spec 2.5 table.
+ */
+export function openAiLanguageName(code: string | null): string {
+  return code === null ? 'unknown' : (findLanguage(code)?.name.toLowerCase() ?? code);
+}
+
+function verboseJsonOf(answer: AudioAnswer, text: string, granularities: readonly Granularity[]): VerboseTranscription {
+  const body: VerboseTranscription = {
+    task: answer.task,
+    language: openAiLanguageName(answer.language),
+    duration: round(answer.duration),
+    text,
+  };
+  if (granularities.includes('segment')) body.segments = answer.segments.map(verboseSegmentOf);
+  if (granularities.includes('word')) {
+    body.words = answer.segments.flatMap((segment) => segment.words.map((word) => ({ word: word.text, start: round(word.start), end: round(word.end) })));
+  }
+  return body;
+}
+
+function verboseSegmentOf(segment: TranscriptSegment, id: number): VerboseSegment {
+  const text = ` ${segment.text.trim()}`;
+  const confidences = segment.words.map((word) => word.confidence).filter((value): value is number => value !== null && value > 0);
+  const mean = confidences.length === 0 ? null : confidences.reduce((sum, value) => sum + value, 0) / confidences.length;
+  return {
+    id,
+    seek: Math.round(segment.start * 100),
+    start: round(segment.start),
+    end: round(segment.end),
+    text,
+    tokens: [],
+    temperature: 0,
+    avg_logprob: mean === null ? 0 : round(Math.log(mean)),
+    compression_ratio: compressionRatio(text),
+    no_speech_prob: 0,
+    ...(segment.speaker === null ? {} : { speaker: segment.speaker }),
+  };
+}
+
+/** Whisper's measure: bytes of the text / bytes of its zlib compression. */
+function compressionRatio(text: string): number {
+  const bytes = Buffer.from(text, 'utf8');
+  return bytes.length === 0 ? 0 : round(bytes.length / deflateSync(bytes).length);
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}
+
+/**
+ * SRT → WebVTT (w3.org/TR/webvtt1): the `WEBVTT` header, each cue's number kept as its identifier,
+ * `,` → `.` in the timings, and in the cue text `&`, `<`, `>` escaped and any `-->` broken
+ * (neither may appear raw in a WebVTT cue payload). An empty SRT gives a file with the header only.
+ */
+export function convertSrtToVtt(srt: string): string {
+  const cues = srt.replace(/\r\n?/g, '\n').split(/\n{2,}/).map((block) => block.trim()).filter((block) => block !== '');
+  const out = cues.map((block) => {
+    const lines = block.split('\n');
+    const timingAt = lines.findIndex((line) => line.includes('-->'));
+    if (timingAt < 0) return null;
+    const id = timingAt > 0 ? (lines[0] ?? '').replace(/-->/g, '->') : '';
+    const timing = (lines[timingAt] ?? '').replace(/(\d\d:\d\d:\d\d),(\d\d\d)/g, '$1.$2');
+    const payload = lines
+      .slice(timingAt + 1)
+      .map((line) => line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'))
+      .filter((line) => line.trim() !== '');
+    return [...(id ? [id] : []), timing, ...payload].join('\n');
+  });
+  const body = out.filter((cue): cue is string => cue !== null).join('\n\n');
+  return body === '' ? 'WEBVTT\n' : `WEBVTT\n\n${body}\n`;
+}
+
+/**
+ * Reads an SRT text (the `translated_subtitles` result) into timed segments: text lines of a cue
+ * joined with spaces, no words, no speaker (a `SPEAKER_n: ` prefix stays in the text).
+ */
+export function segmentsOfSrt(srt: string): TranscriptSegment[] {
+  const segments: TranscriptSegment[] = [];
+  for (const block of srt.replace(/\r\n?/g, '\n').split(/\n{2,}/)) {
+    const lines = block.trim().split('\n');
+    const timingAt = lines.findIndex((line) => line.includes('-->'));
+    const match = /(\d+):(\d\d):(\d\d)[,.](\d{3})\s*-->\s*(\d+):(\d\d):(\d\d)[,.](\d{3})/.exec(lines[timingAt] ?? '');
+    if (!match) continue;
+    const time = (h?: string, m?: string, s?: string, ms?: string) => Number(h) * 3600 + Number(m) * 60 + Number(s) + Number(ms) / 1000;
+    segments.push({
+      start: time(match[1], match[2], match[3], match[4]),
+      end: time(match[5], match[6], match[7], match[8]),
+      text: lines.slice(timingAt + 1).join(' ').trim(),
+      speaker: null,
+      language: 'en',
+      words: [],
+    });
+  }
+  return segments;
+}
