@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { SETTLED_STATUSES, type PredictionRow } from '@transcribe/core';
 
 /**
@@ -30,37 +31,22 @@ export function isSettledPrediction(row: Pick<PredictionRow, 'status'>): boolean
   return (SETTLED_STATUSES as readonly string[]).includes(row.status);
 }
 
-/** Creates an empty cache of at most `maxBytes` (0 stores nothing). */
+/** Creates an empty cache of at most `maxBytes` (0 stores nothing), least recently used first out (lru-cache). */
 export function createPredictionBodyCache(maxBytes: number): PredictionBodyCache {
-  const entries = new Map<string, Buffer>();
-  let bytes = 0;
   const keyOf = (apiKeyId: string, id: string, header: string | null) => `${apiKeyId}\n${id}\n${header === null ? '-' : `+${header}`}`;
-  const sizeOf = (key: string, body: Buffer) => key.length * 2 + body.length;
-  const drop = (key: string) => {
-    const body = entries.get(key);
-    if (!body) return;
-    entries.delete(key);
-    bytes -= sizeOf(key, body);
-  };
+  const sizeOf = (body: Buffer, key: string) => key.length * 2 + body.length;
+  // lru-cache needs a positive bound; with 0 nothing is ever stored, so the bound never matters.
+  const entries = new LRUCache<string, Buffer>({ maxSize: Math.max(1, maxBytes), sizeCalculation: sizeOf });
   return {
-    get(apiKeyId, id, header) {
-      const key = keyOf(apiKeyId, id, header);
-      const body = entries.get(key);
-      if (!body) return undefined;
-      entries.delete(key);
-      entries.set(key, body); // most recently used last
-      return body;
-    },
+    get: (apiKeyId, id, header) => entries.get(keyOf(apiKeyId, id, header)),
     set(apiKeyId, id, header, body) {
       const key = keyOf(apiKeyId, id, header);
-      drop(key);
-      if (sizeOf(key, body) > maxBytes) return;
+      entries.delete(key);
+      if (sizeOf(body, key) > maxBytes) return; // larger than the whole cache: not stored
       entries.set(key, body);
-      bytes += sizeOf(key, body);
-      while (bytes > maxBytes) drop(entries.keys().next().value!);
     },
     get bytes() {
-      return bytes;
+      return entries.calculatedSize;
     },
     get size() {
       return entries.size;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ApiKeyRow } from '../db/schema.ts';
 
 /**
@@ -58,29 +59,30 @@ export const DEFAULT_CONNECTED_KEY_CACHE_TTL_MS = 10 * 60_000;
  */
 export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
   const { ttlMs, connectedTtlMs = DEFAULT_CONNECTED_KEY_CACHE_TTL_MS, maxEntries = 10_000, now = Date.now } = options;
-  const entries = new Map<string, Entry>();
+  // lru-cache keeps the most recently used keys; the trust time is checked here, since it depends on
+  // whether the notification channel is connected when the row is read.
+  const entries = new LRUCache<string, Entry>({ max: Math.max(1, maxEntries) });
   let generation = 0;
   const cache: ApiKeyCache = {
     connected: false,
     get(hash) {
       const entry = entries.get(hash);
       if (!entry) return undefined;
-      entries.delete(hash);
-      if (now() - entry.storedAt >= (cache.connected ? Math.max(ttlMs, connectedTtlMs) : ttlMs)) return undefined;
-      entries.set(hash, entry); // most recently used last
+      if (now() - entry.storedAt >= (cache.connected ? Math.max(ttlMs, connectedTtlMs) : ttlMs)) {
+        entries.delete(hash);
+        return undefined;
+      }
       return entry.row;
     },
     generation: () => generation,
     set(hash, row, seenGeneration) {
-      if (ttlMs <= 0 || seenGeneration !== generation) return;
-      entries.delete(hash);
+      if (ttlMs <= 0 || maxEntries <= 0 || seenGeneration !== generation) return;
       entries.set(hash, { row: Object.freeze({ ...row }), storedAt: now() });
-      while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     },
     forget(ids) {
       generation += 1;
       const gone = new Set(ids);
-      for (const [hash, entry] of entries) if (gone.has(entry.row.id)) entries.delete(hash);
+      for (const [hash, entry] of entries.entries()) if (gone.has(entry.row.id)) entries.delete(hash);
     },
     clear() {
       generation += 1;

@@ -1,5 +1,4 @@
-import { createHmac } from 'node:crypto';
-import { WEBHOOK_SECRET_PREFIX } from './webhook-secret.ts';
+import { Webhook } from 'standardwebhooks';
 
 export interface WebhookSignatureInput {
   /** `whsec_<base64>`; the HMAC key is the base64-decoded part after the prefix. */
@@ -14,17 +13,13 @@ export interface WebhookSignatureInput {
 
 /**
  * The `webhook-signature` value of one delivery (Standard Webhooks, as Replicate signs;
- * replicate-compat.md 7): `v1,<base64(HMAC-SHA256(key, "{id}.{timestamp}.{body}"))>`, padded
- * standard base64, computed over the exact bytes sent.
+ * replicate-compat.md 7): `v1,<base64(HMAC-SHA256(key, "{id}.{timestamp}.{body}"))>`, where the key
+ * is the base64 part of `whsec_…`, computed over the exact bytes sent. The signing is the
+ * `standardwebhooks` library's own (`Webhook.sign`), the reference implementation of the format.
+ * @throws Error from the library when the secret is not valid base64.
  */
 export function signWebhook(input: WebhookSignatureInput): string {
-  const encoded = input.secret.startsWith(WEBHOOK_SECRET_PREFIX) ? input.secret.slice(WEBHOOK_SECRET_PREFIX.length) : input.secret;
-  const key = Buffer.from(encoded, 'base64');
-  const digest = createHmac('sha256', key)
-    .update(`${input.id}.${input.timestamp}.`)
-    .update(input.body)
-    .digest('base64');
-  return `v1,${digest}`;
+  return new Webhook(input.secret).sign(input.id, new Date(input.timestamp * 1000), input.body);
 }
 
 /** The headers of a signed delivery: `webhook-id`, `webhook-timestamp` (seconds), `webhook-signature`. */
