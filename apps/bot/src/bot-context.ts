@@ -1,6 +1,6 @@
 import type { ConversationFlavor } from '@grammyjs/conversations';
 import type { Api, Context } from 'grammy';
-import type { ServiceContext } from '@transcribe/core';
+import type { LlmClientConfig, ServiceContext } from '@transcribe/core';
 import type { JobTracker } from './track-jobs.ts';
 import type { PostProcessRunner } from './post-process-runner.ts';
 
@@ -40,4 +40,32 @@ export interface BotDeps {
   jobs: JobTracker;
   /** Runs post-processing on a transcript; null when no language model is configured. */
   postProcess: PostProcessRunner | null;
+}
+
+/** What startBot (start-bot.ts) takes: the environment variables of the bot, resolved by resolve-bot-settings.ts. */
+export interface StartBotOptions {
+  /** TELEGRAM_BOT_TOKEN. */
+  token: string;
+  /** TELEGRAM_API_ROOT: a local Bot API server (lifts the 20 MB limit); default api.telegram.org. */
+  apiRoot?: string;
+  /** BOT_WEBHOOK_URL: public HTTPS address Telegram posts updates to; long polling when absent. */
+  webhookUrl?: string;
+  /** BOT_WEBHOOK_SECRET (1–256 of A–Z a–z 0–9 _ -); derived from the token when absent. */
+  webhookSecret?: string;
+  /** Client base of the HTTP API shown with new keys, e.g. `https://host/v1/replicate`. */
+  publicApiBaseUrl: string;
+  /** KEY_REISSUE_GRACE_SECONDS: how long a reissued key keeps working, 0..300 (spec 5.3). */
+  keyGraceSeconds: number;
+  /** Overrides the download limit (bytes); never above the service's `maxMediaBytes`. */
+  maxFileBytes?: number;
+  /** Transcriptions and post-processing jobs at once; more get a "busy" reply. Default 4. */
+  maxConcurrentJobs?: number;
+  /** Language model for the post-processing buttons (spec 2.4); default `ctx.config.llm`. */
+  llm?: LlmClientConfig;
+  /** Progress re-read interval, ms (default 1000). */
+  progressPollMs?: number;
+  /** Give up waiting for a transcription after this long, ms (default 30 minutes). */
+  transcriptionTimeoutMs?: number;
+  /** Time for one file download from the Bot API server, ms (default the service's download timeout). */
+  downloadTimeoutMs?: number;
 }

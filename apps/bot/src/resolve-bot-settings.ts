@@ -1,6 +1,5 @@
 import { MAX_KEY_REISSUE_GRACE_SECONDS, type ServiceContext } from '@transcribe/core';
-import type { BotSettings } from './bot-context.ts';
-import type { StartBotOptions } from './start-bot.ts';
+import type { BotSettings, StartBotOptions } from './bot-context.ts';
 
 /** Bots may download at most 20 MB through api.telegram.org (Bot API `getFile`). */
 export const CLOUD_DOWNLOAD_LIMIT_BYTES = 20 * 1024 * 1024;

@@ -96,6 +96,7 @@ export * from './portal/find-account-prediction.ts';
 export * from './portal/list-account-predictions.ts';
 export * from './portal/summarize-daily-minutes.ts';
 export * from './storage/media-store.ts';
+export * from './storage/configured-media-store.ts';
 export * from './storage/local-media-store.ts';
 export * from './storage/s3-media-store.ts';
 export * from './diarization/diarize-recording.ts';

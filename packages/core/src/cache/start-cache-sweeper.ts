@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../service-context.ts';
-import { mediaStoreOf } from '../storage/media-store.ts';
+import { mediaStoreOf } from '../storage/configured-media-store.ts';
 import { sweepExpiredCache } from './sweep-expired-cache.ts';
 
 /**

@@ -11,7 +11,7 @@ import { predictions, type PredictionRow } from '../db/schema.ts';
 import { fetchMedia } from '../media/fetch-media.ts';
 import { probeMedia } from '../media/probe-media.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { mediaStoreOf } from '../storage/media-store.ts';
+import { mediaStoreOf } from '../storage/configured-media-store.ts';
 import type { Transcript } from '../transcript/transcript-model.ts';
 import type { PredictionInput } from '../validation/prediction-input.ts';
 import type { PredictionSource } from './prediction-source.ts';

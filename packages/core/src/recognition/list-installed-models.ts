@@ -3,7 +3,24 @@ import path from 'node:path';
 import { AppError } from '../errors/app-error.ts';
 import { findCatalogModel, listModelFiles, MODEL_CATALOG, type CatalogModel } from './model-catalog.ts';
 import { MODELS_LOCK_FILE } from './models-install/models-lock.ts';
-import type { SelfTestResult } from './models-install/run-model-self-test.ts';
+
+/** What the self-test found; stored in `.install.json` and shown by `npm run models -- list`. */
+export interface SelfTestResult {
+  /** True when the transcript is not empty and its WER is at most SELF_TEST_MAX_WER. */
+  passed: boolean;
+  /** Word error rate against the reference text, 0..∞ (insertions can push it over 1); null when decoding failed. */
+  wer: number | null;
+  /** Decoding time / audio duration (wall clock, model loading included); null when decoding failed. */
+  realTimeFactor: number | null;
+  /** Seconds of audio decoded. */
+  audioSeconds: number;
+  /** What the model heard (joined segment texts), '' when nothing. */
+  text: string;
+  /** Why it failed, one line, or null when it passed. */
+  reason: string | null;
+  /** ISO 8601 time of the test. */
+  testedAt: string;
+}
 
 /**
  * What install-model.ts writes beside the model files (`.install.json`). Records written before

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalMediaStore } from './local-media-store.ts';
-import { mediaStoreOf } from './media-store.ts';
+import { mediaStoreOf } from './configured-media-store.ts';
 
 describe('the local media store', () => {
   let dir: string;

@@ -1,7 +1,3 @@
-import { join } from 'node:path';
-import type { ServiceConfig } from '../service-context.ts';
-import { createLocalMediaStore } from './local-media-store.ts';
-
 /**
  * Where stored downloads live (the media cache of spec 2.6): a local directory (the default,
  * `DATA_DIR/media`) or an S3-compatible bucket shared by API and worker machines. A `location` is
@@ -29,9 +25,4 @@ export interface MediaStore {
   open(location: string, workPath: string, signal?: AbortSignal): Promise<string>;
   /** Deletes the stored object; a missing one is fine. */
   remove(location: string): Promise<void>;
-}
-
-/** The configured store, or the local directory `dataDir/media` when none is set. */
-export function mediaStoreOf(config: Pick<ServiceConfig, 'dataDir' | 'mediaStore'>): MediaStore {
-  return config.mediaStore ?? createLocalMediaStore(join(config.dataDir, 'media'));
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { isAppError } from '../../errors/app-error.ts';
+import type { SelfTestResult } from '../list-installed-models.ts';
 import type { CatalogModel } from '../model-catalog.ts';
 import { readWavLayout } from '../read-wav-layout.ts';
 import { createSherpaOnnxEngine } from '../sherpa-onnx-engine.ts';
@@ -17,23 +18,7 @@ export const SELF_TEST_TEXT = fileURLToPath(new URL('./self-test/jfk.txt', impor
  */
 export const SELF_TEST_MAX_WER = 0.6;
 
-/** What the self-test found; stored in `.install.json` and shown by `npm run models -- list`. */
-export interface SelfTestResult {
-  /** True when the transcript is not empty and its WER is at most SELF_TEST_MAX_WER. */
-  passed: boolean;
-  /** Word error rate against the reference text, 0..∞ (insertions can push it over 1); null when decoding failed. */
-  wer: number | null;
-  /** Decoding time / audio duration (wall clock, model loading included); null when decoding failed. */
-  realTimeFactor: number | null;
-  /** Seconds of audio decoded. */
-  audioSeconds: number;
-  /** What the model heard (joined segment texts), '' when nothing. */
-  text: string;
-  /** Why it failed, one line, or null when it passed. */
-  reason: string | null;
-  /** ISO 8601 time of the test. */
-  testedAt: string;
-}
+export type { SelfTestResult } from '../list-installed-models.ts';
 
 /**
  * Decodes the self-test clip (11 s of English) with `model` as installed in `modelsDir`, through
