@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One command from a fresh clone to the whole test suite (README; .ci/run calls exactly this):
 # installs what the tests need (ffmpeg, PocketSphinx, chromium, bzip2, PostgreSQL on 127.0.0.1:5432
-# with a database `test`, the Node dependencies), then type-checks and runs `npm test`.
+# with a database `test`, the Node dependencies), then type-checks, lints (ESLint) and runs `npm test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(ffmpeg pocketsphinx pocketsphinx-en-us chromium bzip2)
@@ -21,4 +21,5 @@ fi
 
 npm ci --no-audit --no-fund
 npm run typecheck
+npm run lint
 npm test

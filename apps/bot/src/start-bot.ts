@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { Bot, GrammyError } from 'grammy';
-import type { LlmClientConfig, ServiceContext } from '@transcribe/core';
+import type { ServiceContext } from '@transcribe/core';
 import type { BotContext, BotDeps, StartBotOptions } from './bot-context.ts';
 import { BOT_COMMANDS } from './handle-commands.ts';
 import { installHandlers } from './install-handlers.ts';

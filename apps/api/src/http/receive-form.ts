@@ -138,6 +138,7 @@ function readSmallPart(stream: Readable, name: string, fields: [string, string][
 }
 
 function cleanName(filename: string | undefined): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
   const name = (filename ?? '').replace(/[\u0000-\u001f]/g, '').slice(0, 200);
   return name || 'upload';
 }

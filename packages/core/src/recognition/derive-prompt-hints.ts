@@ -16,7 +16,7 @@ function splitWords(sentence: string): Array<{ word: string; joined: boolean }> 
   for (const raw of sentence.split(/\s+/)) {
     const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
     if (word !== '') words.push({ word, joined });
-    joined = word !== '' && !/[,;:()"“”«»]$/.test(raw) && !/^[(\"“«]/.test(raw);
+    joined = word !== '' && !/[,;:()"“”«»]$/.test(raw) && !/^[("“«]/.test(raw);
   }
   return words;
 }

@@ -79,7 +79,7 @@
       });
       request.addEventListener('load', function () {
         var body = {};
-        try { body = JSON.parse(request.responseText); } catch (ignored) { /* not JSON */ }
+        try { body = JSON.parse(request.responseText); } catch { /* not JSON */ }
         if (request.status === 201 && body.url) {
           percent.textContent = 'Uploaded. Opening the transcription…';
           window.location.assign(body.url);
