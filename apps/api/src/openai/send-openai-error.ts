@@ -50,8 +50,9 @@ export function sendAppErrorAsOpenAi(res: Response, error: AppError, fieldOf: (p
  * body express could not read → 400; anything else → 500 without details (logged).
  */
 export function handleOpenAiError(fieldOf: (param: string) => string): ErrorRequestHandler {
-  return (error, _req, res, _next) => {
+  return (error, req, res, _next) => {
     if (res.headersSent) return void res.end();
+    if (res.destroyed || req.socket.destroyed) return; // the client went away (its prediction was canceled): nobody to answer
     if (error instanceof AppError) return sendAppErrorAsOpenAi(res, error, fieldOf);
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {

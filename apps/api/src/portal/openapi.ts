@@ -1,3 +1,4 @@
+import { OPENAI_OPENAPI_PATHS, OPENAI_OPENAPI_SCHEMAS, OPENAI_TAG } from '../openai/openai-openapi.ts';
 import { OPENAPI_PATHS } from './openapi-paths.ts';
 import { OPENAPI_SCHEMAS } from './openapi-schemas.ts';
 
@@ -28,14 +29,15 @@ export function buildOpenApiDocument(rootUrl: string): Record<string, unknown> {
       { name: 'Files', description: 'Uploaded files, kept 24 hours; pass urls.get as input.audio.' },
       { name: 'Account', description: 'The key’s usage and webhook secret.' },
       { name: 'Earlier interface (spec 9)', description: 'The earlier variant: input.url, string output.' },
+      OPENAI_TAG,
       { name: 'Service', description: 'Operational endpoints.' },
     ],
-    paths: OPENAPI_PATHS,
+    paths: { ...OPENAPI_PATHS, ...OPENAI_OPENAPI_PATHS },
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key> (spec 5.1). Token <key> and the header name Authentication are accepted too.' },
       },
-      schemas: OPENAPI_SCHEMAS,
+      schemas: { ...OPENAPI_SCHEMAS, ...OPENAI_OPENAPI_SCHEMAS },
     },
   };
 }
