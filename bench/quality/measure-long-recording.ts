@@ -1,18 +1,19 @@
 /**
  * Measures transcribeRecording with the pocketsphinx engine: real-time factor and WER against the
  * reference text next to each WAV (same name, `.txt`). Not a test; run by hand:
- *   npx tsx packages/core/src/recognition/measure-long-recording.ts [--processes N] [file.wav ...]
- * Default file: /work/shared/audio/long_hifitts6097_concat_16k.wav (332.8 s).
+ *   npx tsx bench/quality/measure-long-recording.ts [--processes N] [file.wav ...]
+ * Default file: long_hifitts6097_concat_16k.wav of ../shared/audio (332.8 s).
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { resolveDefaultVadModelPath } from './locate-vad-model.ts';
-import { createPocketsphinxEngine } from './pocketsphinx-engine.ts';
-import { readWavLayout } from './read-wav-layout.ts';
-import { transcribeRecording } from './transcribe-recording.ts';
-import { wordErrorRate } from './word-error-rate.ts';
+import { resolveDefaultVadModelPath } from '../../packages/core/src/recognition/locate-vad-model.ts';
+import { createPocketsphinxEngine } from '../../packages/core/src/recognition/pocketsphinx-engine.ts';
+import { readWavLayout } from '../../packages/core/src/recognition/read-wav-layout.ts';
+import { transcribeRecording } from '../../packages/core/src/recognition/transcribe-recording.ts';
+import { wordErrorRate } from '../../packages/core/src/recognition/word-error-rate.ts';
+import { LONG_CLIP } from '../support/long-recordings.ts';
 
-const DEFAULT_FILE = '/work/shared/audio/long_hifitts6097_concat_16k.wav';
+const DEFAULT_FILE = LONG_CLIP;
 
 /** Transcribes `wavPath` and prints seconds, RTF and WER as one JSON line. */
 async function measure(wavPath: string, processes: number): Promise<void> {
