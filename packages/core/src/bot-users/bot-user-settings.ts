@@ -1,5 +1,5 @@
 /**
- * Per-person settings of the Telegram bot (issue 8) and their defaults. Stored in `bot_users`.
+ * Per-person settings of the Telegram bot and their defaults. Stored in `bot_users`.
  */
 
 /** How a transcript reaches the chat: text messages (a `.txt` file when long), a `.txt` file, or `.srt` subtitles. */

@@ -11,8 +11,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Deletes expired stored downloads (their transcripts go with them; objects from `store`, the local
- * files by default) and upload files older than the cache lifetime, so disk use stays bounded
- * (issue 7). Returns how many entries and files went.
+ * files by default) and upload files older than the cache lifetime, so disk use stays bounded.
+ * Returns how many entries and files went.
  */
 export async function sweepExpiredCache(db: Db, dataDir: string, ttlDays: number, now = new Date(), store?: MediaStore) {
   const files = await purgeExpiredFiles(db, now);

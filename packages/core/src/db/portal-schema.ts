@@ -1,5 +1,5 @@
 /**
- * Tables of the account portal (issue 11, spec 5.2): one-time sign-in links and browser sessions.
+ * Tables of the account portal (spec 5.2): one-time sign-in links and browser sessions.
  * Only SHA-256 hashes of the link tokens and session secrets are stored. Re-exported by schema.ts.
  */
 import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';

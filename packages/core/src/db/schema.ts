@@ -69,7 +69,7 @@ export const predictions = pgTable(
 );
 
 /**
- * Per-person settings of the Telegram bot (issue 8): what the bot sends when a recording arrives.
+ * Per-person settings of the Telegram bot: what the bot sends when a recording arrives.
  * One row per Telegram user, made on the first save; a missing row means the defaults.
  */
 export const botUsers = pgTable('bot_users', {

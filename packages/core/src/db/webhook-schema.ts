@@ -1,5 +1,5 @@
 /**
- * Tables of webhook deliveries (issue 9; replicate-compat.md 7). Re-exported by schema.ts.
+ * Tables of webhook deliveries (replicate-compat.md 7). Re-exported by schema.ts.
  */
 import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 

@@ -36,7 +36,7 @@ export async function chooseDiarizer(modelsDir: string | null | undefined, engin
 }
 
 /**
- * Who spoke when, for every recognition engine (issue 5). `speakers` 1 labels all speech `SPEAKER_1`
+ * Who spoke when, whichever recognition engine ran. `speakers` 1 labels all speech `SPEAKER_1`
  * without running a diarizer; otherwise chooseDiarizer decides.
  * @returns turns `{start, end, speaker}` in seconds, labels `SPEAKER_1`, `SPEAKER_2`, … numbered by first
  *   appearance, sorted by start; [] when there is no speech. The built-in diarizer also labels quiet speech

@@ -17,8 +17,9 @@ export function registerLocalTranscribeWorkers(boss: PgBoss, workerIds: readonly
  * Wakes this process's transcribe workers on `boss` after a job was sent, so an idle one fetches it
  * now instead of after its polling interval (pg-boss `notifyWorker`; a busy one fetches again as
  * soon as its job ends). The job itself stays a durable pg-boss row: a wake-up only shortens the
- * wait, and workers of other processes still find it by polling (issue 10: a cached repeat ends in
- * milliseconds). Returns how many workers were woken (0 in an API-only process).
+ * wait, and workers of other processes still find it by polling (a repeat with a stored transcript
+ * must end in milliseconds, not after a polling interval). Returns how many workers were woken (0
+ * in an API-only process).
  */
 export function wakeTranscribeWorkers(boss: PgBoss): number {
   const ids = localWorkers.get(boss);

@@ -6,7 +6,7 @@ import { createApiKey } from './create-api-key.ts';
 /**
  * The id of the newest unrevoked key of `owner`, creating one (secret discarded, never shown) when
  * the owner has none. Work a person starts outside the HTTP API (the Telegram bot) is recorded
- * under this key, so usage is counted per person (issue 8).
+ * under this key, so usage is counted per person.
  */
 export async function ensureOwnerApiKey(db: Db, owner: string, label: string): Promise<string> {
   const [live] = await db

@@ -11,7 +11,10 @@ export interface GeneratedApiKey {
   hash: string;
 }
 
-/** Hex SHA-256 of a key: the only form in which keys are stored (spec 5.4, issue 9). */
+/**
+ * Hex SHA-256 of a key: the only form in which keys are stored, so a copy of the database holds no
+ * usable key (spec 5.4).
+ */
 export function hashApiKey(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }

@@ -13,7 +13,7 @@ export interface LoginLinkToken {
 }
 
 /**
- * Makes a one-time sign-in token for `owner` (issue 11: `telegram:<id>` from the bot's `/portal`
+ * Makes a one-time sign-in token for `owner` (`telegram:<id>` from the bot's `/portal`
  * command, `portal:<account>` from the CLI), valid `ttlSeconds` (15 minutes by default).
  * @throws AppError `invalid_input` (param `owner`) for a malformed owner string.
  */

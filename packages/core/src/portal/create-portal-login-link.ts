@@ -10,7 +10,7 @@ export interface PortalLoginLink {
 }
 
 /**
- * A one-time sign-in link to the account portal for `owner` (issue 11; spec 5.2 names the portal
+ * A one-time sign-in link to the account portal for `owner` (spec 5.2 names the portal
  * as the second place keys are issued). The bot's `/portal` command calls it with
  * `telegramOwner(id)`, so the portal shows the same keys and usage as the bot.
  * @throws AppError `invalid_input` for a malformed owner string.

@@ -5,7 +5,7 @@ export function newPortalSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Hex SHA-256 of a link token or session secret: the only form the database keeps (issue 11). */
+/** Hex SHA-256 of a link token or session secret: the only form the database keeps. */
 export function hashPortalSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }

@@ -10,7 +10,7 @@ import { findPortalSession } from './find-portal-session.ts';
 import { redeemLoginLink } from './redeem-login-link.ts';
 import { startPortalSession } from './start-portal-session.ts';
 
-describe('portal sign-in (issue 11)', () => {
+describe('portal sign-in', () => {
   let dir: string;
   let database: Database;
 

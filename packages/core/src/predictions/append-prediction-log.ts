@@ -15,14 +15,14 @@ export function stampLogLine(line: string, at = new Date()): string {
 }
 
 /**
- * Appends one line to a prediction's `logs`, so a poller sees the work move (issue 5, progress).
+ * Appends one line to a prediction's `logs`, so a poller sees the work move.
  * A `succeeded`, `failed` or `canceled` row is left as it is (its last line came with its end),
- * so a late attempt cannot change a finished prediction's answer (issue 10: those answers are cached).
+ * so a late attempt cannot change a finished prediction's answer (the API caches those answers).
  */
 export async function appendPredictionLog(db: Db, id: string, line: string): Promise<void> {
   await db
     .update(predictions)
     .set({ logs: sql`${predictions.logs} || ${stampLogLine(line)}` })
     .where(and(eq(predictions.id, id), notInArray(predictions.status, [...SETTLED_STATUSES])));
-  notifyWebhookLogs(db, id); // webhook `logs`, throttled to one per 500 ms (issue 9)
+  notifyWebhookLogs(db, id); // webhook `logs`, throttled to one per 500 ms
 }

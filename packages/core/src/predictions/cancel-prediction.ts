@@ -22,6 +22,6 @@ export async function cancelPrediction(db: Db, id: string, apiKeyId: string): Pr
     .set({ status: 'canceled', completedAt, logs: sql`${predictions.logs} || ${stampLogLine('canceled', completedAt)}` })
     .where(and(eq(predictions.id, id), eq(predictions.apiKeyId, apiKeyId), inArray(predictions.status, ['starting', 'processing'])))
     .returning();
-  if (canceled) await notifyWebhookCompleted(db, id); // webhook `completed` (issue 9)
+  if (canceled) await notifyWebhookCompleted(db, id); // webhook `completed`
   return canceled ?? findPrediction(db, id, apiKeyId);
 }

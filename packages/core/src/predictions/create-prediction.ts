@@ -45,7 +45,7 @@ export interface CreatePredictionRequest {
  * Creates a prediction: validates the input (spec 2.2, 4.5: before anything is downloaded), stores an
  * inline `data:` recording as an upload, inserts the row in status `processing` (spec 3) and enqueues
  * its job, waking this process's idle workers (a repeat with a stored transcript then ends within
- * milliseconds, issue 10). Returns the stored row.
+ * milliseconds instead of after the queue's polling interval). Returns the stored row.
  * @throws AppError `invalid_input` (422, no row made), `media_too_large`, `service_busy`.
  */
 export async function createPrediction(ctx: ServiceContext, request: CreatePredictionRequest): Promise<PredictionRow> {

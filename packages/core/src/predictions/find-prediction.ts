@@ -5,7 +5,7 @@ import { predictions, type PredictionRow } from '../db/schema.ts';
 
 /**
  * Reads one prediction of one key. Another key's prediction is reported as missing, never as
- * forbidden, so ids of others cannot be probed (spec 5; issue 2).
+ * forbidden, so ids of others cannot be probed (spec 5).
  * @throws AppError `not_found`.
  */
 export async function findPrediction(db: Db, id: string, apiKeyId: string): Promise<PredictionRow> {

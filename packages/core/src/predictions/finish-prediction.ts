@@ -12,7 +12,7 @@ export type PredictionOutcome =
  * Moves a `processing` prediction to its terminal state once (spec 3): a prediction that already
  * ended (e.g. canceled meanwhile) is left as it is. The last log line (`succeeded` or
  * `failed: <error>`) is written in the same update, so a finished row never changes afterwards
- * (the API caches its answer, issue 10). Returns whether this call ended it.
+ * (the API caches its answer). Returns whether this call ended it.
  */
 export async function finishPrediction(
   db: Db,
@@ -32,6 +32,6 @@ export async function finishPrediction(
     .set(values)
     .where(and(eq(predictions.id, id), eq(predictions.status, 'processing')))
     .returning({ id: predictions.id });
-  if (ended.length > 0) notifyWebhookLogs(db, id); // webhook `logs` with the last line (issue 9)
+  if (ended.length > 0) notifyWebhookLogs(db, id); // webhook `logs` with the last line
   return ended.length > 0;
 }

@@ -21,7 +21,7 @@ type Log = (line: string) => Promise<void>;
  * Decodes a probed recording and runs VAD, recognition and diarization on it, bounded by the
  * process's recognition queue (RECOGNITION_CONCURRENCY); diarization starts once VAD is done and runs
  * while the engine recognises (start-diarization.ts). A stereo recording whose channels carry
- * different speakers is transcribed per channel and merged, each channel one speaker (issue 5).
+ * different speakers is transcribed per channel and merged, each channel one speaker.
  * @throws AppError from decoding (`media_unreadable`, `media_no_audio`), recognition or diarization.
  */
 export async function recognizeMedia(
@@ -30,7 +30,7 @@ export async function recognizeMedia(
   log: Log,
   signal?: AbortSignal,
 ): Promise<Transcript> {
-  assertRecordingLength(input.probe.durationSeconds); // before decoding: a header claiming days of audio (issue 9)
+  assertRecordingLength(input.probe.durationSeconds); // before decoding: a header may claim days of audio
   await claimWorkFolder(input.workDir); // a start after a crash kills the decoders recorded here and removes the folder
   const statedSeconds = input.probe.durationSeconds; // decoding stops not far past it: a header that understates is refused
   if (input.probe.channels === 2 && input.params.speakers !== 1) {
@@ -93,7 +93,7 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
 }
 
 /**
- * Diarization for every engine (issue 5), started as soon as VAD was done and run while the engine
+ * Diarization for every engine, started as soon as VAD was done and run while the engine
  * recognised (startDiarization); its error fails the prediction as before, after recognition.
  */
 async function labelSpeakers(transcript: Transcript, diarization: DiarizationRun, log: Log): Promise<Transcript> {

@@ -31,7 +31,7 @@ import { notifyWebhookCompleted, notifyWebhookStart } from '../webhooks/webhook-
 export async function runPrediction(ctx: ServiceContext, predictionId: string, signal?: AbortSignal): Promise<void> {
   const row = await markStarted(ctx, predictionId);
   if (!row) return;
-  notifyWebhookStart(ctx.database.db, predictionId); // webhook `start`, once ever (issue 9)
+  notifyWebhookStart(ctx.database.db, predictionId); // webhook `start`, once ever
   // One folder per attempt: a run reclaimed after an outage never shares files with a late one.
   const workDir = join(ctx.config.dataDir, 'work', `${predictionId}-${randomBytes(4).toString('hex')}`);
   const log = (line: string) => appendPredictionLog(ctx.database.db, predictionId, line);
@@ -73,7 +73,7 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
     await releaseLinkFlight?.();
     watch.stop();
     if (ended) await releaseUpload(ctx, row.source as PredictionSource); // a retried run still needs it
-    await notifyWebhookCompleted(ctx.database.db, predictionId); // webhook `completed` if it ended (issue 9)
+    await notifyWebhookCompleted(ctx.database.db, predictionId); // webhook `completed` if it ended
     await rm(workDir, { recursive: true, force: true });
   }
 }

@@ -52,10 +52,11 @@ export interface DiarizationRun {
 
 /**
  * Starts diarizing as soon as VAD has the speech intervals, so it runs while the engine recognises
- * (issue 10): the built-in diarizer works in slices on this thread and leaves the event loop free,
- * sherpa-onnx runs in a child process. `speakers` null with under 10 s of speech under an `auto`
- * profile means one speaker (nothing to cluster). A `speakers` above {@link separableSpeakers} of
- * the recording is lowered to it, and `log` says so. Stops with `signal`.
+ * (it then adds little to the end-to-end time): the built-in diarizer works in slices on this thread
+ * and leaves the event loop free, sherpa-onnx runs in a child process. `speakers` null with under
+ * 10 s of speech under an `auto` profile means one speaker (nothing to cluster). A `speakers` above
+ * {@link separableSpeakers} of the recording is lowered to it, and `log` says so. Stops with
+ * `signal`.
  * @returns the run; awaiting `turns` throws what diarizeRecording throws (AppError
  *   `engine_unavailable`, `media_unreadable`, `recognition_failed`; `signal.reason` when aborted).
  */

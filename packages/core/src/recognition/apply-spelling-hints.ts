@@ -111,7 +111,7 @@ function correctSegment(segment: RecognizedSegment, hints: readonly Hint[], pron
 }
 
 /**
- * Contextual spelling correction (issue 5: `hotwords` and `prompt` with an effect on every engine):
+ * Contextual spelling correction (`hotwords` and `prompt` must have an effect on every engine, spec 2.2):
  * runs of 1–3 recognised words that sound like a hint are replaced by the hint as the user spelt
  * it; words already spelt like a hint (case-insensitive) take its case. Sound comparison:
  * match-sound-alike.ts, with CMUdict pronunciations for English segments (language `en` or null)

@@ -175,7 +175,7 @@ describe('openai-compatible engine', () => {
   });
 });
 
-describe('openai-compatible engine with multilingual (spec 2.2, issue 5)', () => {
+describe('openai-compatible engine with multilingual (spec 2.2)', () => {
   const LIMITS = { maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES, maxChunkSeconds: DEFAULT_MAX_CHUNK_SECONDS };
   /** The scripted server hears English before 40 s of the recording and German after, judged by where the chunk starts. */
   const GERMAN_FROM_SECONDS = 40;

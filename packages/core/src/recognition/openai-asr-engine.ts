@@ -75,7 +75,7 @@ export function buildRemotePrompt(prompt: string | null, hotwords: readonly stri
  * and stitched back in recording time. `language` is sent when not null (else the server detects
  * it and each segment carries its chunk's answer as a spec 2.5 code); with `multilingual` true and
  * `language` null the chunks are single utterances (remoteChunkLimits), so each is identified on
- * its own (issue 5). Prompt and hotwords go into `prompt` (buildRemotePrompt). Progress is reported
+ * its own. Prompt and hotwords go into `prompt` (buildRemotePrompt). Progress is reported
  * as chunks finish.
  * @throws RangeError when the limits leave less than 1 s per chunk.
  * @throws from recognize: AppError `recognition_failed` (server refused the audio or kept failing),

@@ -29,7 +29,7 @@ export interface SherpaJobInput {
 /**
  * How a request without `language` learns it on multilingual Whisper: `once` (default) runs
  * sherpa-onnx's SpokenLanguageIdentification on the first `detectSeconds` of speech and decodes every
- * utterance in that language; `per-utterance` (spec 2.2 `multilingual: true`, issue 5) leaves the
+ * utterance in that language; `per-utterance` (spec 2.2 `multilingual: true`) leaves the
  * Whisper language empty, so sherpa-onnx identifies the language of each utterance from that
  * utterance's own encoder output, decodes it in that language and reports it as the result's `lang`
  * (its OfflineWhisperGreedySearchDecoder). `none`: a language was requested, or the model is not

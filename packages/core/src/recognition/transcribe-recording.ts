@@ -45,7 +45,7 @@ export interface TranscribeRecordingInput {
  * The recognition step of the pipeline: voice-activity detection, then (only when there is speech)
  * the engine on the speech intervals, then gating words to speech, collapsing loops and applying
  * spelling hints (`hotwords`, and `prompt` terms when the engine cannot read the prompt:
- * spellingHintsFor; issue 5, docs/recognition.md).
+ * spellingHintsFor; docs/recognition.md).
  * @returns the Transcript (times in seconds): no segments, `vad` [] and `language` null when there
  *   is no speech; otherwise one segment per recognised segment with `speaker` null.
  * @throws AppError from detectSpeech and engine.recognize (`engine_unavailable`,

@@ -12,8 +12,8 @@ export const uploadObjectId = (predictionId: string): string => `uploads/${predi
 /**
  * With `MEDIA_STORE=s3`, moves a prediction's uploaded recording (multipart, octet-stream, `data:`
  * URI or `/v1/files` copy) from this API machine's `DATA_DIR/uploads` into the bucket, so a worker
- * on any machine can read it (issue 10 scale-out; docs/deployment.md). With the local store the
- * source is returned unchanged.
+ * on any machine can read it (API and workers can run on separate machines, docs/deployment.md).
+ * With the local store the source is returned unchanged.
  * @returns the source to store with the prediction: `path` is then an `s3://bucket/key` location.
  * @throws AppError `service_busy` (HTTP 503) when the bucket refuses or cannot be reached after the
  *   store's bounded retries; the local file is removed either way, nothing is left behind.

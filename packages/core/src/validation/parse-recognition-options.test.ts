@@ -33,7 +33,7 @@ describe('multilingual (spec 2.2)', () => {
     expectInvalid(() => parseWith({ multilingual }), 'multilingual');
   });
 
-  describe('on an engine that cannot identify languages (issue 5: 422 before download)', () => {
+  describe('on an engine that cannot identify languages (spec 2.2: 422 before download)', () => {
     const pocketsphinx = { recognitionLanguages: ['en'], engineName: 'pocketsphinx', identifiesLanguages: false };
 
     it('should refuse true, naming the engine, its languages and the way out', () => {

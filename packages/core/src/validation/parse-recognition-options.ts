@@ -39,11 +39,12 @@ export interface MultilingualOptions {
 }
 
 /**
- * Validates `multilingual`: absent or null → null; else a JSON boolean. Strings such as "true"
- * are refused (multipart parts are converted before this check). `true` needs an engine that tells
- * languages apart (issue 5: "a language the configured engine cannot do → 422 before download";
- * no value is accepted and then ignored): PocketSphinx (English only) and sherpa-onnx without a
- * language-identifying model refuse it, whatever `language` says.
+ * Validates `multilingual`: absent or null → null; else a JSON boolean. Strings such as "true" are
+ * refused (multipart parts are converted before this check). `true` needs an engine that tells
+ * languages apart (spec 2.2: validated before download and passed to recognition, so a value the
+ * engine cannot honour is a 422 before download, never accepted and then ignored): PocketSphinx
+ * (English only) and sherpa-onnx without a language-identifying model refuse it, whatever
+ * `language` says.
  * @throws AppError `invalid_input` (param `multilingual`) when not a boolean or null, or `true` on
  *   an engine that cannot identify languages (the detail names the engine, its languages and the fix).
  */

@@ -18,7 +18,7 @@ export interface CompletedJobTry {
 export type CompletedOutcome = 'delivered' | 'failed' | 'skipped';
 
 /**
- * One try of a prediction's durable `completed` delivery (replicate-compat.md 7; issue 9). Does
+ * One try of a prediction's durable `completed` delivery (replicate-compat.md 7). Does
  * nothing unless its webhook_deliveries row is `pending`, so it is never delivered twice by us.
  * On the first try of a succeeded prediction whose filter wants `output`, that event is sent first
  * (best effort). A 2xx marks it `delivered`; a final refusal (4xx other than 408/429, refused

@@ -9,8 +9,8 @@ import { webhookHeaders } from './sign-webhook.ts';
 import { getWebhookSecret } from './webhook-secret.ts';
 
 /**
- * Makes one delivery attempt of `event` for a prediction that has a webhook (issue 9;
- * replicate-compat.md 7): the body is the public prediction object as `GET …/predictions/{id}`
+ * Makes one delivery attempt of `event` for a prediction that has a webhook
+ * (replicate-compat.md 7): the body is the public prediction object as `GET …/predictions/{id}`
  * returns it (the output as stored), signed with the paying user's secret over the exact bytes
  * sent, POSTed by postWebhook (timeout, no redirects, address checks unless
  * `ctx.config.allowPrivateNetwork`). Every attempt adds a row to the delivery log.

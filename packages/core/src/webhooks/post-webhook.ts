@@ -26,7 +26,7 @@ export interface WebhookPostResult {
 }
 
 /**
- * POSTs one signed webhook body (replicate-compat.md 7; issue 9): HTTPS only unless private
+ * POSTs one signed webhook body (replicate-compat.md 7): HTTPS only unless private
  * networks are allowed; the host is resolved and every address checked against loopback, private,
  * link-local, multicast and metadata ranges (IPv4 and IPv6) before connecting, and the connection
  * is pinned to the checked addresses; redirects are never followed (a 3xx is a failed attempt).

@@ -16,7 +16,7 @@ export interface WebhookWorkerOptions extends Partial<WebhookDeliveryOptions> {
 }
 
 /**
- * Starts webhook delivery in this process (issue 9): the `webhook` pg-boss queue and its workers
+ * Starts webhook delivery in this process: the `webhook` pg-boss queue and its workers
  * for durable `completed` deliveries, the status-change hooks (webhook-notifier.ts), and a sweep
  * now and every `sweepIntervalMs` that re-enqueues `completed` deliveries a stopped process left
  * behind. Everything stops with pg-boss; the returned function also stops it earlier.

@@ -12,10 +12,11 @@ export const SWEEP_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 const SWEEP_BATCH = 200;
 
 /**
- * Crash safety of `completed` (issue 9): finds predictions that ended within `lookbackMs` with a
- * webhook that wants `completed` and whose delivery is neither `delivered` nor `failed`, and
- * enqueues them again (idempotent: a waiting job is not doubled). Covers a process stopped between
- * ending a prediction and enqueueing, and endings that call no hook.
+ * Crash safety of `completed` (a process killed at any moment must not lose it): finds predictions
+ * that ended within `lookbackMs` with a webhook that wants `completed` and whose delivery is
+ * neither `delivered` nor `failed`, and enqueues them again (idempotent: a waiting job is not
+ * doubled). Covers a process stopped between ending a prediction and enqueueing, and endings that
+ * call no hook.
  * @returns how many predictions were looked at.
  * @throws Error when the database fails.
  */

@@ -8,7 +8,7 @@ import { enqueueCompletedWebhook } from './enqueue-completed-webhook.ts';
 import type { WebhookDeliveryOptions } from './webhook-queue.ts';
 
 /**
- * The hooks the prediction code calls on status changes (issue 9): `start`, `logs` (throttled) and
+ * The hooks the prediction code calls on status changes: `start`, `logs` (throttled) and
  * `completed`. They never throw and never wait for a receiver. A process that runs no webhook worker
  * has no notifier for its database, and the hooks do nothing (the worker's sweep still sends
  * `completed`). Best-effort events of one prediction are sent in order, one at a time.
