@@ -1,10 +1,10 @@
 /**
- * Benchmark: API speed (issue 10). autocannon against the service's API process (`apps/api/src/main.ts`,
+ * Benchmark: API speed. autocannon against the service's API process (`apps/api/src/main.ts`,
  * PostgreSQL, `WORKER_CONCURRENCY=0` as the `api` service of docker-compose.yml) and, as the
  * baseline in the same run, against a bare express route returning the same JSON from memory
  * (bench/support/bare-express-server.ts). Both servers are child processes; autocannon runs here.
  * - `GET /v1/replicate/v1/predictions/{id}` of a succeeded prediction (key check, then the answer:
- *   both cached in memory after the first request, issue 10) vs `GET /prediction`.
+ *   both cached in memory after the first request) vs `GET /prediction`.
  * - `POST …/predictions` repeating a link already transcribed (a cached repeat: key check, input
  *   validation, insert, enqueue) vs `POST /predictions` (JSON parsed, same 201 body).
  * Goal: GET throughput ≥ 60 % of bare express.

@@ -1,5 +1,5 @@
 /**
- * Benchmark: cache hit (issue 10, spec 2.6). A first prediction of a link (PocketSphinx on
+ * Benchmark: cache hit (spec 2.6). A first prediction of a link (PocketSphinx on
  * `long_hifitts6097_concat_16k.wav`, 332.8 s, through the real service with PostgreSQL), then
  * repeats with the same link and the same recognition parameters, which reuse the stored download
  * and transcript. Goal: a repeat reaches `succeeded` in under 1 % of the first request's time.

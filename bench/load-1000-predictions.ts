@@ -1,5 +1,5 @@
 /**
- * Load test (issue 9): N predictions (default 1,000) from C concurrent clients (default 50), each
+ * Load test: N predictions (default 1,000) from C concurrent clients (default 50), each
  * client with its own API key, against the real service on loopback: `apps/api/src/main.ts` on a
  * fresh PostgreSQL database, plus W `npm run worker` processes (default 1), all with the fast engine
  * double (RECOGNITION_ENGINE=fake, ALLOW_FAKE_ENGINE=1: download, ffprobe, ffmpeg and VAD are real,

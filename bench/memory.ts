@@ -1,5 +1,5 @@
 /**
- * Benchmark: peak memory (issue 10). Each scenario starts a fresh service process (`npm start`'s
+ * Benchmark: peak memory. Each scenario starts a fresh service process (`npm start`'s
  * entry point, PostgreSQL, the remote engine against the local OpenAI-compatible server double in
  * this process, so recognition itself costs no memory there) and records its peak RSS (VmHWM) and
  * the sampled peak of it plus its child processes (ffmpeg, ffprobe) while one prediction runs to

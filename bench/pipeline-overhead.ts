@@ -1,8 +1,9 @@
 /**
- * Benchmark: pipeline overhead (issue 10). The end-to-end time of a prediction through the real
+ * Benchmark: pipeline overhead. The end-to-end time of a prediction through the real
  * service (HTTP create, pg-boss queue, download, probe, decode, VAD, recognition, formatting,
  * database, polled like a client) over the engine's own recognition time on the same audio
  * (engine.recognize on the same decoded WAV and the same VAD intervals, no service around it).
+ * Goal: an overhead of at most 10 %.
  *
  * - PocketSphinx on `long_hifitts6097_concat_16k.wav` (332.8 s): baseline and subject back to back,
  *   the order alternating between pairs (quick: 3 pairs; `--full`: 5 pairs; medians).

@@ -1,6 +1,6 @@
 /**
  * Benchmark: real-time factor (RTF = processing seconds / audio seconds) of each available engine
- * and of the whole pipeline, and how it grows with the length of the audio (issue 10: it must stay
+ * and of the whole pipeline, and how it grows with the length of the audio (it must stay
  * linear). Recordings are real clips concatenated with ffmpeg (bench/support/long-recordings.ts).
  *
  * - PocketSphinx engine alone (`engine.recognize` on decoded audio and VAD intervals): 1, 2 and 5 min

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/quality/calibrate-speaker-count.ts [--quick]` (issue 5): the speaker-count scores of the
+ * `npx tsx bench/quality/calibrate-speaker-count.ts [--quick]`: the speaker-count scores of the
  * built-in diarizer (estimate-speaker-count.ts) on every recording of ../shared/audio with a known number
  * of speakers, plus joins of different readers made with ffmpeg (positives) and of one reader's clips
  * (negatives). Prints a Markdown table: per candidate count the resegmented clusters' smallest separation

@@ -1,5 +1,5 @@
 /**
- * The "hotwords" section of bench/results/quality.md (issue 5): WER of an engine on the LibriVox
+ * The "hotwords" section of bench/results/quality.md: WER of an engine on the LibriVox
  * clips (and FLEURS en-002, which names Sintra and Lord Byron) without hints, with the names of
  * the book as `hotwords`, with a `prompt` naming them, and with unrelated hotwords (which must
  * change nothing). Run alone: `npx tsx bench/quality/measure-hotwords.ts` (PocketSphinx).

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:quality` (issue 5): recognition quality measured on the real recordings in
+ * `npm run bench:quality`: recognition quality measured on the real recordings in
  * ../shared/audio for each available engine, written to bench/results/quality.md.
  * - WER on every English clip with a reference (jfk, LibriSpeech, LibriVox, FLEURS en, HiFi-TTS);
  * - DER of diarization on the multispeaker RTTM files;

@@ -12,7 +12,7 @@ export type ChatText =
 
 /**
  * Text as messages split at 4096 characters on sentence boundaries, or as `fileName` when it is
- * longer than LONG_TEXT_CHARS (issue 8).
+ * longer than LONG_TEXT_CHARS.
  */
 export function asChatText(text: string, fileName: string): ChatText {
   if (text.trim().length > LONG_TEXT_CHARS) {

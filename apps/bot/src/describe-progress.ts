@@ -13,7 +13,7 @@ const SPEECH = /VAD: (?:no speech|\d+ speech intervals?, ([\d.]+) s of speech)/;
 const RECOGNIZED = /recognized (\d+)%/g;
 
 /**
- * The text of the one status message the bot edits while a recording is transcribed (issue 8):
+ * The text of the one status message the bot edits while a recording is transcribed:
  * one line per stage, ✅ when finished, ⏳ for the stage in progress. Stages come from the
  * prediction's log lines (predictions/run-prediction.ts, recognition/transcribe-recording.ts).
  */

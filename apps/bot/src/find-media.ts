@@ -19,7 +19,7 @@ const MEDIA_EXTENSIONS = new Set([
 const MEDIA_MIME_TYPES = new Set(['application/ogg', 'application/x-ogg']);
 
 /**
- * The recording in `message` (issue 8: voice messages, audio files, video notes, videos and
+ * The recording in `message` (voice messages, audio files, video notes, videos and
  * audio/video documents), `'unsupported'` for other files (photos, stickers, animations, other
  * documents), or null for messages without a file (text, service messages).
  */

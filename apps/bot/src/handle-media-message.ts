@@ -6,7 +6,7 @@ import { replyForError } from './reply-for-error.ts';
 import { transcribeMedia } from './transcribe-media.ts';
 
 /**
- * Messages with files (issue 8): recordings start a background transcription; other files, files
+ * Messages with files: recordings start a background transcription; other files, files
  * over the size limit and recordings arriving while the bot is full get a plain-words reply.
  * Messages without files go on to the next handler.
  */

@@ -2,7 +2,7 @@ import { applyOutputTransformers, type BotOutputFormat, type Transcript } from '
 import { asChatText, type ChatText } from './chat-text.ts';
 
 /**
- * The transcript as the user chose to get it (settings, issue 8): `messages` plain text in chat
+ * The transcript as the user chose to get it (in /settings): `messages` plain text in chat
  * (a `.txt` file when long), `txt` a text file with time labels, `srt` subtitles (spec 2.3.5).
  * Speaker labels appear only when the transcript has more than one speaker. `baseName` names the file.
  */

@@ -2,7 +2,7 @@ import { InlineKeyboard } from 'grammy';
 import { LANGUAGES, POST_PROCESS_TYPE_NAMES, TYPES_NEEDING_TARGET_LANGUAGE, type PostProcessType } from '@transcribe/core';
 
 /**
- * Buttons under a transcript (issue 8) and their callback data (at most 64 bytes, Bot API):
+ * Buttons under a transcript and their callback data (at most 64 bytes, Bot API):
  * - `pp:<prediction>:<type index>` run a type (a language picker first for translations);
  * - `pm:<prediction>` show every type;
  * - `pl:<prediction>:<type index>:<page>` a page of the language picker;

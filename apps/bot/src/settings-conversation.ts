@@ -32,7 +32,7 @@ const ANSWER_TIMEOUT_MS = 15 * 60 * 1000;
 const MAX_TYPES = 8;
 
 /**
- * The /settings conversation (issue 8): recognition language, output format, default
+ * The /settings conversation: recognition language, output format, default
  * post-processing types (only with a language model) and the speaker count hint, one question
  * at a time, then saved for the person. /cancel leaves without saving; another command or a
  * recording ends it and is handled as usual.

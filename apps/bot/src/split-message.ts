@@ -6,7 +6,7 @@ const SENTENCE_END = /[.!?…]+["'”’»)\]]*(?=\s)/g;
 
 /**
  * Splits `text` into chat messages of at most `limit` characters each, cutting at the last sentence
- * end that fits (issue 8), else at a line break or space, else (one unbroken run longer than a
+ * end that fits, else at a line break or space, else (one unbroken run longer than a
  * message) inside a word but never inside a surrogate pair. Whitespace at the cuts is dropped;
  * no part is empty; an all-whitespace text gives no parts.
  */

@@ -24,7 +24,7 @@ export interface RunningBot {
 }
 
 /**
- * Starts the Telegram bot on the service's core (issue 8): long polling by default, or webhook
+ * Starts the Telegram bot on the service's core: long polling by default, or webhook
  * mode when `webhookUrl` is set (setWebhook with a secret token; the returned router checks
  * Telegram's `X-Telegram-Bot-Api-Secret-Token` header). Registers the command list.
  * @throws Error when the token is refused, the grace period is over 5 minutes or the secret is malformed.

@@ -1,6 +1,6 @@
 import type { Api } from 'grammy';
 
-/** The one status message of a job, edited as stages finish (issue 8). */
+/** The one status message of a job, edited as stages finish, so the chat is not flooded. */
 export interface StatusMessage {
   readonly messageId: number;
   /**

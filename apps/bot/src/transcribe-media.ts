@@ -40,7 +40,7 @@ interface Run {
 }
 
 /**
- * Transcribes one recording sent in chat (issue 8): one status message edited as stages finish,
+ * Transcribes one recording sent in chat: one status message edited as stages finish,
  * the file fetched from Telegram, a prediction in cache namespace `bot` (spec 2.6.6) under the
  * person's key, then the transcript in the chosen form with post-processing buttons, then the
  * person's default post-processing results. Every failure ends as a plain-words status text.
