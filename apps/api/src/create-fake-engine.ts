@@ -18,7 +18,7 @@ export interface FakeEngine extends RecognitionEngine {
 export const FAKE_ENGINE_TEXT = 'fake engine transcript';
 
 /**
- * A recognition engine double for load and fault tests ONLY (issue 9): no model, no CPU. It waits
+ * A recognition engine double for load and fault tests ONLY: no model, no CPU. It waits
  * `delayMs` (0 = answers at once; honours the abort signal), then returns one segment with
  * FAKE_ENGINE_TEXT over the first speech interval. Each call prints one line
  * `[fake-engine] recognize <predictionId>` (from the work directory's name), so tests can count runs.

@@ -1,6 +1,6 @@
 /**
  * Keeps a service or worker process alive when a background promise rejects unobserved, logging it
- * instead (issue 9, database outages). pg-boss 10 calls `complete`/`fail` of a finished job without
+ * instead. pg-boss 10 calls `complete`/`fail` of a finished job without
  * awaiting them (manager.js `onFetch`), so a database that goes away at that moment would otherwise
  * end the whole process through Node's default `--unhandled-rejections=throw`. Nothing is lost by
  * continuing: a job whose completion was not recorded is retried through its lease or its expiry

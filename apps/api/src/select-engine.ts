@@ -45,7 +45,7 @@ function remoteEngine(env: Env): RecognitionEngine {
  */
 export async function selectEngine(env: Env): Promise<RecognitionEngine> {
   await assertVadModel(vadModelPath(env));
-  if (env.RECOGNITION_ENGINE === 'fake') return selectFakeEngine(env); // load and fault tests only (issue 9)
+  if (env.RECOGNITION_ENGINE === 'fake') return selectFakeEngine(env); // load and fault tests only
   const { engine, reason } = await selectRecognitionEngine({
     choice: env.RECOGNITION_ENGINE,
     modelsDir: env.MODELS_DIR,

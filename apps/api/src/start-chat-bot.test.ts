@@ -3,7 +3,7 @@ import { startFakeBotApi, testUser, type FakeBotApi } from '../../bot/src/test-s
 import { commandUpdate } from '../../bot/src/test-support/telegram-updates.ts';
 import { startTestService, type TestService } from './test-support/start-test-service.ts';
 
-/** `npm start` with TELEGRAM_BOT_TOKEN runs the bot beside the API (issue 8), here against a local Bot API server. */
+/** `npm start` with TELEGRAM_BOT_TOKEN runs the bot beside the API, here against a local Bot API server. */
 describe('the service with TELEGRAM_BOT_TOKEN set', () => {
   let fake: FakeBotApi;
   let t: TestService;

@@ -7,7 +7,7 @@ import { startService, type RunningService } from './start-service.ts';
  * service and other workers. Needs DATABASE_URL (PGlite admits one process only).
  */
 const env = parseEnv();
-logStrayRejections('worker'); // a database outage must not end the process (issue 9)
+logStrayRejections('worker'); // a database outage must not end the process
 if (!env.DATABASE_URL) {
   console.error('[worker] DATABASE_URL is required: extra workers share a PostgreSQL queue (PGlite admits one process).');
   process.exit(1);

@@ -3,7 +3,7 @@ import { createPredictionBodyCache, isSettledPrediction } from './prediction-bod
 
 const body = (bytes: number, fill = 'x') => Buffer.from(fill.repeat(bytes));
 
-describe('prediction body cache (issue 10)', () => {
+describe('prediction body cache', () => {
   it('should keep one body per key, prediction and header value', () => {
     const cache = createPredictionBodyCache(1024 * 1024);
     cache.set('key_a', 'p1', null, body(10, 'a'));

@@ -3,7 +3,7 @@ import { SETTLED_STATUSES, type PredictionRow } from '@transcribe/core';
 
 /**
  * An in-process cache of serialised `GET /predictions/{id}` answers of finished predictions
- * (issue 10), so a poll of a finished prediction touches no database. Entries are keyed by
+ * so a poll of a finished prediction touches no database. Entries are keyed by
  * (API key id, prediction id, the request's `X-Service-Output-Transformers` value or its absence):
  * a key only ever reaches entries filled by its own successful reads, and another key still gets
  * the 404 of the database (spec 5). The total size (bodies plus keys, bytes) stays under `maxBytes`,

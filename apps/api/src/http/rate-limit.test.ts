@@ -28,7 +28,7 @@ describe('createRateLimiter (token bucket per key)', () => {
   });
 });
 
-describe('per-key rate limits through the API (issue 9, replicate-compat.md 6)', () => {
+describe('per-key rate limits through the API (replicate-compat.md 6)', () => {
   let t: TestService;
   const create = (key: string) =>
     fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {

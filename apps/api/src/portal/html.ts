@@ -1,6 +1,7 @@
 /**
- * HTML built from template literals with every interpolated value escaped (issue 11: server-rendered
- * pages). Only values already wrapped as SafeHtml (from `html` or `raw`) are inserted as they are.
+ * HTML built from template literals with every interpolated value escaped, for the portal's
+ * server-rendered pages. Only values already wrapped as SafeHtml (from `html` or `raw`) are
+ * inserted as they are.
  */
 
 /** A piece of HTML that is safe to insert: made by `html` or marked with `raw`. */

@@ -16,7 +16,7 @@ const OVERFLOW_CHECK = `[...document.querySelectorAll('body *')]
   .map((element) => element.tagName.toLowerCase() + (element.id ? '#' + element.id : '') + (element.className ? '.' + element.className : ''))`;
 
 /**
- * The portal end to end in a real browser (issue 11): from the bot's /portal link to a working API
+ * The portal end to end in a real browser: from the bot's /portal link to a working API
  * key and a transcript, without reading docs. The steps run in order on one signed-in page.
  */
 describe('account portal in chromium', () => {

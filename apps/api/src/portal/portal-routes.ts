@@ -36,7 +36,7 @@ const portalErrors: ErrorRequestHandler = (error, req, res, next) => {
 };
 
 /**
- * The account portal (issue 11; spec 5.2) under `/portal`, served by the service itself, and the
+ * The account portal (spec 5.2) under `/portal`, served by the service itself, and the
  * OpenAPI document of the HTTP API at `/openapi.json`. Mounted on the app before its 404 handler.
  */
 export function portalRoutes(ctx: ServiceContext): Router {

@@ -11,7 +11,7 @@ const form = express.urlencoded({ extended: false, limit: '16kb' });
 const LOGIN_FORM_SECONDS = 15 * 60;
 
 /**
- * Sign-in without passwords (issue 11): the home page, the page a one-time link opens (GET shows a
+ * Sign-in without passwords: the home page, the page a one-time link opens (GET shows a
  * button, so link previews never use the link up), the sign-in post (login CSRF: the form's token
  * must match a cookie set by that page), and sign-out.
  */

@@ -9,7 +9,7 @@ import { PORTAL_KEY_LABEL } from './key-routes.ts';
 import { readPortalUpload } from './read-portal-upload.ts';
 
 /**
- * Transcribe (issue 11): the form, and its post. The prediction is made in cache namespace
+ * Transcribe: the form, and its post. The prediction is made in cache namespace
  * `portal` (spec 2.6.6) under the person's newest key. portal.js posts with XMLHttpRequest (upload
  * progress) and gets `{id, url}`; without JavaScript the post answers 303 to the prediction's page.
  */

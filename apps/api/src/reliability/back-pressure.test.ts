@@ -9,7 +9,7 @@ import { startTestService, type TestService } from '../test-support/start-test-s
 
 const JOBS = 8;
 
-describe('back-pressure: bounded recognitions, the rest queued, GET fast (issue 9)', () => {
+describe('back-pressure: bounded recognitions, the rest queued, GET fast', () => {
   let t: TestService;
   let files: FileServer;
 

@@ -51,7 +51,7 @@ function pathOf(stage: Stage): string {
   return stage === 'download' ? '/stall/download.wav' : `/serve/${stage}.wav`;
 }
 
-describe.each(['pglite', 'postgres'] as const)('SIGKILL at each stage of a prediction (%s, issue 9)', (kind) => {
+describe.each(['pglite', 'postgres'] as const)('SIGKILL at each stage of a prediction (%s)', (kind) => {
   let dataDir: string;
   let database: TestDatabase | null = null;
   let media: Awaited<ReturnType<typeof startMediaServer>>;

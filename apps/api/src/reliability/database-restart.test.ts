@@ -31,7 +31,7 @@ async function takeDatabaseDown(admin: postgres.Sql, name: string, downMs: numbe
   return terminated;
 }
 
-describe('the database going away during processing (PostgreSQL, issue 9)', () => {
+describe('the database going away during processing (PostgreSQL)', () => {
   let dataDir: string;
   let database: TestDatabase;
   let admin: postgres.Sql;

@@ -84,7 +84,7 @@ function wavWithHeader(rate: number, bits: number, dataBytes: number, payload: B
   return Buffer.concat([header, payload]);
 }
 
-describe('hostile input (issue 9): zero 500s, no crash, bounded memory', () => {
+describe('hostile input: zero 500s, no crash, bounded memory', () => {
   let dataDir: string;
   let service: SpawnedService;
   let key: string;

@@ -28,7 +28,7 @@ async function dumpDatabase(url: string): Promise<string> {
   }
 }
 
-describe('API key security (issue 9, spec 5)', () => {
+describe('API key security (spec 5)', () => {
   let dataDir: string;
   let database: TestDatabase;
   let files: FileServer;

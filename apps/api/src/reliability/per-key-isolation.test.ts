@@ -9,7 +9,7 @@ import { startTestService, type TestService } from '../test-support/start-test-s
 
 const CLIP_DIR = join(AUDIO_DIR, 'librispeech-test-clean');
 
-describe('per-key isolation of predictions, files and usage (issue 9)', () => {
+describe('per-key isolation of predictions, files and usage', () => {
   let t: TestService;
   let files: FileServer;
   let other: string;

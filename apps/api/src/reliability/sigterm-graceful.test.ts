@@ -18,7 +18,7 @@ import { spawnService, type SpawnedService } from '../test-support/spawn-service
 const runsOf = (service: SpawnedService, id: string) =>
   service.output().split('\n').filter((line) => line.trim() === `[fake-engine] recognize ${id}`).length;
 
-describe('graceful shutdown on SIGTERM (issue 9)', () => {
+describe('graceful shutdown on SIGTERM', () => {
   let dataDir: string;
   let files: FileServer;
   let running: SpawnedService | null = null;

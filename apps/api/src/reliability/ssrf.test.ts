@@ -19,7 +19,7 @@ const HOSTS = [
   'localhost', 'LOCALHOST.', '[::1]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::]',
 ];
 
-describe('SSRF: links and webhook URLs to local addresses with ALLOW_PRIVATE_NETWORK=0 (issue 9)', () => {
+describe('SSRF: links and webhook URLs to local addresses with ALLOW_PRIVATE_NETWORK=0', () => {
   let dataDir: string;
   let database: TestDatabase;
   let listener: Server;

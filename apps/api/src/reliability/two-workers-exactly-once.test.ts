@@ -34,7 +34,7 @@ function recognitionsOf(output: string, id: string): number {
   return output.split('\n').filter((line) => line.trim() === `[fake-engine] recognize ${id}`).length;
 }
 
-describe('two `npm run worker` processes on one PostgreSQL queue (issue 9)', () => {
+describe('two `npm run worker` processes on one PostgreSQL queue', () => {
   let dataDir: string;
   let database: TestDatabase;
   let files: FileServer;

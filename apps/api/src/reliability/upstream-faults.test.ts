@@ -33,7 +33,7 @@ function failingFirst(failures: TranscriptionReply[]) {
   };
 }
 
-describe('the LLM and ASR endpoints failing (issue 9): nothing lost, never charged twice or for a failure', () => {
+describe('the LLM and ASR endpoints failing: nothing lost, never charged twice or for a failure', () => {
   let asr: TranscriptionServer;
   let chat: ChatServer;
   let t: TestService;

@@ -36,7 +36,7 @@ export function adminRoutes(ctx: ServiceContext, adminToken: string): Router {
   });
   router.post('/portal/login-links', async (req, res) => {
     const owner = typeof req.body?.owner === 'string' ? req.body.owner : '';
-    const link = await createPortalLoginLink(ctx, owner); // `npm run portal -- login-link` (issue 11)
+    const link = await createPortalLoginLink(ctx, owner); // `npm run portal -- login-link` (no bot needed)
     res.status(201).json({ url: link.url, expiresAt: link.expiresAt });
   });
   return router;

@@ -10,7 +10,7 @@ interface Json2 {
   speakers: { label: string; duration: number }[];
 }
 
-/** Speaker labels through the API: diarization (issue 5) and the stereo channel split. */
+/** Speaker labels through the API: diarization and the stereo channel split. */
 describe('speaker labels through the API', () => {
   const api = useApiFixture('pglite');
   const run = (input: Record<string, unknown>) => api.run({ output_format: 'json2', ...input });

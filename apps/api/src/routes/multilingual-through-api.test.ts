@@ -5,7 +5,7 @@ import { startTestService, type TestService } from '../test-support/start-test-s
 
 const MODEL = '/v1/models/service/transcribe/predictions';
 
-/** Spec 2.2 `multilingual` on an engine that cannot tell languages apart (issue 5: 422 before download). */
+/** Spec 2.2 `multilingual` on an engine that cannot tell languages apart (422 before download). */
 describe('multilingual through the API on PocketSphinx (English only)', () => {
   let t: TestService;
   let linkServer: Server;

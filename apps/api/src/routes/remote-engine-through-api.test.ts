@@ -63,7 +63,7 @@ describe('the remote engine through the API', () => {
     expect(asr.requests[0]!.headers.authorization).toBe('Bearer sk-test');
   });
 
-  describe('with multilingual (spec 2.2, issue 5)', () => {
+  describe('with multilingual (spec 2.2)', () => {
     /** English 0–10.56 s, 2 s of silence, German 12.56–30.5 s, 2 s of silence, English 32.5–41.26 s. */
     const GERMAN = { from: 11.5, to: 31.5 };
     let scratch: string;

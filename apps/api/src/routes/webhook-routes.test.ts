@@ -23,7 +23,7 @@ const TERMINAL = ['succeeded', 'failed', 'canceled'];
 const parse = (got: ReceivedWebhook): Body => JSON.parse(got.body) as Body;
 const isCompleted = (got: ReceivedWebhook[]) => got.some((entry) => TERMINAL.includes(String(parse(entry).status)));
 
-describe('webhooks through the API (issue 9; replicate-compat.md 7)', () => {
+describe('webhooks through the API (replicate-compat.md 7)', () => {
   let t: TestService;
   let files: FileServer;
   let receiver: WebhookReceiver;

@@ -9,10 +9,11 @@ import { startTestService, type TestService } from '../test-support/start-test-s
 const POLL_SECONDS = 60;
 
 /**
- * A prediction created in the process that runs the worker starts at once (jobs/wake-transcribe-workers.ts,
- * issue 10), not after the queue's polling interval; a cached repeat then ends within a second.
+ * A prediction created in the process that runs the worker starts at once
+ * (jobs/wake-transcribe-workers.ts), not after the queue's polling interval; a cached repeat then
+ * ends within a second.
  */
-describe('waking the local worker after a create (issue 10)', () => {
+describe('waking the local worker after a create', () => {
   let t: TestService;
   let files: FileServer;
 

@@ -1,4 +1,4 @@
-/** A ready-to-paste example of using the API with a key (issue 11: Python and JS clients, curl). */
+/** A ready-to-paste example of using the API with a key (Python and JS Replicate clients, curl). */
 export interface ClientExample {
   id: string;
   title: string;
