@@ -1,4 +1,4 @@
-// webvtt-parser (devDependency, issue 21) ships no declarations; the part the tests use.
+// webvtt-parser (a devDependency, used by the tests only) ships no declarations; the part the tests use.
 declare module 'webvtt-parser' {
   export interface WebVttCue {
     id: string;
