@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import OpenAI, { AuthenticationError, BadRequestError, NotFoundError } from 'openai';
+import OpenAI, { AuthenticationError, BadRequestError, NotFoundError, toFile, UnprocessableEntityError } from 'openai';
 import Parser from 'srt-parser-2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebVTTParser } from 'webvtt-parser';
@@ -134,7 +134,7 @@ describe('the OpenAI-compatible API through the openai SDK', () => {
     expect(sent).toMatch(/English/);
   });
 
-  it('should surface a wrong key as AuthenticationError and bad fields as BadRequestError naming the field', async () => {
+  it('should surface a wrong key as AuthenticationError, bad fields as BadRequestError naming the field, a file that is no recording as UnprocessableEntityError', async () => {
     const stranger = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: 'sk-not-a-key', maxRetries: 0 });
     const unauthenticated = await stranger.audio.transcriptions.create({ file: createReadStream(JFK), model: 'whisper-1' }).catch((e: unknown) => e);
     expect(unauthenticated).toBeInstanceOf(AuthenticationError);
@@ -154,6 +154,9 @@ describe('the OpenAI-compatible API through the openai SDK', () => {
       expect((error as BadRequestError).param).toBe(param);
       expect((error as BadRequestError).type).toBe('invalid_request_error');
     }
+    const notAudio = await client.audio.transcriptions.create({ file: await toFile(Buffer.from('not a recording'), 'notes.wav'), model: 'whisper-1' }).catch((e: unknown) => e);
+    expect(notAudio).toBeInstanceOf(UnprocessableEntityError);
+    expect((notAudio as UnprocessableEntityError).code).toBe('media_unreadable');
     const noModel = await fetch(`${t.url}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${t.key}` }, body: formOf({}) });
     expect(noModel.status).toBe(400);
     expect(await noModel.json()).toEqual({ error: { message: expect.stringMatching(/model is required/), type: 'invalid_request_error', param: 'model', code: 'invalid_input' } });
