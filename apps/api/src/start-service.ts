@@ -20,7 +20,7 @@ import {
 } from '@transcribe/core';
 import type { Env } from './env.ts';
 import { createApp } from './http/create-app.ts';
-import { configureRateLimits } from './http/rate-limit.ts';
+import { createRequestLimiter } from './http/rate-limit.ts';
 import { startPartialUploadSweeper } from './http/sweep-partial-uploads.ts';
 import { selectEngine, vadModelPath } from './select-engine.ts';
 import { selectMediaStore } from './select-media-store.ts';
@@ -93,7 +93,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
         leaseStaleMs: env.JOB_LEASE_STALE_MS,
       }) : null;
   const stopSweeper = env.WORKER_CONCURRENCY > 0 ? startCacheSweeper(ctx) : null;
-  configureRateLimits(ctx, { writesPerMinute: env.RATE_LIMIT_PER_MINUTE, readsPerMinute: env.RATE_LIMIT_READS_PER_MINUTE });
+  ctx.requestLimiter = createRequestLimiter(database, { writesPerMinute: env.RATE_LIMIT_PER_MINUTE, readsPerMinute: env.RATE_LIMIT_READS_PER_MINUTE });
   const adminToken = randomBytes(24).toString('base64url');
   const botRouter = express.Router();
   const server = options.http === false ? null : await listen(createApp(ctx, { adminToken, botRouter, predictionCacheBytes: env.PREDICTION_CACHE_BYTES }), env.PORT, env.HOST);

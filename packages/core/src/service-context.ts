@@ -47,6 +47,20 @@ export interface ServiceHooks {
   beforeCachedTranscriptRead?: (mediaId: string) => Promise<void>;
 }
 
+/** What a per-key request limit counts: reads (GET, HEAD) or writes (every other method). */
+export type RequestKind = 'read' | 'write';
+
+/** Per-key request limits: how many requests of each kind a key may make per minute. */
+export interface RequestLimiter {
+  /** The limit of `kind` per minute; 0 means no limit. */
+  perMinute(kind: RequestKind): number;
+  /**
+   * Counts one request of `kind` by `apiKeyId`.
+   * @returns 0 when it is allowed, else the whole seconds (≥ 1) until the key may make another.
+   */
+  take(kind: RequestKind, apiKeyId: string): Promise<number>;
+}
+
 /** Everything a use-case needs, built once by each app at start-up. */
 export interface ServiceContext {
   database: Database;
@@ -61,6 +75,11 @@ export interface ServiceContext {
    * holds here before they return. Absent in processes that authenticate no requests (workers).
    */
   apiKeyCache?: ApiKeyCache;
+  /**
+   * Per-key request limits of the HTTP API (apps/api/src/http/rate-limit.ts), counted in the database
+   * on PostgreSQL so they hold across API processes. Set by the app that serves requests.
+   */
+  requestLimiter?: RequestLimiter;
   /**
    * Aborted when this process begins to stop (SIGTERM): a prediction still waiting for a
    * recognition slot then hands its job back to the queue without spending a try

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { AppError, type ServiceContext } from '@transcribe/core';
+import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { AppError, rateLimits, type Database, type RequestKind, type RequestLimiter, type ServiceContext } from '@transcribe/core';
 
 /** Requests a minute per API key; 0 turns a limit off. */
 export interface RateLimits {
@@ -12,85 +13,71 @@ export interface RateLimits {
 /** The env defaults (apps/api/src/env.ts), used when start-service did not configure the app. */
 export const DEFAULT_RATE_LIMITS: RateLimits = { writesPerMinute: 300, readsPerMinute: 3000 };
 
-/** Buckets kept before full (idle) ones are forgotten. */
-const MAX_BUCKETS = 10_000;
-
-export interface RateLimiter {
-  /** Takes one token of `bucket`; returns 0 when allowed, else the whole seconds until one is free (≥ 1). */
-  take(bucket: string, perMinute: number): number;
-}
+/** The length of one counting window, seconds: limits are per minute. */
+const WINDOW_SECONDS = 60;
 
 /**
- * An in-process token bucket per bucket name: capacity `perMinute` (a burst of up to one minute's
- * worth), refilled continuously at `perMinute`/60 tokens a second. One process limits on its own:
- * behind a load balancer with N API processes a key may get up to N times the limit (docs/reliability.md).
- * `now` returns ms (tests pass a clock).
+ * Creates the per-key limits (rate-limiter-flexible): each key may make `perMinute` requests of a
+ * kind in a window of 60 s that starts with its first one. On PostgreSQL the counts live in the
+ * `rate_limits` table (RateLimiterDrizzle, through the service's own driver), so every API process
+ * on the database counts against the same limit; while the database cannot answer, each process
+ * falls back to counting in its own memory (the library's insurance limiter), so an outage neither
+ * lets every request through nor refuses them all. PGlite is one process: its counts stay in memory.
+ * Once a key is over its limit, the rest of its window is answered from memory without a query
+ * (`inMemoryBlockOnConsumed`).
  */
-export function createRateLimiter(now: () => number = Date.now): RateLimiter {
-  const buckets = new Map<string, Bucket>();
+export function createRequestLimiter(database: Pick<Database, 'db' | 'kind'>, limits: RateLimits): RequestLimiter {
+  const make = (kind: RequestKind, points: number): RateLimiterAbstract | null => {
+    if (points <= 0) return null;
+    const options = { keyPrefix: kind, points, duration: WINDOW_SECONDS };
+    if (database.kind !== 'postgres') return new RateLimiterMemory(options);
+    return new RateLimiterDrizzle({
+      ...options,
+      storeClient: database.db,
+      schema: rateLimits,
+      inMemoryBlockOnConsumed: points,
+      inMemoryBlockDuration: WINDOW_SECONDS,
+      insuranceLimiter: new RateLimiterMemory(options),
+    });
+  };
+  const limiters: Record<RequestKind, RateLimiterAbstract | null> = { read: make('read', limits.readsPerMinute), write: make('write', limits.writesPerMinute) };
+  const perMinute: Record<RequestKind, number> = { read: limits.readsPerMinute, write: limits.writesPerMinute };
   return {
-    take(bucket, perMinute) {
-      const perMs = perMinute / 60_000;
-      const t = now();
-      const state = buckets.get(bucket) ?? { tokens: perMinute, at: t, perMinute };
-      state.tokens = Math.min(perMinute, state.tokens + (t - state.at) * perMs);
-      state.at = t;
-      state.perMinute = perMinute;
-      buckets.set(bucket, state);
-      if (buckets.size > MAX_BUCKETS) forgetFull(buckets, t);
-      if (state.tokens >= 1) {
-        state.tokens -= 1;
+    perMinute: (kind) => Math.max(0, perMinute[kind]),
+    async take(kind, apiKeyId) {
+      const limiter = limiters[kind];
+      if (!limiter) return 0;
+      try {
+        await limiter.consume(apiKeyId);
         return 0;
+      } catch (refusal) {
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
       }
-      return Math.max(1, Math.ceil((1 - state.tokens) / perMs / 1000));
     },
   };
-}
-
-interface Bucket {
-  tokens: number;
-  /** When `tokens` was last brought up to date, ms. */
-  at: number;
-  perMinute: number;
-}
-
-/** Drops the buckets that have refilled completely: forgetting them changes no answer. */
-function forgetFull(buckets: Map<string, Bucket>, t: number): void {
-  for (const [name, state] of buckets) {
-    if (state.tokens + ((t - state.at) * state.perMinute) / 60_000 >= state.perMinute) buckets.delete(name);
-  }
-}
-
-const configured = new WeakMap<ServiceContext, { limits: RateLimits; limiter: RateLimiter }>();
-
-/** Sets the limits of the app built on `ctx` (start-service.ts, from RATE_LIMIT_PER_MINUTE and RATE_LIMIT_READS_PER_MINUTE). */
-export function configureRateLimits(ctx: ServiceContext, limits: RateLimits): void {
-  configured.set(ctx, { limits, limiter: createRateLimiter() });
-}
-
-function limiterOf(ctx: ServiceContext): { limits: RateLimits; limiter: RateLimiter } {
-  let entry = configured.get(ctx);
-  if (!entry) configured.set(ctx, (entry = { limits: DEFAULT_RATE_LIMITS, limiter: createRateLimiter() }));
-  return entry;
 }
 
 /**
  * Middleware after `authenticate`: per API key, GET/HEAD count against the read limit and every
  * other method against the write limit (replicate-compat.md 6 and 10.11). Over the limit it answers
  * 429 problem+json with `Retry-After` in seconds before the body is read or anything is created,
- * so a 429 on a create means "not created" and the clients' retries are safe.
+ * so a 429 on a create means "not created" and the clients' retries are safe. The limiter is
+ * `ctx.requestLimiter` (start-service.ts sets it from RATE_LIMIT_PER_MINUTE and
+ * RATE_LIMIT_READS_PER_MINUTE); an app built on a context without one makes it once, with the
+ * defaults, and keeps it on the context so every router of the app counts together.
  * @throws AppError `rate_limited` (429).
  */
 export function rateLimit(ctx: ServiceContext): RequestHandler {
-  return (req, res, next) => {
-    const { limits, limiter } = limiterOf(ctx);
-    const read = req.method === 'GET' || req.method === 'HEAD';
-    const perMinute = read ? limits.readsPerMinute : limits.writesPerMinute;
+  return async (req, res, next) => {
+    ctx.requestLimiter ??= createRequestLimiter(ctx.database, DEFAULT_RATE_LIMITS);
+    const kind: RequestKind = req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
+    const perMinute = ctx.requestLimiter.perMinute(kind);
     if (perMinute <= 0) return next();
-    const waitSeconds = limiter.take(`${read ? 'r' : 'w'}:${res.locals.apiKey.id}`, perMinute);
+    const waitSeconds = await ctx.requestLimiter.take(kind, res.locals.apiKey.id);
     if (waitSeconds === 0) return next();
     res.set('Retry-After', String(waitSeconds));
-    const what = read ? 'reads (GET)' : 'creates and other changes';
+    const what = kind === 'read' ? 'reads (GET)' : 'creates and other changes';
     throw new AppError(
       'rate_limited',
       `Too many requests with this API key: at most ${perMinute} ${what} a minute. Nothing was done; retry after ${waitSeconds} s.`,

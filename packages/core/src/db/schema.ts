@@ -121,3 +121,4 @@ export * from './cache-schema.ts';
 export * from './job-schema.ts';
 export * from './webhook-schema.ts';
 export * from './portal-schema.ts';
+export * from './rate-limit-schema.ts';

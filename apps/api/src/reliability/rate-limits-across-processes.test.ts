@@ -1,0 +1,62 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
+import { createKeyWithCli, fakeEngineEnv, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
+import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
+
+/**
+ * A key's limit holds however many API processes serve it: two processes on one PostgreSQL
+ * database count in the shared `rate_limits` table, so 3 creates a minute means 3 in all, not 3
+ * per process (replicate-compat.md 6: 429 with Retry-After, nothing created).
+ */
+describe('per-key rate limits across API processes', () => {
+  let database: TestDatabase;
+  const dirs: string[] = [];
+  const apis: SpawnedService[] = [];
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    for (let i = 0; i < 2; i += 1) {
+      const dir = await mkdtemp(join(tmpdir(), 'rate-limits-'));
+      dirs.push(dir);
+      env = fakeEngineEnv(dir, database.url, { WORKER_CONCURRENCY: '0', RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_READS_PER_MINUTE: '4' });
+      apis.push(await spawnService(env, SPAWN_TIMEOUT_MS));
+    }
+  }, 2 * SPAWN_TIMEOUT_MS + 60_000);
+
+  afterAll(async () => {
+    for (const api of apis) await api.kill('SIGKILL');
+    await database?.drop();
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  const create = (url: string, key: string) =>
+    fetch(`${url}/v1/replicate/v1/models/service/transcribe/predictions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: { audio: 'http://127.0.0.1:9/a.wav' } }),
+    });
+  const list = (url: string, key: string) => fetch(`${url}/v1/replicate/v1/predictions`, { headers: { authorization: `Bearer ${key}` } });
+
+  it('should count creates and reads of one key on both processes against one limit', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const [a, b] = apis.map((api) => api.url) as [string, string];
+    const key = await createKeyWithCli(env, 'rate-limits');
+    expect((await create(a, key)).status).toBe(201);
+    expect((await create(b, key)).status).toBe(201);
+    expect((await create(a, key)).status).toBe(201);
+    for (const url of [b, a]) {
+      const refused = await create(url, key);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(/at most 3 creates and other changes a minute\. Nothing was done/);
+    }
+    for (const url of [a, b, a, b]) expect((await list(url, key)).status).toBe(200);
+    expect((await list(b, key)).status).toBe(429);
+    // Another key is counted on its own.
+    const other = await createKeyWithCli(env, 'rate-limits-other');
+    expect((await create(b, other)).status).toBe(201);
+  });
+});
