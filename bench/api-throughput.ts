@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { createApiKey, openDatabase } from '@transcribe/core';
-import { startTranscriptionServer } from '../packages/core/src/recognition/test-support/start-transcription-server.ts';
+import { startTranscriptionServer } from '../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
 import { createTestDatabase } from '../apps/api/src/test-support/create-test-database.ts';
 import { pollPrediction } from '../apps/api/src/test-support/poll-prediction.ts';
 import { serveFiles } from '../apps/api/src/test-support/serve-files.ts';
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
       row('GET a succeeded prediction', get, true),
       row('POST a cached repeat (same link)', post, false),
       '',
-      'What a service GET does: it hashes the key (SHA-256) and finds it in the in-process key cache (keys/api-key-cache.ts, '
+      'What a service GET does: it hashes the key (SHA-256) and finds it in the in-process key cache (resources/keys/api-key-cache.ts, '
         + '`KEY_CACHE_TTL_MS`, 5 s: one SELECT per key every 5 s), runs the per-key rate limiter, and answers a finished '
         + 'prediction with the bytes kept in memory per key and `X-Service-Output-Transformers` value '
         + '(http/prediction-body-cache.ts, `PREDICTION_CACHE_BYTES`): a poll of a finished prediction touches no database and '

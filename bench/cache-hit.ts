@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     '',
     `Goal ${ratio < GOAL ? 'met' : `missed: ${fixed(ratio * 100, 2)} % against 1 %`}. A repeat is still created `
       + '`processing` and goes through the durable pg-boss queue (spec 3, 4.1; crash safety), but the create wakes this '
-      + 'process\'s idle worker at once (jobs/wake-transcribe-workers.ts, pg-boss `notifyWorker`) instead of waiting for its '
+      + 'process\'s idle worker at once (platform/jobs/wake-transcribe-workers.ts, pg-boss `notifyWorker`) instead of waiting for its '
       + '0.5 s poll; the worker probes the stored file (ffprobe, the integrity check of spec 2.6.5), reads the stored '
       + 'transcript and writes the result. It downloads nothing and runs no recognition, so its time is a near-constant '
       + `(queue fetch, ffprobe, a few queries) and the share depends on how long the first request took: 1 % of this first `

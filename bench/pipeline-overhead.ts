@@ -14,7 +14,7 @@
  *   measured one by one on the same file.
  *
  * Diarization (requests leave `speakers` unset) starts once VAD is done and runs while the engine
- * recognises (predictions/start-diarization.ts): with a local engine it competes for the same CPUs, with
+ * recognises (pipeline/start-diarization.ts): with a local engine it competes for the same CPUs, with
  * a remote one it is hidden while the engine takes longer; the stage table measures it alone.
  *
  * Run: `npx tsx bench/pipeline-overhead.ts [--full]`. Writes bench/results/pipeline-overhead.md.
@@ -23,13 +23,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createPocketsphinxEngine, createOpenAiAsrEngine, resolveDefaultVadModelPath, type RecognitionEngine } from '@transcribe/core';
-import { decodeToPcm } from '../packages/core/src/media/decode-to-pcm.ts';
-import { fetchMedia } from '../packages/core/src/media/fetch-media.ts';
-import { probeMedia } from '../packages/core/src/media/probe-media.ts';
-import { diarizeRecording } from '../packages/core/src/diarization/diarize-recording.ts';
-import { detectSpeech } from '../packages/core/src/recognition/detect-speech.ts';
-import { startTranscriptionServer, type TranscriptionServer } from '../packages/core/src/recognition/test-support/start-transcription-server.ts';
-import type { VadInterval } from '../packages/core/src/transcript/transcript-model.ts';
+import { decodeToPcm } from '../packages/core/src/pipeline/decode/decode-to-pcm.ts';
+import { fetchMedia } from '../packages/core/src/pipeline/fetch/fetch-media.ts';
+import { probeMedia } from '../packages/core/src/pipeline/decode/probe-media.ts';
+import { diarizeRecording } from '../packages/core/src/pipeline/diarize/diarize-recording.ts';
+import { detectSpeech } from '../packages/core/src/pipeline/vad/detect-speech.ts';
+import { startTranscriptionServer, type TranscriptionServer } from '../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
+import type { VadInterval } from '../packages/core/src/pipeline/render/transcript-model.ts';
 import { serveFiles } from '../apps/api/src/test-support/serve-files.ts';
 import { startTestService, type TestService } from '../apps/api/src/test-support/start-test-service.ts';
 import { FULL_RUN, fixed, median, secondsSince, writeResult } from './support/bench-kit.ts';

@@ -22,9 +22,9 @@ import {
   resolveDefaultVadModelPath,
   type RecognitionEngine,
 } from '@transcribe/core';
-import { decodeToPcm } from '../packages/core/src/media/decode-to-pcm.ts';
-import { detectSpeech } from '../packages/core/src/recognition/detect-speech.ts';
-import { startTranscriptionServer } from '../packages/core/src/recognition/test-support/start-transcription-server.ts';
+import { decodeToPcm } from '../packages/core/src/pipeline/decode/decode-to-pcm.ts';
+import { detectSpeech } from '../packages/core/src/pipeline/vad/detect-speech.ts';
+import { startTranscriptionServer } from '../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
 import { serveFiles } from '../apps/api/src/test-support/serve-files.ts';
 import { startTestService } from '../apps/api/src/test-support/start-test-service.ts';
 import { FULL_RUN, fixed, secondsSince, writeResult } from './support/bench-kit.ts';

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPocketsphinxEngine, resolveDefaultVadModelPath, wordErrorRate, type RecognitionEngine } from '@transcribe/core';
-import { decodeToPcm } from '../../packages/core/src/media/decode-to-pcm.ts';
-import { transcribeRecording } from '../../packages/core/src/recognition/transcribe-recording.ts';
+import { decodeToPcm } from '../../packages/core/src/pipeline/decode/decode-to-pcm.ts';
+import { transcribeRecording } from '../../packages/core/src/pipeline/recognize/transcribe-recording.ts';
 
 const AUSTEN = {
   hotwords: ['Dashwood', 'Elinor', 'Marianne', 'Willoughby', 'Norland', 'Ferrars', 'Barton', 'Brandon'],

@@ -19,8 +19,8 @@ import {
   wordErrorRate,
   type RecognitionEngine,
 } from '@transcribe/core';
-import { decodeToPcm } from '../../packages/core/src/media/decode-to-pcm.ts';
-import { transcribeRecording } from '../../packages/core/src/recognition/transcribe-recording.ts';
+import { decodeToPcm } from '../../packages/core/src/pipeline/decode/decode-to-pcm.ts';
+import { transcribeRecording } from '../../packages/core/src/pipeline/recognize/transcribe-recording.ts';
 import { measureDiarization } from './measure-diarization.ts';
 import { measureHotwords } from './measure-hotwords.ts';
 

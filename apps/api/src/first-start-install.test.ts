@@ -10,7 +10,7 @@ import {
   startBlackHole,
   writeFixtureModel,
   type ReleaseHost,
-} from '../../../packages/core/src/recognition/models-install/serve-release-files.test-helper.ts';
+} from '../../../packages/core/src/pipeline/recognize/models/install/serve-release-files.test-helper.ts';
 import { autoInstallMirror } from './select-engine.ts';
 import { freePort, runScriptToEnd, spawnService } from './test-support/spawn-service.ts';
 

@@ -15,7 +15,7 @@ const RECOGNIZED = /recognized (\d+)%/g;
 /**
  * The text of the one status message the bot edits while a recording is transcribed:
  * one line per stage, ✅ when finished, ⏳ for the stage in progress. Stages come from the
- * prediction's log lines (predictions/run-prediction.ts, recognition/transcribe-recording.ts).
+ * prediction's log lines (pipeline/run-prediction.ts, pipeline/recognize/transcribe-recording.ts).
  */
 export function describeProgress(state: ProgressState): string {
   const lines = [state.downloadedBytes === null ? '⏳ Getting the file from Telegram…' : `✅ File received (${formatSize(state.downloadedBytes)})`];

@@ -1,16 +1,16 @@
 import type PgBoss from 'pg-boss';
 import type PQueue from 'p-queue';
-import type { Database } from './db/open-database.ts';
-import type { ApiKeyCache } from './keys/api-key-cache.ts';
-import type { LlmClientConfig } from './post-processing/llm-client-config.ts';
-import type { RecognitionEngine } from './recognition/recognition-engine.ts';
-import type { MediaStore } from './storage/media-store.ts';
+import type { Database } from './platform/db/open-database.ts';
+import type { ApiKeyCache } from './resources/keys/api-key-cache.ts';
+import type { LlmClientConfig } from './pipeline/post-process/llm-client-config.ts';
+import type { RecognitionEngine } from './pipeline/recognize/recognition-engine.ts';
+import type { MediaStore } from './platform/storage/media-store.ts';
 
 /** Settings the apps pass to core (core never reads `process.env`). Units are in the names. */
 export interface ServiceConfig {
   /** Root folder for uploads and work files. */
   dataDir: string;
-  /** Where stored downloads (the media cache) live; default the local directory `dataDir/media` (storage/media-store.ts). */
+  /** Where stored downloads (the media cache) live; default the local directory `dataDir/media` (platform/storage/media-store.ts). */
   mediaStore?: MediaStore;
   /** Absolute public base of the client-compatible API, e.g. `https://host/v1/replicate/v1`. */
   apiBaseUrl: string;
@@ -41,7 +41,7 @@ export interface ServiceConfig {
 export interface ServiceHooks {
   /**
    * Runs when a prediction has matched the stored transcript's parameters and is about to read that
-   * transcript (predictions/produce-transcript.ts): a concurrent replacement made here is what
+   * transcript (pipeline/produce-transcript.ts): a concurrent replacement made here is what
    * spec 7's `cache_changed` reports.
    */
   beforeCachedTranscriptRead?: (mediaId: string) => Promise<void>;
@@ -71,7 +71,7 @@ export interface ServiceContext {
   config: ServiceConfig;
   /**
    * This process's cache of authenticated keys, kept true to revocations by a watcher on the
-   * key-change channel (keys/watch-api-key-changes.ts); revoking and reissuing pass it so the change
+   * key-change channel (resources/keys/watch-api-key-changes.ts); revoking and reissuing pass it so the change
    * holds here before they return. Absent in processes that authenticate no requests (workers).
    */
   apiKeyCache?: ApiKeyCache;
@@ -83,7 +83,7 @@ export interface ServiceContext {
   /**
    * Aborted when this process begins to stop (SIGTERM): a prediction still waiting for a
    * recognition slot then hands its job back to the queue without spending a try
-   * (predictions/run-in-recognition-slot.ts). Absent: the process never stops its work early.
+   * (pipeline/run-in-recognition-slot.ts). Absent: the process never stops its work early.
    */
   stopping?: AbortSignal;
   /** Test seams (ServiceHooks); absent in production. */

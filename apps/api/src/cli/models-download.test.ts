@@ -11,7 +11,7 @@ import {
   serveReleaseFiles,
   writeFixtureModel,
   type ReleaseHost,
-} from '../../../../packages/core/src/recognition/models-install/serve-release-files.test-helper.ts';
+} from '../../../../packages/core/src/pipeline/recognize/models/install/serve-release-files.test-helper.ts';
 import { REPO_ROOT } from '../test-support/shared-paths.ts';
 import { runScriptToEnd } from '../test-support/spawn-service.ts';
 

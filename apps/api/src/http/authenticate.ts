@@ -25,7 +25,7 @@ export function readPresentedKey(headers: Record<string, string | string[] | und
 
 /**
  * Middleware: 401 unless a live API key is presented; stores the key row in `res.locals.apiKey`.
- * With `cache` (KEY_CACHE_TTL_MS), a key seen within the TTL needs no query (keys/api-key-cache.ts).
+ * With `cache` (KEY_CACHE_TTL_MS), a key seen within the TTL needs no query (resources/keys/api-key-cache.ts).
  */
 export function authenticate(db: Db, cache?: ApiKeyCache): RequestHandler {
   return async (req, res, next) => {

@@ -48,7 +48,7 @@ export function jsonBodyLimitBytes(maxMediaBytes: number): number {
  * authentication (spec 5) before any body is read, JSON parsing sized for `data:` URIs
  * (replicate-compat.md 10.6; uploads are streamed by the routes), and the one error mapper.
  * Authenticated keys and the answers of finished predictions are cached in memory (issue 10;
- * keys/api-key-cache.ts, http/prediction-body-cache.ts).
+ * resources/keys/api-key-cache.ts, http/prediction-body-cache.ts).
  */
 export function createApp(ctx: ServiceContext, options: AppOptions = {}): Express {
   const app = express();

@@ -15,8 +15,8 @@ const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
 const RECOGNIZED = /recognized (\d+)%/g;
 
 /**
- * Reads a prediction's progress from its status and `logs` lines (predictions/run-prediction.ts,
- * recognition/transcribe-recording.ts): queue → download → decode → speech detection →
+ * Reads a prediction's progress from its status and `logs` lines (pipeline/run-prediction.ts,
+ * pipeline/recognize/transcribe-recording.ts): queue → download → decode → speech detection →
  * recognition (its percentage) → post-processing → done.
  */
 export function describePortalProgress(row: Pick<PredictionRow, 'status' | 'startedAt' | 'logs' | 'error'>): PortalProgress {

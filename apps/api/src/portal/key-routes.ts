@@ -11,7 +11,7 @@ const form = express.urlencoded({ extended: false, limit: '16kb' });
 
 /**
  * Settings → API (spec 5.2): the person's keys (prefix, creation date) and "Get key", which issues
- * a key, or reissues it with the same use-case as the bot (keys/reissue-user-api-key.ts): the old
+ * a key, or reissues it with the same use-case as the bot (resources/keys/reissue-user-api-key.ts): the old
  * keys stop right away or after 5 minutes, as chosen (spec 5.3: within 5 minutes). The new key is
  * shown once, never stored (Cache-Control: no-store on every portal page).
  */

@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageLedger } from '@transcribe/core';
-import { startChatServer, type ChatServer } from '../../../../packages/core/src/post-processing/test-support/start-chat-server.ts';
-import { replyLikeAModel } from '../../../../packages/core/src/post-processing/test-support/reply-like-a-model.ts';
+import { startChatServer, type ChatServer } from '../../../../packages/core/src/pipeline/post-process/test-support/start-chat-server.ts';
+import { replyLikeAModel } from '../../../../packages/core/src/pipeline/post-process/test-support/reply-like-a-model.ts';
 import {
   startTranscriptionServer,
   type TranscriptionReply,
   type TranscriptionServer,
-} from '../../../../packages/core/src/recognition/test-support/start-transcription-server.ts';
+} from '../../../../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
 import { countLogLines, createLinkPrediction, isSettled, waitForPrediction } from '../test-support/fake-engine-service.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';

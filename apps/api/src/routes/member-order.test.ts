@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../../../../packages/core/src/post-processing/test-support/start-chat-server.ts';
-import { replyLikeAModel } from '../../../../packages/core/src/post-processing/test-support/reply-like-a-model.ts';
+import { startChatServer, type ChatServer } from '../../../../packages/core/src/pipeline/post-process/test-support/start-chat-server.ts';
+import { replyLikeAModel } from '../../../../packages/core/src/pipeline/post-process/test-support/reply-like-a-model.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';

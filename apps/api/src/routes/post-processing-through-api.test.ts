@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../../../../packages/core/src/post-processing/test-support/start-chat-server.ts';
-import { identifyRequest, replyLikeAModel } from '../../../../packages/core/src/post-processing/test-support/reply-like-a-model.ts';
+import { startChatServer, type ChatServer } from '../../../../packages/core/src/pipeline/post-process/test-support/start-chat-server.ts';
+import { identifyRequest, replyLikeAModel } from '../../../../packages/core/src/pipeline/post-process/test-support/reply-like-a-model.ts';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';

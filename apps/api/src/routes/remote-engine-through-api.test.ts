@@ -9,7 +9,7 @@ import {
   startTranscriptionServer,
   type RecordedTranscriptionRequest,
   type TranscriptionServer,
-} from '../../../../packages/core/src/recognition/test-support/start-transcription-server.ts';
+} from '../../../../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';

@@ -12,7 +12,7 @@ import { startTestService, type TestService } from '../test-support/start-test-s
 const HEADER = 'x-service-output-transformers';
 
 /**
- * The in-memory caches of the API process: authenticated keys (keys/api-key-cache.ts) and
+ * The in-memory caches of the API process: authenticated keys (resources/keys/api-key-cache.ts) and
  * the answers of finished predictions (http/prediction-body-cache.ts), through the real service.
  */
 describe('key and finished-prediction caches through the API', () => {

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTranscriptionServer, type TranscriptionServer } from '../../../../packages/core/src/recognition/test-support/start-transcription-server.ts';
-import { startS3Server, type S3Server } from '../../../../packages/core/src/storage/test-support/start-s3-server.ts';
+import { startTranscriptionServer, type TranscriptionServer } from '../../../../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
+import { startS3Server, type S3Server } from '../../../../packages/core/src/platform/storage/test-support/start-s3-server.ts';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';

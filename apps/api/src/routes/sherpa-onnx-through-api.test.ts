@@ -9,7 +9,7 @@ import { AUDIO_DIR, REPO_ROOT } from '../test-support/shared-paths.ts';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
 
 /** The random-weight models of the real sherpa-onnx layout (scripts/fixtures/make-sherpa-fixture-models.py). */
-const FIXTURE_MODELS_DIR = join(REPO_ROOT, 'packages/core/src/recognition/test-support/models');
+const FIXTURE_MODELS_DIR = join(REPO_ROOT, 'packages/core/src/pipeline/recognize/test-support/models');
 
 /** Child processes of this process whose command line mentions `needle`. */
 function childrenRunning(needle: string): string[] {

@@ -7,7 +7,7 @@ const NOT_VALID = 'This text link is not valid: it was changed or cut. Fetch the
 
 /**
  * `GET …/predictions/{id}/output.txt?expires=…&signature=…` without a key: the signed
- * `txt_file_url` of the earlier interface variant (spec 9; predictions/sign-legacy-text-url.ts),
+ * `txt_file_url` of the earlier interface variant (spec 9; resources/predictions/sign-legacy-text-url.ts),
  * which its clients fetch as given. Mounted before the key check under both API roots; a request
  * without `signature` goes on to the key-checked route of the same path (prediction-routes.ts).
  * Answers `text/plain; charset=utf-8` with the prediction's text, or 403 `link_not_valid` (altered,

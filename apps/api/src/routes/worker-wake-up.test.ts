@@ -10,7 +10,7 @@ const POLL_SECONDS = 60;
 
 /**
  * A prediction created in the process that runs the worker starts at once
- * (jobs/wake-transcribe-workers.ts), not after the queue's polling interval; a cached repeat then
+ * (platform/jobs/wake-transcribe-workers.ts), not after the queue's polling interval; a cached repeat then
  * ends within a second.
  */
 describe('waking the local worker after a create', () => {

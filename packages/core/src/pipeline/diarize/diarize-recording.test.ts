@@ -1,0 +1,138 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectSpeech } from '../vad/detect-speech.ts';
+import { resolveDefaultVadModelPath } from '../vad/locate-vad-model.ts';
+import { audioPath } from '../recognize/shared-audio.test-helper.ts';
+import type { VadInterval } from '../render/transcript-model.ts';
+import { diarizationErrorRate } from './diarization-error-rate.ts';
+import { diarizeRecording } from './diarize-recording.ts';
+import { parseRttm } from './parse-rttm.ts';
+import type { SpeakerTurn } from './speaker-turn.ts';
+
+const SAMPLE = audioPath('multispeaker/pyannote_sample.wav');
+const vad = (wavPath: string) => detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() });
+const labelsOf = (turns: SpeakerTurn[]) => [...new Set(turns.map((turn) => turn.speaker))];
+let reference: SpeakerTurn[];
+let speech: VadInterval[];
+let scratch: string;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'diarize-recording-test-'));
+  reference = parseRttm(await readFile(audioPath('multispeaker/pyannote_sample.rttm'), 'utf8'));
+  speech = await vad(SAMPLE);
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('diarizeRecording with the built-in diarizer', () => {
+  // Measured (docs/diarization.md): DER 18.2 % without collar, 4.0 % with a 0.25 s collar.
+  it('should diarize pyannote_sample.wav with speakers: 2 under DER 0.22', async () => {
+    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, speakers: 2 });
+    expect(labelsOf(turns)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
+    expect(diarizationErrorRate(reference, turns).der).toBeLessThan(0.22);
+    expect(diarizationErrorRate(reference, turns, { collar: 0.25 }).der).toBeLessThan(0.08);
+    for (const turn of turns) {
+      expect(turn.end).toBeGreaterThan(turn.start);
+      expect(speech.some((s) => turn.start >= s.start && turn.end <= s.end)).toBe(true);
+    }
+  });
+
+  // Measured (docs/diarization.md): the estimate finds the 2 speakers, so the turns are those of speakers: 2.
+  it('should estimate two speakers in pyannote_sample.wav without speakers, under DER 0.22', async () => {
+    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, speakers: null });
+    expect(labelsOf(turns)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
+    expect(diarizationErrorRate(reference, turns).der).toBeLessThan(0.22);
+    expect(diarizationErrorRate(reference, turns, { collar: 0.25 }).der).toBeLessThan(0.08);
+  });
+
+  it('should number labels by first appearance', async () => {
+    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, speakers: 3 });
+    const order = turns.map((turn) => turn.speaker).filter((label, i, all) => all.indexOf(label) === i);
+    expect(order).toEqual(order.map((_, i) => `SPEAKER_${i + 1}`));
+    expect(turns.map((turn) => turn.start)).toEqual([...turns.map((turn) => turn.start)].sort((a, b) => a - b));
+  });
+
+  it('should give every speech interval to SPEAKER_1 with speakers: 1', async () => {
+    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, speakers: 1 });
+    expect(turns).toEqual(speech.map((s) => ({ start: s.start, end: s.end, speaker: 'SPEAKER_1' })));
+  });
+
+  it('should find one speaker in jfk.wav without speakers', async () => {
+    const wav = audioPath('jfk.wav');
+    expect(labelsOf(await diarizeRecording({ wavPath: wav, speech: await vad(wav), speakers: null }))).toEqual(['SPEAKER_1']);
+  });
+
+  it('should find one speaker in three LibriVox clips of one reader joined, without speakers', async () => {
+    const joined = path.join(scratch, 'librivox-one-reader.wav');
+    const clips = ['0870', '0880', '0890'].map((n) => audioPath(`librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb-${n}.wav`));
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-nostdin', ...clips.flatMap((clip) => ['-i', clip]), '-filter_complex', '[0:a][1:a][2:a]concat=n=3:v=0:a=1', '-ar', '16000', '-ac', '1', joined]);
+    expect(labelsOf(await diarizeRecording({ wavPath: joined, speech: await vad(joined), speakers: null }))).toEqual(['SPEAKER_1']);
+  });
+
+  it('should estimate two speakers, changing at the join, for jfk.wav followed by a LibriSpeech reader', async () => {
+    const joined = path.join(scratch, 'jfk-then-librispeech.wav');
+    const inputs = ['-i', audioPath('jfk.wav'), '-i', audioPath('librispeech-test-clean/1089-134686-0000.wav')];
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-nostdin', ...inputs, '-filter_complex', '[0:a][1:a]concat=n=2:v=0:a=1', '-ar', '16000', '-ac', '1', joined]);
+    const turns = await diarizeRecording({ wavPath: joined, speech: await vad(joined), speakers: null });
+    expect(labelsOf(turns)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
+    const change = turns.find((turn) => turn.speaker === 'SPEAKER_2')!.start;
+    expect(change).toBeGreaterThan(10.5); // jfk.wav is 11.0 s long; its last word ends at ~10.6 s
+    expect(change).toBeLessThan(11.6);
+    expect(turns.filter((turn) => turn.start >= 11.6).every((turn) => turn.speaker === 'SPEAKER_2')).toBe(true);
+  });
+
+  it('should return no turns without speech', async () => {
+    expect(await diarizeRecording({ wavPath: SAMPLE, speech: [], speakers: null })).toEqual([]);
+  });
+
+  it('should stop with the signal reason when aborted', async () => {
+    const controller = new AbortController();
+    const running = diarizeRecording({ wavPath: SAMPLE, speech, speakers: 2, signal: controller.signal });
+    controller.abort(new Error('canceled'));
+    await expect(running).rejects.toThrow('canceled');
+  });
+});
+
+describe('diarizeRecording with sherpa-onnx demanded', () => {
+  it('should fail with engine_unavailable naming the missing segmentation model', async () => {
+    const modelsDir = path.join(scratch, 'no-models');
+    await mkdir(modelsDir, { recursive: true });
+    await expect(diarizeRecording({ wavPath: SAMPLE, speech, speakers: 2, modelsDir, engine: 'sherpa' })).rejects.toMatchObject({
+      code: 'engine_unavailable',
+      message: expect.stringContaining(path.join(modelsDir, 'sherpa-onnx-pyannote-segmentation-3-0', 'model.onnx')),
+    });
+  });
+
+  it('should fail with engine_unavailable naming the embedding model when only the segmentation model is there', async () => {
+    const modelsDir = path.join(scratch, 'half-models');
+    await mkdir(path.join(modelsDir, 'sherpa-onnx-pyannote-segmentation-3-0'), { recursive: true });
+    await writeFile(path.join(modelsDir, 'sherpa-onnx-pyannote-segmentation-3-0', 'model.onnx'), fakeOnnx());
+    await expect(diarizeRecording({ wavPath: SAMPLE, speech, speakers: null, modelsDir })).rejects.toMatchObject({
+      code: 'engine_unavailable',
+      message: expect.stringMatching(/3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k\.onnx is missing: download https:\/\//),
+    });
+  });
+
+  it('should fail with engine_unavailable, and keep this process alive, when the model files are damaged', async () => {
+    const modelsDir = path.join(scratch, 'damaged-models');
+    await mkdir(path.join(modelsDir, 'sherpa-onnx-pyannote-segmentation-3-0'), { recursive: true });
+    await writeFile(path.join(modelsDir, 'sherpa-onnx-pyannote-segmentation-3-0', 'model.onnx'), fakeOnnx());
+    await writeFile(path.join(modelsDir, '3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx'), fakeOnnx());
+    // onnxruntime aborts the process that loads a damaged model: only the diarization child process dies.
+    const error = await diarizeRecording({ wavPath: SAMPLE, speech, speakers: 2, modelsDir }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'engine_unavailable', message: expect.stringMatching(/^Speaker diarization (was killed|exited|failed)/) });
+  });
+});
+
+/** 64 KiB starting like an ONNX ModelProto (field 1 `ir_version` = 8): passes the file check only. */
+function fakeOnnx(): Buffer {
+  const bytes = Buffer.alloc(64 * 1024);
+  bytes[0] = 0x08;
+  bytes[1] = 0x08;
+  return bytes;
+}

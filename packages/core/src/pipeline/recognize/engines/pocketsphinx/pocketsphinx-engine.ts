@@ -1,0 +1,96 @@
+import { access, constants } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../../../platform/errors/app-error.ts';
+import { parsePocketsphinxHypseg } from './parse-pocketsphinx-hypseg.ts';
+import { decodeInParallel } from '../../decode-in-parallel.ts';
+import { pocketsphinxBeamArgs } from '../../recognition-profile.ts';
+import { planUtterances, type PlanUtterancesOptions } from '../../plan-utterances.ts';
+import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from '../../recognition-engine.ts';
+import { assertPcm16kMono, readWavLayout } from '../../read-wav-layout.ts';
+
+export interface PocketsphinxOptions {
+  /** Default `/usr/bin/pocketsphinx_batch` (Debian package `pocketsphinx`). */
+  binaryPath?: string;
+  /** Default `/usr/share/pocketsphinx/model/en-us` (package `pocketsphinx-en-us`). */
+  modelDir?: string;
+  /** Timeout = 60 s + timeoutFactor × seconds to decode (default 10: it runs at ~0.3–0.8× real time, slower on a loaded machine). */
+  timeoutFactor?: number;
+  /** Parallel processes, each decoding a share of the utterances (default 2). */
+  processes?: number;
+  /** How VAD intervals become utterances (see plan-utterances.ts). */
+  plan?: PlanUtterancesOptions;
+}
+
+const INSTALL_HINT = 'install it with `apt-get install pocketsphinx pocketsphinx-en-us`';
+
+/**
+ * Checks that the pocketsphinx_batch binary is executable and the US English model files exist.
+ * @throws AppError `engine_unavailable` naming the missing file and the apt command.
+ */
+export async function assertPocketsphinxAvailable(options: PocketsphinxOptions = {}): Promise<void> {
+  const { binaryPath, modelDir } = withDefaults(options);
+  const needed: Array<[string, number, string]> = [
+    [binaryPath, constants.X_OK, 'binary'],
+    [path.join(modelDir, 'en-us', 'mdef'), constants.R_OK, 'acoustic model'],
+    [path.join(modelDir, 'en-us.lm.bin'), constants.R_OK, 'language model'],
+    [path.join(modelDir, 'cmudict-en-us.dict'), constants.R_OK, 'dictionary'],
+  ];
+  for (const [file, mode, what] of needed) {
+    try {
+      await access(file, mode);
+    } catch (error) {
+      throw new AppError('engine_unavailable', `pocketsphinx ${what} ${file} is missing: ${INSTALL_HINT}`, { cause: error });
+    }
+  }
+}
+
+/**
+ * Offline English recogniser on CMU PocketSphinx 5prealpha (Debian's "0.8"), run as
+ * `pocketsphinx_batch` processes over the VAD speech intervals (padded and merged into
+ * utterances). Word times come from `-hypseg`; it gives no word confidence (null).
+ * Its n-gram decoder has no biasing, so `prompt` and `hotwords` are not used natively
+ * (`nativeHints`): transcribe-recording.ts applies them afterwards as spelling hints.
+ * @throws from recognize: AppError `invalid_input` (language other than en), `engine_unavailable`,
+ *   `recognition_failed`, `media_unreadable`; `signal.reason` when aborted.
+ */
+export function createPocketsphinxEngine(options: PocketsphinxOptions = {}): RecognitionEngine {
+  return {
+    name: 'pocketsphinx',
+    languages: ['en'],
+    defaultLanguage: 'en',
+    identifiesLanguages: false, // English only: `multilingual: true` is refused before download
+    nativeHints: () => ({ prompt: false, hotwords: false }),
+    recognize: (request) => recognizeWithPocketsphinx(withDefaults(options), request),
+  };
+}
+
+async function recognizeWithPocketsphinx(
+  options: ReturnType<typeof withDefaults>,
+  request: RecognitionRequest,
+): Promise<RecognizedSegment[]> {
+  if (request.language !== null && request.language !== 'en') {
+    throw new AppError('invalid_input', `The pocketsphinx engine recognises only English (en), not ${request.language}`, { param: 'language' });
+  }
+  request.signal?.throwIfAborted();
+  const utterances = planUtterances(request.speech, request.durationSeconds, options.plan);
+  if (utterances.length === 0) return [];
+  await assertPocketsphinxAvailable(options);
+  const layout = await readWavLayout(request.wavPath);
+  assertPcm16kMono(layout, request.wavPath);
+  const output = await decodeInParallel({
+    ...options, wavPath: request.wavPath, layout, utterances, signal: request.signal, onProgress: request.onProgress,
+    searchArgs: pocketsphinxBeamArgs(request.efficiency ?? null),
+  });
+  const segments = parsePocketsphinxHypseg(output, utterances.map((u) => u.start));
+  return segments.map((segment) => ({ ...segment, language: 'en' }));
+}
+
+function withDefaults(options: PocketsphinxOptions) {
+  return {
+    ...options,
+    binaryPath: options.binaryPath ?? '/usr/bin/pocketsphinx_batch',
+    modelDir: options.modelDir ?? '/usr/share/pocketsphinx/model/en-us',
+    timeoutFactor: options.timeoutFactor ?? 10,
+    processes: Math.max(1, options.processes ?? 2),
+  };
+}

@@ -1,0 +1,77 @@
+import type { TranscriptWord, VadInterval } from '../render/transcript-model.ts';
+import type { Domain, Efficiency } from '../../contract/validation/prediction-input.ts';
+
+/** What the pipeline asks an engine to recognise. */
+export interface RecognitionRequest {
+  /** Path of a 16 kHz mono signed 16-bit little-endian WAV file (made by pipeline/decode/decode-to-pcm.ts). */
+  wavPath: string;
+  /** Length of the audio in seconds. */
+  durationSeconds: number;
+  /** Speech intervals found by voice-activity detection, in seconds; engines recognise only inside them. */
+  speech: VadInterval[];
+  /** Language code from the spec 2.5 table, or null to let the engine decide / detect. */
+  language: string | null;
+  /** Free-text hint (spec 2.2 `prompt`), or null. */
+  prompt: string | null;
+  /** Keywords to boost (spec 2.2 `hotwords`, already split at commas and trimmed). */
+  hotwords: string[];
+  /** Spec 2.2 `efficiency`: engines map it to model size / beam width (docs/recognition.md). */
+  efficiency?: Efficiency | null;
+  /** Spec 2.2 `domain`: engines may use it as a hint (docs/recognition.md). */
+  domain?: Domain | null;
+  /**
+   * Spec 2.2 `multilingual` (null and absent mean false): with `language` null, the engine finds the
+   * language of each utterance and tags every segment with it, instead of one language for the
+   * recording (docs/recognition.md, "multilingual"). Only sent to engines with `identifiesLanguages`.
+   */
+  multilingual?: boolean;
+  /** Aborts recognition (e.g. on shutdown or cancel). */
+  signal?: AbortSignal;
+  /** Called with the recognised fraction 0..1 as the engine progresses. */
+  onProgress?: (fraction: number) => void;
+}
+
+/** One piece of recognised speech, times in seconds from the start of the recording. */
+export interface RecognizedSegment {
+  start: number;
+  end: number;
+  text: string;
+  words: TranscriptWord[];
+  /** Language code when the engine knows it, else null. */
+  language: string | null;
+}
+
+/** Which spec 2.2 hints an engine hands to its model for a request (docs/recognition.md). */
+export interface NativeHints {
+  /** The model reads `prompt` itself (e.g. Whisper's prompt on an OpenAI-compatible server). */
+  prompt: boolean;
+  /** The model is biased towards `hotwords` itself (e.g. sherpa-onnx transducers, Whisper's prompt). */
+  hotwords: boolean;
+}
+
+/** A speech recognition engine. Implementations live beside this file. */
+export interface RecognitionEngine {
+  /** Short stable name, e.g. `pocketsphinx`. */
+  readonly name: string;
+  /** Language codes (spec 2.5) the engine can recognise; 'any' when it takes all of them. */
+  readonly languages: readonly string[] | 'any';
+  /** Language used when the request leaves `language` null and the engine cannot detect. */
+  readonly defaultLanguage: string;
+  /**
+   * Whether the engine can tell languages apart within one recording (spec 2.2 `multilingual`):
+   * absent means false, and a request with `multilingual: true` is refused with HTTP 422 before
+   * download (contract/validation/parse-recognition-options.ts).
+   */
+  readonly identifiesLanguages?: boolean;
+  /**
+   * Which hints this engine uses natively for `request` (it may depend on the model the request
+   * picks). Absent means none. After recognition, transcribe-recording.ts applies spelling hints
+   * (apply-spelling-hints.ts) from `hotwords` always and from `prompt` only when `prompt` is false.
+   */
+  nativeHints?(request: Pick<RecognitionRequest, 'language' | 'efficiency' | 'multilingual'>): NativeHints;
+  /**
+   * Recognises the speech intervals of `request.wavPath`.
+   * @throws AppError `recognition_failed` when the engine fails, `engine_unavailable` when it cannot run.
+   */
+  recognize(request: RecognitionRequest): Promise<RecognizedSegment[]>;
+}

@@ -1,0 +1,144 @@
+import type { Transcript, TranscriptSegment, VadInterval } from '../render/transcript-model.ts';
+import { applySpellingHints } from './hints/apply-spelling-hints.ts';
+import { collapseRepeats } from './collapse-repeats.ts';
+import { derivePromptHints } from './hints/derive-prompt-hints.ts';
+import { detectSpeech } from '../vad/detect-speech.ts';
+import { gateWordsToSpeech } from './gate-words-to-speech.ts';
+import { DEFAULT_PRONUNCIATION_DICTIONARY } from './hints/read-pronunciations.ts';
+import type { NativeHints, RecognitionEngine, RecognizedSegment } from './recognition-engine.ts';
+import { findLanguage } from '../../contract/spec/languages.ts';
+import { summarizeLanguages, wordSeparator } from './summarize-languages.ts';
+import { resolveRecognitionProfile } from './recognition-profile.ts';
+import type { Domain, Efficiency } from '../../contract/validation/prediction-input.ts';
+
+export interface TranscribeRecordingInput {
+  /** 16 kHz mono 16-bit WAV file (pipeline/decode/decode-to-pcm.ts). */
+  wavPath: string;
+  /** Length of the recording, seconds. */
+  durationSeconds: number;
+  /** Container format as ffprobe names it, copied to `transcript.source.format`. */
+  formatName: string;
+  engine: RecognitionEngine;
+  /** Silero VAD model (resolveDefaultVadModelPath()). */
+  vadModelPath: string;
+  /** Requested language code, or null for the engine's choice. */
+  language: string | null;
+  /** Spec 2.2 `prompt`: passed to the engine; its names and terms become spelling hints when the engine cannot read it. */
+  prompt: string | null;
+  /** Spec 2.2 `hotwords`: passed to the engine and always applied as spelling hints (apply-spelling-hints.ts). */
+  hotwords: string[];
+  /** CMUdict-format pronunciations for the spelling hints (default PocketSphinx's; null: spelling only). */
+  pronunciationDictionaryPath?: string | null;
+  /** Spec 2.2 `domain` and `efficiency` (recognition-profile.ts). */
+  domain?: Domain | null;
+  efficiency?: Efficiency | null;
+  /** Spec 2.2 `multilingual` (null → false): passed to the engine; json2 `languages` then lists every language found with its duration. */
+  multilingual?: boolean | null;
+  signal?: AbortSignal;
+  /** Progress lines for the prediction log, e.g. `VAD: 4 speech intervals, 8.9 s of speech`. */
+  onStage?: (line: string) => void;
+  /** Called with the VAD intervals (seconds) as soon as VAD is done, before the engine runs (to start diarization alongside it). */
+  onSpeech?: (speech: VadInterval[]) => void;
+}
+
+/**
+ * The recognition step of the pipeline: voice-activity detection, then (only when there is speech)
+ * the engine on the speech intervals, then gating words to speech, collapsing loops and applying
+ * spelling hints (`hotwords`, and `prompt` terms when the engine cannot read the prompt:
+ * spellingHintsFor; docs/recognition.md).
+ * @returns the Transcript (times in seconds): no segments, `vad` [] and `language` null when there
+ *   is no speech; otherwise one segment per recognised segment with `speaker` null.
+ * @throws AppError from detectSpeech and engine.recognize (`engine_unavailable`,
+ *   `recognition_failed`, `media_unreadable`, `invalid_input`); `signal.reason` when aborted.
+ */
+export async function transcribeRecording(input: TranscribeRecordingInput): Promise<Transcript> {
+  const profile = resolveRecognitionProfile(input.domain);
+  const speech = await detectSpeech(input.wavPath, {
+    modelPath: input.vadModelPath,
+    threshold: profile.vad.threshold,
+    minSilenceSeconds: profile.vad.minSilenceSeconds,
+    minSpeechSeconds: profile.vad.minSpeechSeconds,
+    signal: input.signal,
+  });
+  input.onStage?.(describeSpeech(speech));
+  input.onSpeech?.(speech);
+  const source = { length: input.durationSeconds, format: input.formatName };
+  // song: VAD misses sung words, so the whole recording is recognised (no gating).
+  const recognizable = profile.gateToSpeech ? speech : [{ start: 0, end: input.durationSeconds }];
+  if (recognizable.length === 0) return { source, segments: [], vad: [], language: null, languages: [], speakers: [] };
+  if (input.language === null && input.engine.languages !== 'any' && input.engine.languages.length === 1) {
+    // The engine cannot detect a language: say which one the transcript is in, rather than let a
+    // German recording come back as English-sounding words with no hint why.
+    const only = input.engine.languages[0]!;
+    input.onStage?.(`language not given: ${input.engine.name} knows only ${findLanguage(only)?.name ?? only} (${only}), so ${findLanguage(only)?.name ?? only} was assumed`);
+  }
+  let reported = -1;
+  const recognized = await input.engine.recognize({
+    wavPath: input.wavPath,
+    durationSeconds: input.durationSeconds,
+    speech: recognizable,
+    language: input.language,
+    prompt: input.prompt,
+    hotwords: input.hotwords,
+    efficiency: input.efficiency ?? null,
+    domain: input.domain ?? null,
+    multilingual: input.multilingual ?? false,
+    signal: input.signal,
+    onProgress: (fraction) => {
+      const percent = Math.floor(fraction * 10) * 10; // one line per 10 %
+      if (percent > reported) input.onStage?.(`recognized ${(reported = percent)}%`);
+    },
+  });
+  if (reported < 100) input.onStage?.('recognized 100%');
+  const gated = gateWordsToSpeech(recognized, recognizable);
+  const collapsed = profile.collapseRepeats ? collapseRepeats(gated) : gated;
+  const kept = await correctSpelling(collapsed, input);
+  const { language, languages } = summarizeLanguages(kept, input.language, input.engine.defaultLanguage, { multilingual: input.multilingual ?? false });
+  const segments = kept.map((s) => toTranscriptSegment(s, language));
+  return { source, segments, vad: speech, language, languages, speakers: [] };
+}
+
+/**
+ * The spelling hints for a request: every hotword, then the prompt's names and terms
+ * (derivePromptHints) unless the engine reads the prompt itself (`nativeHints().prompt`).
+ */
+export function spellingHintsFor(input: Pick<TranscribeRecordingInput, 'prompt' | 'hotwords'>, native: NativeHints): string[] {
+  return [...input.hotwords, ...(native.prompt ? [] : derivePromptHints(input.prompt))];
+}
+
+async function correctSpelling(segments: RecognizedSegment[], input: TranscribeRecordingInput): Promise<RecognizedSegment[]> {
+  const native = input.engine.nativeHints?.({ language: input.language, efficiency: input.efficiency ?? null, multilingual: input.multilingual ?? false }) ?? { prompt: false, hotwords: false };
+  const hints = spellingHintsFor(input, native);
+  if (hints.length === 0) return segments;
+  const dictionaryPath = input.pronunciationDictionaryPath === undefined ? DEFAULT_PRONUNCIATION_DICTIONARY : input.pronunciationDictionaryPath;
+  const result = await applySpellingHints(segments, hints, { dictionaryPath });
+  input.onStage?.(`spelling hints: ${hints.length} (${describeSources(input, native)}), ${result.replaced} replaced, ${result.recased} recased`);
+  return result.segments;
+}
+
+function describeSources(input: TranscribeRecordingInput, native: NativeHints): string {
+  const sources = [];
+  if (input.hotwords.length > 0) sources.push(native.hotwords ? 'hotwords, also used by the engine' : 'hotwords');
+  if (input.prompt !== null && !native.prompt) sources.push('prompt terms');
+  return sources.join(', ');
+}
+
+function toTranscriptSegment(segment: RecognizedSegment, language: string): TranscriptSegment {
+  const text = segment.words.length > 0 ? segment.words.map((word) => word.text).join(wordSeparator(segment.language ?? language)) : segment.text;
+  return {
+    start: segment.start,
+    end: segment.end,
+    text,
+    speaker: null,
+    language: segment.language ?? language,
+    words: segment.words,
+  };
+}
+
+/** `VAD: 4 speech intervals, 8.9 s of speech` (or `VAD: no speech`). */
+export function describeSpeech(speech: readonly VadInterval[]): string {
+  if (speech.length === 0) return 'VAD: no speech';
+  const seconds = speech.reduce((sum, interval) => sum + interval.end - interval.start, 0);
+  const noun = speech.length === 1 ? 'interval' : 'intervals';
+  return `VAD: ${speech.length} speech ${noun}, ${seconds.toFixed(1)} s of speech`;
+}

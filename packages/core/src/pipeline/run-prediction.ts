@@ -1,0 +1,110 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { AppError, isAppError } from '../platform/errors/app-error.ts';
+import { runPostProcessing } from './post-process/run-post-processing.ts';
+import type { PostProcessType } from '../contract/spec/post-process-types.ts';
+import type { Transcript } from './render/transcript-model.ts';
+import { predictions, type PredictionRow } from '../platform/db/schema.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { renderTranscript } from './render/render-transcript.ts';
+import { shapeOutput } from './render/shape-output.ts';
+import type { PredictionInput } from '../contract/validation/prediction-input.ts';
+import { chargePrediction } from '../resources/billing/charge-prediction.ts';
+import { appendPredictionLog } from '../resources/predictions/append-prediction-log.ts';
+import { produceTranscript } from './produce-transcript.ts';
+import type { PredictionSource } from '../resources/predictions/prediction-source.ts';
+import { releaseUpload } from '../platform/storage/share-upload.ts';
+import { finishPrediction } from '../resources/predictions/finish-prediction.ts';
+import { TERMINAL_STATUSES } from '../resources/predictions/public-prediction.ts';
+import { watchCancellation } from '../resources/predictions/watch-cancellation.ts';
+import { notifyWebhookCompleted, notifyWebhookStart } from '../resources/webhooks/webhook-notifier.ts';
+
+/**
+ * The worker step for one prediction: fetch the recording, probe and decode it, run VAD and
+ * recognition, render the output and store the terminal state (spec 3). A user-facing failure
+ * (AppError) ends the prediction `failed` with its plain-words message; any other error is thrown
+ * so the job queue retries it. Running an already ended prediction does nothing. A prediction
+ * canceled meanwhile (cancel-prediction.ts) stops at the next check (about 1 s) and stays `canceled`.
+ */
+export async function runPrediction(ctx: ServiceContext, predictionId: string, signal?: AbortSignal): Promise<void> {
+  const row = await markStarted(ctx, predictionId);
+  if (!row) return;
+  notifyWebhookStart(ctx.database.db, predictionId); // webhook `start`, once ever
+  // One folder per attempt: a run reclaimed after an outage never shares files with a late one.
+  const workDir = join(ctx.config.dataDir, 'work', `${predictionId}-${randomBytes(4).toString('hex')}`);
+  const log = (line: string) => appendPredictionLog(ctx.database.db, predictionId, line);
+  const watch = watchCancellation(ctx.database.db, predictionId);
+  const runSignal = signal ? AbortSignal.any([signal, watch.signal]) : watch.signal;
+  let ended = false;
+  let releaseLinkFlight: (() => Promise<void>) | null = null;
+  try {
+    await mkdir(workDir, { recursive: true });
+    const produced = await produceTranscript(ctx, row, workDir, log, runSignal);
+    releaseLinkFlight = produced.release; // after the charge: the same user's waiting repeat is then free (2.6.2)
+    const { transcript } = produced;
+    if (await watch.check()) throw watch.signal.reason;
+    const params = row.params as PredictionInput;
+    const results = await postProcess(ctx, transcript, params, log, runSignal);
+    if (await watch.check()) throw watch.signal.reason;
+    const output = shapeOutput(renderTranscript(transcript, params.output_format), params.post_process, results);
+    // Charged only once it succeeds: a failed or canceled prediction costs nothing (docs/caching-and-billing.md).
+    await chargePrediction(ctx.database.db, {
+      predictionId,
+      apiKeyId: row.apiKeyId,
+      mediaId: produced.mediaId,
+      audioSeconds: transcript.source.length,
+      usedCachedTranscript: produced.fromCache,
+      pricePerMinute: ctx.config.pricePerMinute,
+      windowDays: ctx.config.cacheTtlDays,
+    });
+    await finishPrediction(ctx.database.db, predictionId, { status: 'succeeded', output, transcript, results }, row.startedAt ?? new Date()); // logs `succeeded`
+    ended = true;
+  } catch (error) {
+    if (watch.canceled || (await watch.check())) {
+      ended = true; // cancel-prediction.ts wrote the `canceled` line
+      return;
+    }
+    if (!isAppError(error) || error.code === 'internal') throw error;
+    await finishPrediction(ctx.database.db, predictionId, { status: 'failed', error: error.message, errorCode: error.code }, row.startedAt ?? new Date()); // logs `failed: …`
+    ended = true;
+  } finally {
+    await releaseLinkFlight?.();
+    watch.stop();
+    if (ended) await releaseUpload(ctx, row.source as PredictionSource); // a retried run still needs it
+    await notifyWebhookCompleted(ctx.database.db, predictionId); // webhook `completed` if it ended
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs the requested post-processing types (spec 2.4; all-or-nothing, spec 3); {} when none. */
+async function postProcess(
+  ctx: ServiceContext,
+  transcript: Transcript,
+  params: PredictionInput,
+  log: (line: string) => Promise<void>,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const types = (params.post_process ?? []) as PostProcessType[];
+  if (types.length === 0) return {};
+  if (!ctx.config.llm) throw new AppError('invalid_input', 'post_process needs a language model, and none is configured on this server.');
+  return runPostProcessing({
+    transcript,
+    types,
+    targetLanguage: params.target_language,
+    customPrompt: params.custom_prompt,
+    llm: ctx.config.llm,
+    signal,
+    onProgress: (line) => void log(line).catch(() => {}), // progress only: never an unhandled rejection
+  });
+}
+
+async function markStarted(ctx: ServiceContext, id: string): Promise<PredictionRow | null> {
+  const [row] = await ctx.database.db.select().from(predictions).where(eq(predictions.id, id)).limit(1);
+  if (!row || TERMINAL_STATUSES.has(row.status)) return null;
+  if (row.startedAt) return row;
+  const startedAt = new Date();
+  await ctx.database.db.update(predictions).set({ startedAt }).where(and(eq(predictions.id, id), eq(predictions.status, 'processing')));
+  return { ...row, startedAt };
+}

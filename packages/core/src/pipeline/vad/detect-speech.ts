@@ -1,0 +1,94 @@
+import { Worker } from 'node:worker_threads';
+import { AppError, type AppErrorCode } from '../../platform/errors/app-error.ts';
+import type { VadInterval } from '../render/transcript-model.ts';
+import { assertVadModel } from './locate-vad-model.ts';
+import { assertPcm16kMono, readWavLayout } from '../recognize/read-wav-layout.ts';
+
+export interface DetectSpeechOptions {
+  /** Silero VAD ONNX model, e.g. from resolveDefaultVadModelPath(). */
+  modelPath: string;
+  /** Speech probability threshold 0..1 (default 0.5). */
+  threshold?: number;
+  /** Silence that ends a speech interval, seconds (default 0.5). */
+  minSilenceSeconds?: number;
+  /** Shorter speech is dropped, seconds (default 0.25). */
+  minSpeechSeconds?: number;
+  /** Longer speech is cut into pieces of at most this, seconds (default 30). */
+  maxSpeechSeconds?: number;
+  signal?: AbortSignal;
+  /** Called with the fraction 0..1 of the file scanned. */
+  onProgress?: (fraction: number) => void;
+}
+
+type WorkerMessage =
+  | { type: 'progress'; fraction: number }
+  | { type: 'done'; intervals: VadInterval[] }
+  | { type: 'error'; code: AppErrorCode; message: string }
+  | { type: 'stopped' }; // after an abort, when nobody listens any more
+
+/** Re-exported so callers find the model helpers beside detectSpeech. */
+export { assertVadModel, resolveDefaultVadModelPath } from './locate-vad-model.ts';
+
+const WORKER_URL = new URL('./detect-speech.worker.cjs', import.meta.url);
+
+/**
+ * Finds the speech intervals of a 16 kHz mono 16-bit WAV file with Silero VAD (sherpa-onnx-node),
+ * in a worker thread so the event loop never blocks (~1.5 s for 330 s of audio).
+ * @returns intervals in seconds from the start, rounded to ms, sorted, non-overlapping; [] when none.
+ * @throws AppError `engine_unavailable` (model missing/not ONNX, sherpa-onnx-node not loadable),
+ *   `media_unreadable` (not a WAV file), `recognition_failed` (wrong sample format, VAD failure);
+ *   `signal.reason` when aborted.
+ */
+export async function detectSpeech(wavPath: string, options: DetectSpeechOptions): Promise<VadInterval[]> {
+  options.signal?.throwIfAborted();
+  await assertVadModel(options.modelPath);
+  const layout = await readWavLayout(wavPath);
+  assertPcm16kMono(layout, wavPath);
+  if (layout.dataBytes < 2) return [];
+  return runVadWorker({
+    wavPath,
+    dataOffset: layout.dataOffset,
+    dataBytes: layout.dataBytes,
+    sampleRate: layout.sampleRate,
+    modelPath: options.modelPath,
+    threshold: options.threshold ?? 0.5,
+    minSilenceSeconds: options.minSilenceSeconds ?? 0.5,
+    minSpeechSeconds: options.minSpeechSeconds ?? 0.25,
+    maxSpeechSeconds: options.maxSpeechSeconds ?? 30,
+  }, options);
+}
+
+/**
+ * Runs the VAD worker. On abort the promise rejects at once and the worker is asked to stop through
+ * a shared flag it reads between chunks (about every second of audio) and then ends by itself: it is
+ * never terminated in the middle of a native sherpa-onnx call, which aborts the whole process
+ * ("terminate called after throwing an instance of 'Napi::Error'").
+ */
+function runVadWorker(workerData: Record<string, unknown>, options: DetectSpeechOptions): Promise<VadInterval[]> {
+  return new Promise((resolve, reject) => {
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(WORKER_URL, { workerData: { ...workerData, stop } });
+    const onAbort = () => {
+      Atomics.store(stop, 0, 1);
+      finish(() => reject(options.signal?.reason));
+    };
+    const finish = (settle: () => void) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      worker.removeAllListeners();
+      worker.on('error', () => {}); // late errors after settling are irrelevant
+      settle();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type === 'progress') options.onProgress?.(message.fraction);
+      else if (message.type === 'done') finish(() => resolve(message.intervals));
+      else if (message.type === 'error') finish(() => reject(new AppError(message.code, `Voice activity detection failed: ${message.message}`)));
+    });
+    worker.on('error', (error) =>
+      finish(() => reject(new AppError('recognition_failed', `Voice activity detection crashed: ${error.message}`, { cause: error }))),
+    );
+    worker.on('exit', (code) =>
+      finish(() => reject(new AppError('recognition_failed', `Voice activity detection worker exited early (code ${code})`))),
+    );
+  });
+}

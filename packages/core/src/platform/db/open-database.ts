@@ -1,0 +1,122 @@
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import { createAdvisoryLocks, createInProcessLocks, type NamedLocks } from './create-named-locks.ts';
+import * as schema from './schema.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** An open database: drizzle for the service's own tables, raw SQL for the job queue. */
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Runs SQL for pg-boss; several statements allowed when `values` is empty. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /**
+   * Subscribes to a notification channel (PostgreSQL `LISTEN`; PGlite delivers its own `NOTIFY`s
+   * in-process, right after the notifying transaction commits). `onNotify` gets each payload;
+   * `onListen` runs every time the subscription is (re)established, so a caller knows that
+   * notifications sent while the connection was down may have been missed (postgres.js re-listens
+   * after a reconnect, docs: "sql.listen"). On PostgreSQL, `options.applicationName` puts the
+   * subscription on a connection of its own with that `application_name`, so other processes can
+   * count such subscribers in `pg_stat_activity`; PGlite ignores it.
+   * @returns a function that ends the subscription.
+   * @throws Error from the driver when the database cannot be reached.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void, options?: ListenOptions): Promise<() => Promise<void>>;
+  /**
+   * Exclusive named locks: PostgreSQL advisory locks on connections of their own (every process of
+   * the database), or an in-process equivalent for PGlite (platform/db/create-named-locks.ts).
+   */
+  locks: NamedLocks;
+  close(): Promise<void>;
+}
+
+export interface ListenOptions {
+  /** PostgreSQL `application_name` of a connection used for this subscription only. */
+  applicationName?: string;
+}
+
+export interface OpenDatabaseOptions {
+  /** `postgres://…` to use PostgreSQL; absent to use embedded PGlite in `pgliteDir`. */
+  databaseUrl?: string | undefined;
+  /** Directory of the embedded PGlite database (one process only may open it). */
+  pgliteDir?: string | undefined;
+}
+
+/** Folder of the drizzle-kit migrations (`drizzle/` at the repository root). */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../../../drizzle', import.meta.url));
+
+/**
+ * Opens PostgreSQL (through the `postgres` driver) or PGlite and applies the drizzle migrations.
+ * @throws Error from the driver when the database cannot be reached or a migration fails.
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (!options.pgliteDir) throw new Error('openDatabase needs databaseUrl or pgliteDir');
+  return openPglite(options.pgliteDir);
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const sql = postgres(url, { max: 10, onnotice: () => {} });
+  const db = drizzlePostgres(sql, { schema });
+  await migratePostgres(db, { migrationsFolder: MIGRATIONS_DIR });
+  /** Clients whose only connection is a named LISTEN connection (postgres.js opens it on the first listen). */
+  const named = new Map<string, postgres.Sql>();
+  const clientFor = (applicationName: string | undefined) => {
+    if (!applicationName) return sql;
+    let client = named.get(applicationName);
+    if (!client) {
+      client = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: applicationName } });
+      named.set(applicationName, client);
+    }
+    return client;
+  };
+  return {
+    db: db as unknown as Db,
+    kind: 'postgres',
+    locks: createAdvisoryLocks(url, sql),
+    async executeSql(text, values) {
+      const rows = values?.length ? await sql.unsafe(text, values as never[]) : await sql.unsafe(text);
+      return { rows: Array.from(rows) };
+    },
+    async listen(channel, onNotify, onListen, options) {
+      const { unlisten } = await clientFor(options?.applicationName).listen(channel, onNotify, onListen);
+      return async () => void (await unlisten());
+    },
+    async close() {
+      await Promise.all([...named.values()].map((client) => client.end({ timeout: 5 })));
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+/** PGlite is loaded only here (about 50 MB of memory once imported), never in a PostgreSQL deployment. */
+async function openPglite(dir: string): Promise<Database> {
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator'),
+  ]);
+  await mkdir(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite(client, { schema });
+  await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    locks: createInProcessLocks(),
+    async executeSql(text, values) {
+      if (values?.length) return { rows: (await client.query(text, values)).rows };
+      const results = await client.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    },
+    async listen(channel, onNotify, onListen) {
+      const unsubscribe = await client.listen(channel, onNotify);
+      onListen?.();
+      return unsubscribe;
+    },
+    close: () => client.close(),
+  };
+}

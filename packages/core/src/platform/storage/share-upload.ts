@@ -1,0 +1,52 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppError } from '../errors/app-error.ts';
+import type { PredictionSource } from '../../resources/predictions/prediction-source.ts';
+import type { ServiceContext } from '../../service-context.ts';
+
+type UploadSource = Extract<PredictionSource, { kind: 'upload' }>;
+
+/** Key of a prediction's upload in the shared store, under the store's prefix. */
+export const uploadObjectId = (predictionId: string): string => `uploads/${predictionId}`;
+
+/**
+ * With `MEDIA_STORE=s3`, moves a prediction's uploaded recording (multipart, octet-stream, `data:`
+ * URI or `/v1/files` copy) from this API machine's `DATA_DIR/uploads` into the bucket, so a worker
+ * on any machine can read it (API and workers can run on separate machines, docs/deployment.md).
+ * With the local store the source is returned unchanged.
+ * @returns the source to store with the prediction: `path` is then an `s3://bucket/key` location.
+ * @throws AppError `service_busy` (HTTP 503) when the bucket refuses or cannot be reached after the
+ *   store's bounded retries; the local file is removed either way, nothing is left behind.
+ */
+export async function shareUpload(ctx: ServiceContext, predictionId: string, source: UploadSource): Promise<UploadSource> {
+  const store = ctx.config.mediaStore;
+  if (store?.kind !== 's3') return source;
+  try {
+    const { location } = await store.put(uploadObjectId(predictionId), source.path, source.bytes);
+    return { kind: 'upload', path: location, bytes: source.bytes };
+  } catch (cause) {
+    console.error(`[uploads] ${(cause as Error).message}`);
+    throw new AppError('service_busy', 'The service could not store the uploaded file. Try again shortly.', { cause });
+  } finally {
+    await rm(source.path, { force: true });
+  }
+}
+
+/**
+ * A local file with the bytes of a prediction's upload: the file itself (local store), or a copy
+ * downloaded into `workDir` (an `s3://` location).
+ * @throws Error naming the store when the object is missing or the store cannot be reached.
+ */
+export async function openUpload(ctx: ServiceContext, source: UploadSource, workDir: string, signal?: AbortSignal): Promise<string> {
+  if (!source.path.startsWith('s3://') || !ctx.config.mediaStore) return source.path;
+  return ctx.config.mediaStore.open(source.path, join(workDir, 'upload'), signal);
+}
+
+/**
+ * Deletes a finished prediction's upload from the shared store (an `s3://` location; local uploads
+ * are left to the cache sweeper). A failure is logged, not thrown: the prediction already ended.
+ */
+export async function releaseUpload(ctx: ServiceContext, source: PredictionSource): Promise<void> {
+  if (source.kind !== 'upload' || !source.path.startsWith('s3://') || !ctx.config.mediaStore) return;
+  await ctx.config.mediaStore.remove(source.path).catch((error: unknown) => console.error(`[uploads] ${(error as Error).message}`));
+}

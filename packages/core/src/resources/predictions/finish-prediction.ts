@@ -1,0 +1,37 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/open-database.ts';
+import { predictions } from '../../platform/db/schema.ts';
+import { notifyWebhookLogs } from '../webhooks/webhook-notifier.ts';
+import { stampLogLine } from './append-prediction-log.ts';
+
+export type PredictionOutcome =
+  | { status: 'succeeded'; output: unknown; transcript: unknown; results: unknown }
+  | { status: 'failed'; error: string; errorCode: string };
+
+/**
+ * Moves a `processing` prediction to its terminal state once (spec 3): a prediction that already
+ * ended (e.g. canceled meanwhile) is left as it is. The last log line (`succeeded` or
+ * `failed: <error>`) is written in the same update, so a finished row never changes afterwards
+ * (the API caches its answer). Returns whether this call ended it.
+ */
+export async function finishPrediction(
+  db: Db,
+  id: string,
+  outcome: PredictionOutcome,
+  startedAt: Date,
+): Promise<boolean> {
+  const completedAt = new Date();
+  const lastLine = stampLogLine(outcome.status === 'succeeded' ? 'succeeded' : `failed: ${outcome.error}`, completedAt);
+  const common = { completedAt, predictTime: (completedAt.getTime() - startedAt.getTime()) / 1000, logs: sql`${predictions.logs} || ${lastLine}` };
+  const values =
+    outcome.status === 'succeeded'
+      ? { ...common, status: 'succeeded', output: outcome.output, transcript: outcome.transcript, results: outcome.results }
+      : { ...common, status: 'failed', error: outcome.error, errorCode: outcome.errorCode };
+  const ended = await db
+    .update(predictions)
+    .set(values)
+    .where(and(eq(predictions.id, id), eq(predictions.status, 'processing')))
+    .returning({ id: predictions.id });
+  if (ended.length > 0) notifyWebhookLogs(db, id); // webhook `logs` with the last line
+  return ended.length > 0;
+}

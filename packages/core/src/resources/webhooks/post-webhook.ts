@@ -1,0 +1,112 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupAddress } from 'node:dns';
+import { isAppError } from '../../platform/errors/app-error.ts';
+import { pinnedLookup, resolveLinkHost } from '../../pipeline/fetch/resolve-link-host.ts';
+
+const USER_AGENT = 'transcribe-service/0.1 (webhook)';
+
+export interface WebhookPostOptions {
+  /** Lets the URL be `http:` and reach loopback / private addresses (local use, ALLOW_PRIVATE_NETWORK=1). */
+  allowPrivateNetwork: boolean;
+  /** Time in ms for the whole request, connection included (default 10 000). */
+  timeoutMs?: number;
+}
+
+export interface WebhookPostResult {
+  /** True when the receiver answered 2xx. */
+  delivered: boolean;
+  /** HTTP status of the answer, or null when none came. */
+  statusCode: number | null;
+  /** Why the attempt failed (plain words), or null when delivered. */
+  error: string | null;
+  /** False when trying again cannot help: a 4xx other than 408/429, a refused address, a bad URL. */
+  retryable: boolean;
+  durationMs: number;
+}
+
+/**
+ * POSTs one signed webhook body (replicate-compat.md 7): HTTPS only unless private
+ * networks are allowed; the host is resolved and every address checked against loopback, private,
+ * link-local, multicast and metadata ranges (IPv4 and IPv6) before connecting, and the connection
+ * is pinned to the checked addresses; redirects are never followed (a 3xx is a failed attempt).
+ * Never throws: every outcome is a {@link WebhookPostResult}.
+ */
+export async function postWebhook(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+  options: WebhookPostOptions,
+): Promise<WebhookPostResult> {
+  const started = Date.now();
+  const done = (result: Omit<WebhookPostResult, 'durationMs'>): WebhookPostResult => ({ ...result, durationMs: Date.now() - started });
+  const target = parseTarget(url, options.allowPrivateNetwork);
+  if (typeof target === 'string') return done({ delivered: false, statusCode: null, error: target, retryable: false });
+  let addresses: LookupAddress[];
+  try {
+    addresses = await resolveLinkHost(target.hostname, { allowPrivateNetwork: options.allowPrivateNetwork });
+  } catch (error) {
+    const refused = isAppError(error, 'address_not_allowed');
+    const text = refused ? `Refused: ${(error as Error).message}` : `DNS lookup of ${target.hostname} failed: ${describe(error)}`;
+    return done({ delivered: false, statusCode: null, error: text, retryable: !refused });
+  }
+  try {
+    const answer = await send(target, addresses, body, headers, options.timeoutMs ?? 10_000);
+    return done(judgeStatus(answer.statusCode, answer.location));
+  } catch (error) {
+    return done({ delivered: false, statusCode: null, error: describe(error), retryable: true });
+  }
+}
+
+/** The URL to post to, or the reason it cannot be used. */
+function parseTarget(url: string, allowPrivateNetwork: boolean): URL | string {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return 'The webhook URL is not a valid URL.';
+  }
+  if (target.protocol === 'https:' || (allowPrivateNetwork && target.protocol === 'http:')) return target;
+  return `The webhook URL must start with https:// (it starts with ${target.protocol}//).`;
+}
+
+/** 2xx delivered; 3xx not followed (retryable); 408 and 429 retryable; other 4xx final; 5xx retryable. */
+function judgeStatus(statusCode: number, location: string | undefined): Omit<WebhookPostResult, 'durationMs'> {
+  if (statusCode >= 200 && statusCode < 300) return { delivered: true, statusCode, error: null, retryable: false };
+  if (statusCode >= 300 && statusCode < 400) {
+    return { delivered: false, statusCode, error: `Redirect to ${location ?? '(no location)'} not followed.`, retryable: true };
+  }
+  const final = statusCode >= 400 && statusCode < 500 && statusCode !== 408 && statusCode !== 429;
+  return { delivered: false, statusCode, error: `The receiver answered HTTP ${statusCode}.`, retryable: !final };
+}
+
+function send(
+  target: URL,
+  addresses: readonly LookupAddress[],
+  body: Buffer,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ statusCode: number; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const transport = target.protocol === 'https:' ? https : http;
+    const request = transport.request(target, {
+      method: 'POST',
+      agent: false,
+      lookup: pinnedLookup(addresses),
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length), 'user-agent': USER_AGENT },
+    });
+    request.once('response', (response) => {
+      response.resume(); // the answer's body is not needed
+      resolve({ statusCode: response.statusCode ?? 0, location: response.headers.location });
+    });
+    request.once('error', (error) => reject(error.name === 'AbortError' ? new Error(`No answer within ${timeoutMs} ms.`) : error));
+    request.end(body);
+  });
+}
+
+function describe(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = error instanceof Error ? error.message : String(error);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
