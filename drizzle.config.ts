@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './packages/core/src/db/schema.ts',
+  schema: './packages/core/src/platform/db/schema.ts',
   out: './drizzle',
 });
