@@ -81,6 +81,11 @@ export interface ServiceContext {
    */
   requestLimiter?: RequestLimiter;
   /**
+   * pg-boss ids of the transcribe workers running in this process (platform/jobs/start-transcribe-worker.ts),
+   * which a create wakes at once (platform/jobs/wake-transcribe-workers.ts). Absent in API-only processes.
+   */
+  localTranscribeWorkers?: Set<string>;
+  /**
    * Aborted when this process begins to stop (SIGTERM): a prediction still waiting for a
    * recognition slot then hands its job back to the queue without spending a try
    * (pipeline/run-in-recognition-slot.ts). Absent: the process never stops its work early.

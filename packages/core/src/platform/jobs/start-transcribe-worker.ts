@@ -88,7 +88,7 @@ export async function startTranscribeWorker(ctx: ServiceContext, options: Transc
   for (let i = 0; i < options.concurrency; i++) {
     workerIds.push(await ctx.boss.work<TranscribeJobData>(TRANSCRIBE_QUEUE, workOptions, handler));
   }
-  const forgetWorkers = registerLocalTranscribeWorkers(ctx.boss, workerIds);
+  const forgetWorkers = registerLocalTranscribeWorkers(ctx, workerIds);
   const stopReclaimer = startJobReclaimer(ctx.database, ctx.boss, {
     intervalMs: Math.max(1000, heartbeatMs),
     staleMs: options.leaseStaleMs ?? 45_000,

@@ -121,5 +121,5 @@ async function enqueue(ctx: ServiceContext, row: PredictionRow): Promise<void> {
       .where(eq(predictions.id, row.id));
     throw new AppError('service_busy', 'The service could not queue this prediction. Try again shortly.', { cause });
   }
-  wakeTranscribeWorkers(ctx.boss);
+  wakeTranscribeWorkers(ctx);
 }
