@@ -5,6 +5,15 @@ const flag = z
   .default('0')
   .transform((value) => value === '1' || value === 'true');
 
+/**
+ * An http(s) URL. `z.url()` alone takes `localhost:8080` (its scheme would be `localhost:`), so the
+ * scheme is required first, and the message names it.
+ */
+const httpUrl = z
+  .string()
+  .regex(/^https?:\/\//i, 'must start with http:// or https:// (for example http://localhost:8080)')
+  .pipe(z.url());
+
 /** Every environment variable the service reads, parsed once at start-up (t3-env style). */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -13,7 +22,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
   /** Public root of the service as clients reach it, used for absolute URLs (replicate-compat.md 2). */
-  PUBLIC_BASE_URL: z.string().url().optional(),
+  PUBLIC_BASE_URL: httpUrl.optional(),
   ALLOW_PRIVATE_NETWORK: flag,
   MAX_MEDIA_BYTES: z.coerce.number().int().positive().default(300 * 1024 * 1024),
   DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
@@ -40,12 +49,12 @@ const envSchema = z.object({
    * `1`/`true`/empty: from the official release; an http(s) URL: from that mirror of the release
    * files (offline mirrors, tests). Unset: on, except under NODE_ENV=test (tests never download).
    */
-  MODELS_AUTO_INSTALL: z.union([z.enum(['0', '1', 'true', 'false', '']), z.string().url()]).optional(),
+  MODELS_AUTO_INSTALL: z.union([z.enum(['0', '1', 'true', 'false', '']), httpUrl]).optional(),
   /** Comma-separated catalog names of installed sherpa-onnx models; the first is the default. */
   SHERPA_MODEL: z.string().optional(),
   SHERPA_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   /** Any OpenAI-compatible transcription server (OpenAI, Groq, speaches, vLLM, whisper.cpp), base ending in /v1. */
-  ASR_BASE_URL: z.string().url().optional(),
+  ASR_BASE_URL: httpUrl.optional(),
   ASR_API_KEY: z.string().default(''),
   ASR_MODEL: z.string().optional(),
   /** Per request attempt; must cover one chunk (ASR_MAX_CHUNK_SECONDS) plus the server's queueing. */
@@ -59,7 +68,7 @@ const envSchema = z.object({
   POCKETSPHINX_BIN: z.string().optional(),
   POCKETSPHINX_MODEL_DIR: z.string().optional(),
   /** OpenAI-compatible chat endpoint for post-processing (OpenAI, vLLM, Ollama, llama.cpp server). */
-  LLM_BASE_URL: z.string().url().optional(),
+  LLM_BASE_URL: httpUrl.optional(),
   LLM_API_KEY: z.string().default('none'),
   LLM_MODEL: z.string().default('gpt-4o-mini'),
   LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
@@ -71,9 +80,9 @@ const envSchema = z.object({
   /** Telegram bot (apps/bot): runs beside the API when the token is set. */
   TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]+$/, 'must look like 123456:ABC-DEF…').optional(),
   /** A local Bot API server (lifts the 20 MB download limit to 2 GB). */
-  TELEGRAM_API_ROOT: z.string().url().optional(),
+  TELEGRAM_API_ROOT: httpUrl.optional(),
   /** Webhook mode: the public URL Telegram posts updates to (served by this express app). */
-  BOT_WEBHOOK_URL: z.string().url().optional(),
+  BOT_WEBHOOK_URL: httpUrl.optional(),
   BOT_WEBHOOK_SECRET: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/).optional(),
   /** After a key reissue the old key keeps working this long (spec 5.3: at most 5 minutes). */
   KEY_REISSUE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(300),
@@ -85,7 +94,7 @@ const envSchema = z.object({
   WEBHOOK_RETRY_DEADLINE_MS: z.coerce.number().int().min(0).default(180_000),
   /** Base of the webhook retry backoff in whole seconds: retry n waits base·2^(n-1) to base·2^n s. */
   WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(60).default(2),
-  /** Per API key: creates and other non-GET requests a minute (token bucket per process; 0 = no limit). */
+  /** Per API key: creates and other non-GET requests a minute, counted across API processes on PostgreSQL (0 = no limit). */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(300),
   /** Per API key: GET requests a minute (clients poll about 2/s per waiting prediction; 0 = no limit). */
   RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().min(0).default(3000),
@@ -102,7 +111,7 @@ const envSchema = z.object({
   S3_PREFIX: z.string().default(''),
   S3_REGION: z.string().min(1).default('us-east-1'),
   /** S3-compatible server (MinIO, Ceph, R2…), e.g. `http://minio:9000`; unset for AWS S3. */
-  S3_ENDPOINT: z.string().url().optional(),
+  S3_ENDPOINT: httpUrl.optional(),
   /** Path-style URLs (`endpoint/bucket/key`), needed by MinIO and most self-hosted servers. */
   S3_FORCE_PATH_STYLE: flag,
   /** Static credentials; unset to use the AWS default chain (environment, profile, instance role). */
@@ -119,14 +128,25 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** The names of every environment variable the service reads (README's configuration table lists each). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
+/**
+ * Checks the environment without exiting.
+ * @returns the parsed values, or one line per broken variable: `Invalid environment variable NAME: rule`.
+ */
+export function checkEnv(source: NodeJS.ProcessEnv): { env: Env; problems: [] } | { env: null; problems: string[] } {
+  const result = envSchema.safeParse(source);
+  if (result.success) return { env: result.data, problems: [] };
+  return { env: null, problems: result.error.issues.map((issue) => `Invalid environment variable ${issue.path.join('.')}: ${issue.message}`) };
+}
+
 /**
  * Parses the environment; on a bad value prints the variable's name and the rule and exits (fail fast).
  */
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const result = envSchema.safeParse(source);
-  if (result.success) return result.data;
-  for (const issue of result.error.issues) {
-    console.error(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`);
-  }
+  const checked = checkEnv(source);
+  if (checked.env) return checked.env;
+  for (const problem of checked.problems) console.error(problem);
   process.exit(1);
 }

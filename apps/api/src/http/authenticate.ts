@@ -30,10 +30,28 @@ export function readPresentedKey(headers: Record<string, string | string[] | und
 export function authenticate(db: Db, cache?: ApiKeyCache): RequestHandler {
   return async (req, res, next) => {
     const key = readPresentedKey(req.headers);
-    if (!key) {
-      throw new AppError('unauthenticated', 'No API key was sent. Send the header "Authorization: Bearer <key>".');
-    }
+    if (!key) throw new AppError('unauthenticated', describeMissingKey(req.headers));
     res.locals.apiKey = await authenticateApiKey(db, key, new Date(), cache);
     next();
   };
+}
+
+/**
+ * Why no key could be read, told as the header to send: nothing sent, a bare key without its
+ * scheme, or another scheme (Basic, an `X-API-Key` header the way other services take keys).
+ */
+export function describeMissingKey(headers: Record<string, string | string[] | undefined>): string {
+  const send = 'Send the header "Authorization: Bearer <key>".';
+  const value = headers.authorization ?? headers.authentication;
+  const header = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (header) {
+    if (/^tsk_\S+$/.test(header)) return `The Authorization header holds a bare key: put "Bearer " before it. ${send}`;
+    const scheme = /^(\S+)\s/.exec(header)?.[1];
+    return scheme
+      ? `The Authorization scheme "${scheme.slice(0, 20)}" is not accepted: use Bearer (or Token). ${send}`
+      : `The Authorization header has no key after its scheme. ${send}`;
+  }
+  const other = ['x-api-key', 'api-key', 'x-auth-token'].find((name) => headers[name] !== undefined);
+  if (other) return `Keys are not read from the header ${other}. ${send}`;
+  return `No API key was sent. ${send}`;
 }

@@ -58,6 +58,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
     lingerUnreadBody(req, res); // an early answer (401, 413, 422) to a big upload still reaches the client
     next();
   });
+  app.get('/', (_req, res) => res.redirect(302, '/portal')); // a browser opening the service's address lands in the portal
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });

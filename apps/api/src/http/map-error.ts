@@ -69,6 +69,8 @@ export function sendProblem(res: Response, status: number, detail: string, extra
 export const handleError: ErrorRequestHandler = (error, _req, res, _next) => {
   if (error instanceof AppError) {
     const extra = error.code === 'cache_changed' ? { code: error.code } : {};
+    // RFC 9110 11.6.1 / RFC 6750 3: a 401 names the scheme that would work.
+    if (error.code === 'unauthenticated') res.set('WWW-Authenticate', 'Bearer realm="transcribe"');
     sendProblem(res, STATUS_BY_CODE[error.code], error.message, extra);
     return;
   }

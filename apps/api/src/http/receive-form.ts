@@ -41,6 +41,9 @@ export async function receiveForm(
   return new FormReception(req, parser, options).run();
 }
 
+/** File part names other APIs use for the upload, answered with the name this endpoint reads. */
+const HABITUAL_FILE_PARTS = ['file', 'audio', 'audio_file', 'upload', 'recording'];
+
 /** One multipart body being read: the parts so far, the file being written, and the outcome. */
 class FormReception {
   private readonly fields: [string, string][] = [];
@@ -82,6 +85,10 @@ class FormReception {
   /** The upload part is streamed to disk; any other file part is read as a small text part. */
   private onFile(name: string, stream: Readable, info: { filename?: string; mimeType: string }): void {
     if (this.failed) return void stream.resume();
+    if (name !== this.options.fileField && HABITUAL_FILE_PARTS.includes(name.toLowerCase())) {
+      stream.resume(); // whisper.cpp, OpenAI and most upload forms name the part `file` or `audio`
+      return this.fail(invalid(`The form part ${name.slice(0, 64)} is not read here: send the recording as the form part ${this.options.fileField}.`, this.options.fileField));
+    }
     if (name !== this.options.fileField) return readSmallPart(stream, name, this.fields, (error) => this.fail(error));
     if (this.current) {
       stream.resume();
@@ -143,6 +150,6 @@ function cleanName(filename: string | undefined): string {
   return name || 'upload';
 }
 
-function invalid(detail: string): AppError {
-  return new AppError('invalid_input', detail, { param: 'input' });
+function invalid(detail: string, param = 'input'): AppError {
+  return new AppError('invalid_input', detail, { param });
 }

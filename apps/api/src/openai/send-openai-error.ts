@@ -42,6 +42,7 @@ export function sendOpenAiError(res: Response, status: number, message: string, 
 export function sendAppErrorAsOpenAi(res: Response, error: AppError, fieldOf: (param: string) => string = (param) => param): void {
   const status = statusOfCode(error.code, 'openai') ?? 500; // a stored error_code outside the union: 500
   const code = status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : error.code;
+  if (status === 401) res.set('WWW-Authenticate', 'Bearer realm="transcribe"'); // RFC 6750 3
   sendOpenAiError(res, status, error.message, { param: error.param === undefined ? null : fieldOf(error.param), code });
 }
 

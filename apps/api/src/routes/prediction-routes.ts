@@ -55,7 +55,22 @@ export function predictionRoutes(ctx: ServiceContext, bodies: PredictionBodyCach
     res.type('text/plain; charset=utf-8').send(renderLegacyText(row.transcript as Transcript));
   });
 
+  router.all(['/models/:owner/:name/predictions', '/models/:owner/:name', '/models/:owner/:name/versions/:version/predictions'], (req) => {
+    throw new AppError('not_found', otherModelDetail(String(req.params.owner), String(req.params.name)));
+  });
+
   return router;
+}
+
+/**
+ * The 404 detail for a model path other than `service/transcribe` (a copied Replicate example such
+ * as `openai/whisper`): names what was asked for and the one model served (spec 1, 9).
+ */
+export function otherModelDetail(owner: string, name: string): string {
+  const asked = `${owner}/${name}`.slice(0, 100);
+  return asked === 'service/transcribe'
+    ? 'No such endpoint for service/transcribe: create predictions with POST …/models/service/transcribe/predictions.'
+    : `The model ${asked} is not served here; this service serves service/transcribe.`;
 }
 
 /**
