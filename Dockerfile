@@ -19,7 +19,7 @@ ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 DATA_DIR=/data MODELS_DIR=/models
 VOLUME ["/data", "/models"]
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # tini is PID 1: it passes SIGTERM (docker stop) to node and reaps the ffmpeg and pocketsphinx
 # children; node runs without npm or tsx's CLI in between, so the signal reaches the service itself.
 ENTRYPOINT ["/usr/bin/tini", "--"]

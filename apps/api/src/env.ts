@@ -34,6 +34,8 @@ const envSchema = z.object({
   /** How often a running job proves it is alive, and how long a silent one is presumed dead (crash safety). */
   JOB_HEARTBEAT_MS: z.coerce.number().int().min(100).default(10_000),
   JOB_LEASE_STALE_MS: z.coerce.number().int().min(500).default(45_000),
+  /** `GET /ready` answers 503 when the file system of DATA_DIR has less free space than this, bytes. */
+  MIN_FREE_DISK_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
   /** On SIGTERM, how long running jobs may take to finish before the process stops anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often the queue looks for expired jobs and does upkeep, in seconds. */

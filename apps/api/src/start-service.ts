@@ -20,6 +20,7 @@ import {
 } from '@transcribe/core';
 import type { Env } from './env.ts';
 import { createApp } from './http/create-app.ts';
+import { checkReadiness } from './http/check-readiness.ts';
 import { createRequestLimiter } from './http/rate-limit.ts';
 import { startPartialUploadSweeper } from './http/sweep-partial-uploads.ts';
 import { selectEngine, vadModelPath } from './select-engine.ts';
@@ -96,7 +97,9 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   ctx.requestLimiter = createRequestLimiter(database, { writesPerMinute: env.RATE_LIMIT_PER_MINUTE, readsPerMinute: env.RATE_LIMIT_READS_PER_MINUTE });
   const adminToken = randomBytes(24).toString('base64url');
   const botRouter = express.Router();
-  const server = options.http === false ? null : await listen(createApp(ctx, { adminToken, botRouter, predictionCacheBytes: env.PREDICTION_CACHE_BYTES }), env.PORT, env.HOST);
+  let queueRunning = true;
+  const readiness = () => checkReadiness(ctx, { dataDir, minFreeDiskBytes: env.MIN_FREE_DISK_BYTES, queueRunning: () => queueRunning });
+  const server = options.http === false ? null : await listen(createApp(ctx, { adminToken, botRouter, predictionCacheBytes: env.PREDICTION_CACHE_BYTES, readiness }), env.PORT, env.HOST);
   const port = server ? (server.address() as { port: number }).port : 0;
   const url = `http://127.0.0.1:${port}`;
   ctx.config.apiBaseUrl = `${(env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')}/v1/replicate/v1`;
@@ -104,6 +107,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   const stopBot = server ? await startChatBot(ctx, env, botRouter) : null;
   const stop = async () => {
     // Stop taking work first (requests and queued jobs), then let what runs finish within the deadline.
+    queueRunning = false; // `/ready` answers 503 from now on, so a load balancer sends no more requests
     const closing = server ? closeServer(server, env.SHUTDOWN_TIMEOUT_MS) : Promise.resolve();
     const workerStopped = stopWorker?.(env.SHUTDOWN_TIMEOUT_MS); // stops taking jobs at once
     stopping.abort(); // runs still waiting for a recognition slot hand their jobs back

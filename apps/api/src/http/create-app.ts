@@ -11,6 +11,7 @@ import { portalRoutes } from '../portal/portal-routes.ts';
 import { predictionRoutes } from '../routes/prediction-routes.ts';
 import { webhookRoutes } from '../routes/webhook-routes.ts';
 import { authenticate } from './authenticate.ts';
+import type { Readiness } from './check-readiness.ts';
 import { createPredictionBodyCache } from './prediction-body-cache.ts';
 import { rateLimit } from './rate-limit.ts';
 import { lingerUnreadBody } from './linger-unread-body.ts';
@@ -27,6 +28,8 @@ export interface AppOptions {
   keyCacheTtlMs?: number;
   /** PREDICTION_CACHE_BYTES: memory for the answers of finished predictions (0 = off). */
   predictionCacheBytes?: number;
+  /** What `GET /ready` reports (check-readiness.ts); without it `/ready` answers like `/health`. */
+  readiness?: () => Promise<Readiness>;
 }
 
 /** The env defaults (apps/api/src/env.ts), used when the caller sets no cache sizes. */
@@ -60,7 +63,12 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   });
   app.get('/', (_req, res) => res.redirect(302, '/portal')); // a browser opening the service's address lands in the portal
   app.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json({ status: 'ok' }); // liveness: the process answers
+  });
+  app.get('/ready', async (_req, res) => {
+    if (!options.readiness) return void res.json({ status: 'ready' });
+    const readiness = await options.readiness();
+    res.status(readiness.ready ? 200 : 503).json({ status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks });
   });
   if (options.adminToken) app.use('/internal', express.json(), adminRoutes(ctx, options.adminToken));
   const keys = ctx.apiKeyCache ?? createApiKeyCache({ ttlMs: options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS });
