@@ -30,7 +30,7 @@ import { notifyWebhookCompleted, notifyWebhookStart } from '../resources/webhook
  */
 export async function runPrediction(ctx: ServiceContext, predictionId: string, signal?: AbortSignal): Promise<void> {
   const row = await markStarted(ctx, predictionId);
-  if (!row) return;
+  if (!row) return releaseUploadOfEnded(ctx, predictionId); // canceled before a worker took it
   notifyWebhookStart(ctx.database.db, predictionId); // webhook `start`, once ever
   // One folder per attempt: a run reclaimed after an outage never shares files with a late one.
   const workDir = join(ctx.config.dataDir, 'work', `${predictionId}-${randomBytes(4).toString('hex')}`);
@@ -98,6 +98,12 @@ async function postProcess(
     signal,
     onProgress: (line) => void log(line).catch(() => {}), // progress only: never an unhandled rejection
   });
+}
+
+/** Deletes the upload of a prediction that ended before it started (canceled while queued). */
+async function releaseUploadOfEnded(ctx: ServiceContext, id: string): Promise<void> {
+  const [row] = await ctx.database.db.select({ status: predictions.status, source: predictions.source }).from(predictions).where(eq(predictions.id, id)).limit(1);
+  if (row && TERMINAL_STATUSES.has(row.status)) await releaseUpload(ctx, row.source as PredictionSource);
 }
 
 async function markStarted(ctx: ServiceContext, id: string): Promise<PredictionRow | null> {

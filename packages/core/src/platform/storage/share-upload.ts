@@ -43,10 +43,16 @@ export async function openUpload(ctx: ServiceContext, source: UploadSource, work
 }
 
 /**
- * Deletes a finished prediction's upload from the shared store (an `s3://` location; local uploads
- * are left to the cache sweeper). A failure is logged, not thrown: the prediction already ended.
+ * Deletes a prediction's uploaded recording once the prediction has ended: the local file in
+ * `DATA_DIR/uploads`, or the object in the shared store (an `s3://` location). Nothing reuses an
+ * upload (the cache of spec 2.6 is for links), so it is kept no longer than its prediction; a
+ * `/v1/files` object keeps its own lifetime (the prediction used a link or copy of it). A failure
+ * is logged, not thrown: the prediction already ended, and the cache sweeper removes strays.
  */
 export async function releaseUpload(ctx: ServiceContext, source: PredictionSource): Promise<void> {
-  if (source.kind !== 'upload' || !source.path.startsWith('s3://') || !ctx.config.mediaStore) return;
-  await ctx.config.mediaStore.remove(source.path).catch((error: unknown) => console.error(`[uploads] ${(error as Error).message}`));
+  if (source.kind !== 'upload') return;
+  const removal = source.path.startsWith('s3://')
+    ? ctx.config.mediaStore?.remove(source.path)
+    : rm(source.path, { force: true });
+  await removal?.catch((error: unknown) => console.error(`[uploads] ${(error as Error).message}`));
 }
