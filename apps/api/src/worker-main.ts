@@ -1,3 +1,4 @@
+import { createCli, runCli } from './cli/create-cli.ts';
 import { parseEnv } from './env.ts';
 import { logStrayRejections } from './log-stray-rejections.ts';
 import { startService, type RunningService } from './start-service.ts';
@@ -6,28 +7,34 @@ import { startService, type RunningService } from './start-service.ts';
  * `npm run worker`: a worker process without the HTTP API, sharing the PostgreSQL queue with the
  * service and other workers. Needs DATABASE_URL (PGlite admits one process only).
  */
-const env = parseEnv();
-logStrayRejections('worker'); // a database outage must not end the process
-if (!env.DATABASE_URL) {
-  console.error('[worker] DATABASE_URL is required: extra workers share a PostgreSQL queue (PGlite admits one process).');
-  process.exit(1);
+async function runWorker(): Promise<void> {
+  const env = parseEnv();
+  logStrayRejections('worker'); // a database outage must not end the process
+  if (!env.DATABASE_URL) {
+    console.error('[worker] DATABASE_URL is required: extra workers share a PostgreSQL queue (PGlite admits one process).');
+    process.exit(1);
+  }
+  // Installed before the start: a SIGTERM during start-up is honoured once the start is done.
+  let service: RunningService | null = null;
+  let stopping = false;
+  const stopAndExit = (running: RunningService) => void running.stop().then(() => process.exit(0), () => process.exit(1));
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    if (service) stopAndExit(service);
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+  try {
+    service = await startService(env, { http: false });
+    console.log(`[worker] taking jobs (concurrency ${env.WORKER_CONCURRENCY}, engine ${service.ctx.engine.name})`);
+    if (stopping) stopAndExit(service);
+  } catch (error) {
+    console.error(`[worker] could not start: ${(error as Error).message}`);
+    process.exit(1);
+  }
 }
-// Installed before the start: a SIGTERM during start-up is honoured once the start is done.
-let service: RunningService | null = null;
-let stopping = false;
-const stopAndExit = (running: RunningService) => void running.stop().then(() => process.exit(0), () => process.exit(1));
-const shutdown = () => {
-  if (stopping) return;
-  stopping = true;
-  if (service) stopAndExit(service);
-};
-process.once('SIGTERM', shutdown);
-process.once('SIGINT', shutdown);
-try {
-  service = await startService(env, { http: false });
-  console.log(`[worker] taking jobs (concurrency ${env.WORKER_CONCURRENCY}, engine ${service.ctx.engine.name})`);
-  if (stopping) stopAndExit(service);
-} catch (error) {
-  console.error(`[worker] could not start: ${(error as Error).message}`);
-  process.exit(1);
-}
+
+const program = createCli('worker', 'A worker process without the HTTP API: takes transcription jobs from the shared PostgreSQL queue (DATABASE_URL). Settings come from the environment (README, "Configuration").');
+program.action(runWorker);
+await runCli(program);

@@ -1,13 +1,8 @@
 import { resolve, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createApiKey, listApiKeys, openDatabase, revokeApiKey, type Database } from '@transcribe/core';
 import { parseEnv } from '../env.ts';
 import { readLiveServiceLock, type ServiceLockInfo } from '../service-lock.ts';
-
-const USAGE = `Usage:
-  npm run apikey -- create --label NAME   make a key; the key is the last line of the output
-  npm run apikey -- list                  list keys (never the secret)
-  npm run apikey -- revoke ID             revoke a key at once`;
+import { createCli, runCli } from './create-cli.ts';
 
 /** The three key operations, done either on the database or through the running service. */
 interface KeyStore {
@@ -41,41 +36,56 @@ function serviceStore(lock: ServiceLockInfo): KeyStore {
   };
 }
 
-async function run(store: KeyStore, command: string | undefined, args: string[], label: string | undefined): Promise<void> {
-  if (command === 'create') {
-    const key = await store.create(label ?? 'unnamed');
-    console.log(`Created API key ${key.id} (label "${label ?? 'unnamed'}"). It is shown only now; keep it secret:`);
-    console.log(key.secret);
-  } else if (command === 'list') {
-    for (const key of await store.list()) {
-      const revoked = key.revokedAt ? ` revoked ${new Date(key.revokedAt).toISOString()}` : '';
-      console.log(`${key.id}  ${key.prefix}…  ${new Date(key.createdAt).toISOString()}  ${key.label}${revoked}`);
-    }
-  } else if (command === 'revoke' && args[0]) {
-    await store.revoke(args[0]);
-    console.log(`Revoked ${args[0]}.`);
-  } else {
-    console.error(USAGE);
-    process.exitCode = 2;
-  }
-}
-
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { label: { type: 'string' } } });
-const env = parseEnv();
-const dataDir = resolve(env.DATA_DIR);
-const lock = env.DATABASE_URL ? null : await readLiveServiceLock(dataDir);
-try {
-  if (lock) {
-    await run(serviceStore(lock), positionals[0], positionals.slice(1), values.label);
-  } else {
+/** Runs `action` on the running service (PGlite) or the database, printing an error in one line (exit 1). */
+async function withStore(action: (store: KeyStore) => Promise<void>): Promise<void> {
+  const env = parseEnv();
+  const dataDir = resolve(env.DATA_DIR);
+  const lock = env.DATABASE_URL ? null : await readLiveServiceLock(dataDir);
+  try {
+    if (lock) return await action(serviceStore(lock));
     const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: join(dataDir, 'pglite') });
     try {
-      await run(databaseStore(database), positionals[0], positionals.slice(1), values.label);
+      await action(databaseStore(database));
     } finally {
       await database.close();
     }
+  } catch (error) {
+    console.error(`apikey: ${(error as Error).message}`);
+    process.exitCode = 1;
   }
-} catch (error) {
-  console.error(`apikey: ${(error as Error).message}`);
-  process.exitCode = 1;
 }
+
+const program = createCli('apikey', 'Create, list and revoke API keys (on the running service, or on the database when none runs).');
+program
+  .command('create')
+  .description('make a key; the key is the last line of the output (shown only now)')
+  .option('--label <name>', 'a name for the key', 'unnamed')
+  .action((options: { label: string }) =>
+    withStore(async (store) => {
+      const key = await store.create(options.label);
+      console.log(`Created API key ${key.id} (label "${options.label}"). It is shown only now; keep it secret:`);
+      console.log(key.secret);
+    }),
+  );
+program
+  .command('list')
+  .description('list keys (never the secret)')
+  .action(() =>
+    withStore(async (store) => {
+      for (const key of await store.list()) {
+        const revoked = key.revokedAt ? ` revoked ${new Date(key.revokedAt).toISOString()}` : '';
+        console.log(`${key.id}  ${key.prefix}…  ${new Date(key.createdAt).toISOString()}  ${key.label}${revoked}`);
+      }
+    }),
+  );
+program
+  .command('revoke')
+  .description('revoke a key at once, in every process')
+  .argument('<id>', 'the key id, as `list` shows it (key_…)')
+  .action((id: string) =>
+    withStore(async (store) => {
+      await store.revoke(id);
+      console.log(`Revoked ${id}.`);
+    }),
+  );
+await runCli(program);

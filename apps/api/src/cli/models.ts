@@ -36,7 +36,7 @@ const USAGE = `Usage:
   npm run models -- first-start [--mirror URL] what the service runs in the background on a start
                                               without any model: probe the release host (5 s), then
                                               install the recommended CPU model
-Options: --models-dir DIR (default: MODELS_DIR, else ./models)
+Options: --models-dir DIR (default: MODELS_DIR, else ./models); -h, --help: this text
   --force  activate a model whose self-test failed (no text, or WER over 0.6 on the test clip)`;
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -252,6 +252,7 @@ async function firstStart(modelsDir: string, values: Values): Promise<void> {
 const OPTIONS = {
   'models-dir': { type: 'string' }, sha256: { type: 'string' }, mirror: { type: 'string' }, force: { type: 'boolean' },
   name: { type: 'string' }, unpin: { type: 'boolean' }, 'probe-timeout-ms': { type: 'string' }, 'retry-delay-ms': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
 
 let parsed: ReturnType<typeof parseArgs<{ allowPositionals: true; options: typeof OPTIONS }>>;
@@ -262,6 +263,10 @@ try {
   process.exit(2);
 }
 const { positionals, values } = parsed;
+if (values.help) {
+  console.log(USAGE); // `--help` / `-h` on the program or any command: the usage, exit 0
+  process.exit(0);
+}
 const env: Env = parseEnv();
 const modelsDir = resolve(values['models-dir'] ?? env.MODELS_DIR);
 try {

@@ -1,13 +1,8 @@
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createLoginLink, describePortalOwner, openDatabase, portalAccountOwner, portalLoginUrl, telegramOwner } from '@transcribe/core';
 import { parseEnv, type Env } from '../env.ts';
 import { readLiveServiceLock, type ServiceLockInfo } from '../service-lock.ts';
-
-const USAGE = `Usage:
-  npm run portal -- login-link [--account NAME]   one-time sign-in link to the account portal for NAME (default: admin)
-  npm run portal -- login-link --telegram ID      the same for a Telegram bot user: same keys and usage as in the bot
-The link is the last line of the output; it works once, for 15 minutes.`;
+import { createCli, runCli } from './create-cli.ts';
 
 interface MadeLink {
   url: string;
@@ -41,26 +36,27 @@ async function writeLink(env: Env, owner: string): Promise<MadeLink> {
   }
 }
 
-function ownerOf(values: { account?: string; telegram?: string }): string | null {
-  if (values.account !== undefined && values.telegram !== undefined) return null;
-  return values.telegram !== undefined ? telegramOwner(values.telegram) : portalAccountOwner(values.account ?? 'admin');
-}
-
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { account: { type: 'string' }, telegram: { type: 'string' } } });
-const owner = ownerOf(values);
-if (positionals[0] !== 'login-link' || positionals.length > 1 || owner === null) {
-  console.error(USAGE);
-  process.exitCode = 2;
-} else {
-  const env = parseEnv();
-  try {
-    const lock = env.DATABASE_URL ? null : await readLiveServiceLock(resolve(env.DATA_DIR));
-    const link = lock ? await askService(lock, owner) : await writeLink(env, owner);
-    console.log(`One-time sign-in link for ${describePortalOwner(owner)}, valid until ${new Date(link.expiresAt).toISOString()}:`);
-    if (link.offline) console.log('(The service is not running: start it with "npm start" before opening the link.)');
-    console.log(link.url);
-  } catch (error) {
-    console.error(`portal: ${(error as Error).message}`);
-    process.exitCode = 1;
-  }
-}
+const program = createCli('portal', 'The account portal: one-time sign-in links.');
+program
+  .command('login-link')
+  .description('print a one-time sign-in link to the account portal (the last line; it works once, for 15 minutes)')
+  .option('--account <name>', 'the portal account to sign in to (default: admin)')
+  .option('--telegram <id>', 'a Telegram bot user instead: the same keys and usage as in the bot')
+  .action(async (options: { account?: string; telegram?: string }) => {
+    if (options.account !== undefined && options.telegram !== undefined) {
+      program.commands[0]!.error('error: give --account or --telegram, not both', { exitCode: 2 });
+    }
+    const owner = options.telegram !== undefined ? telegramOwner(options.telegram) : portalAccountOwner(options.account ?? 'admin');
+    const env = parseEnv();
+    try {
+      const lock = env.DATABASE_URL ? null : await readLiveServiceLock(resolve(env.DATA_DIR));
+      const link = lock ? await askService(lock, owner) : await writeLink(env, owner);
+      console.log(`One-time sign-in link for ${describePortalOwner(owner)}, valid until ${new Date(link.expiresAt).toISOString()}:`);
+      if (link.offline) console.log('(The service is not running: start it with "npm start" before opening the link.)');
+      console.log(link.url);
+    } catch (error) {
+      console.error(`portal: ${(error as Error).message}`);
+      process.exitCode = 1;
+    }
+  });
+await runCli(program);
