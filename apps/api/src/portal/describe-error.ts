@@ -16,6 +16,9 @@ export function describeError(error: unknown, req: Request): { status: number; d
     type() {
       return recorder;
     },
+    set() {
+      return recorder; // headers (WWW-Authenticate, Retry-After) do not matter to a page
+    },
     send(body: string) {
       seen.detail = String((JSON.parse(body) as { detail?: unknown }).detail ?? seen.detail);
       return recorder;
