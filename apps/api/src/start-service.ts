@@ -21,6 +21,7 @@ import {
 import type { Env } from './env.ts';
 import { createApp } from './http/create-app.ts';
 import { checkReadiness } from './http/check-readiness.ts';
+import { createServiceMetrics } from './metrics/create-service-metrics.ts';
 import { createRequestLimiter } from './http/rate-limit.ts';
 import { startPartialUploadSweeper } from './http/sweep-partial-uploads.ts';
 import { selectEngine, vadModelPath } from './select-engine.ts';
@@ -84,6 +85,8 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
       pricePerMinute: env.PRICE_PER_MINUTE,
     },
   };
+  const metrics = createServiceMetrics(ctx); // before the worker starts: every prediction it ends is counted
+  ctx.metrics = metrics.predictions;
   await startPartialUploadSweeper(ctx, { soleOwner: embedded }); // data: uploads cut short by a stop
   await startWebhookWorker(ctx, { requeueInterrupted: embedded, retryDeadlineMs: env.WEBHOOK_RETRY_DEADLINE_MS, retryDelaySeconds: env.WEBHOOK_RETRY_DELAY_SECONDS });
   await failGivenUpPredictions(database); // last tries failed by the requeue above, or expired while no worker ran
@@ -99,7 +102,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
   const botRouter = express.Router();
   let queueRunning = true;
   const readiness = () => checkReadiness(ctx, { dataDir, minFreeDiskBytes: env.MIN_FREE_DISK_BYTES, queueRunning: () => queueRunning });
-  const server = options.http === false ? null : await listen(createApp(ctx, { adminToken, botRouter, predictionCacheBytes: env.PREDICTION_CACHE_BYTES, readiness }), env.PORT, env.HOST);
+  const server = options.http === false ? null : await listen(createApp(ctx, { adminToken, botRouter, predictionCacheBytes: env.PREDICTION_CACHE_BYTES, readiness, metrics: metrics.registry }), env.PORT, env.HOST);
   const port = server ? (server.address() as { port: number }).port : 0;
   const url = `http://127.0.0.1:${port}`;
   ctx.config.apiBaseUrl = `${(env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')}/v1/replicate/v1`;

@@ -47,6 +47,33 @@ export interface ServiceHooks {
   beforeCachedTranscriptRead?: (mediaId: string) => Promise<void>;
 }
 
+/** The channel a prediction came through (its cache namespace, spec 2.6.6). */
+export type PredictionChannel = 'api' | 'bot' | 'portal';
+
+/** What the prediction code reports for metrics; implementations must never throw. */
+export interface PredictionMetrics {
+  /** A prediction was created. */
+  created(channel: PredictionChannel): void;
+  /**
+   * A prediction ended. `queueSeconds`: from creation to the start of its work (null when it never
+   * started); `totalSeconds`: from creation to the end; `audioSeconds`: the recording's length when
+   * known; `fromCache`: its transcript came from the cache of spec 2.6.
+   */
+  finished(outcome: {
+    channel: PredictionChannel;
+    status: 'succeeded' | 'failed' | 'canceled';
+    errorCode: string | null;
+    engine: string;
+    queueSeconds: number | null;
+    totalSeconds: number;
+    audioSeconds: number | null;
+    workSeconds: number | null;
+    fromCache: boolean;
+  }): void;
+  /** A request was refused by a per-key rate limit (HTTP 429). */
+  rateLimited?(kind: RequestKind): void;
+}
+
 /** What a per-key request limit counts: reads (GET, HEAD) or writes (every other method). */
 export type RequestKind = 'read' | 'write';
 
@@ -85,6 +112,8 @@ export interface ServiceContext {
    * which a create wakes at once (platform/jobs/wake-transcribe-workers.ts). Absent in API-only processes.
    */
   localTranscribeWorkers?: Set<string>;
+  /** Where the pipeline reports what operators count (apps/api/src/metrics/: Prometheus); absent: nothing is counted. */
+  metrics?: PredictionMetrics;
   /**
    * Aborted when this process begins to stop (SIGTERM): a prediction still waiting for a
    * recognition slot then hands its job back to the queue without spending a try

@@ -11,6 +11,7 @@ import { portalRoutes } from '../portal/portal-routes.ts';
 import { predictionRoutes } from '../routes/prediction-routes.ts';
 import { webhookRoutes } from '../routes/webhook-routes.ts';
 import { authenticate } from './authenticate.ts';
+import type { Registry } from 'prom-client';
 import type { Readiness } from './check-readiness.ts';
 import { createPredictionBodyCache } from './prediction-body-cache.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -30,6 +31,8 @@ export interface AppOptions {
   predictionCacheBytes?: number;
   /** What `GET /ready` reports (check-readiness.ts); without it `/ready` answers like `/health`. */
   readiness?: () => Promise<Readiness>;
+  /** The Prometheus registry served at `GET /metrics` (metrics/create-service-metrics.ts); none: 404. */
+  metrics?: Registry;
 }
 
 /** The env defaults (apps/api/src/env.ts), used when the caller sets no cache sizes. */
@@ -65,6 +68,12 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' }); // liveness: the process answers
   });
+  if (options.metrics) {
+    const registry = options.metrics;
+    app.get('/metrics', async (_req, res) => {
+      res.type(registry.contentType).send(await registry.metrics());
+    });
+  }
   app.get('/ready', async (_req, res) => {
     if (!options.readiness) return void res.json({ status: 'ready' });
     const readiness = await options.readiness();

@@ -76,6 +76,7 @@ export function rateLimit(ctx: ServiceContext): RequestHandler {
     if (perMinute <= 0) return next();
     const waitSeconds = await ctx.requestLimiter.take(kind, res.locals.apiKey.id);
     if (waitSeconds === 0) return next();
+    ctx.metrics?.rateLimited?.(kind);
     res.set('Retry-After', String(waitSeconds));
     const what = kind === 'read' ? 'reads (GET)' : 'creates and other changes';
     throw new AppError(

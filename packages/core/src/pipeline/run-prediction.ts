@@ -7,7 +7,7 @@ import { runPostProcessing } from './post-process/run-post-processing.ts';
 import type { PostProcessType } from '../contract/spec/post-process-types.ts';
 import type { Transcript } from './render/transcript-model.ts';
 import { predictions, type PredictionRow } from '../platform/db/schema.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { PredictionChannel, ServiceContext } from '../service-context.ts';
 import { renderTranscript } from './render/render-transcript.ts';
 import { shapeOutput } from './render/shape-output.ts';
 import type { PredictionInput } from '../contract/validation/prediction-input.ts';
@@ -38,11 +38,13 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
   const watch = watchCancellation(ctx.database.db, predictionId);
   const runSignal = signal ? AbortSignal.any([signal, watch.signal]) : watch.signal;
   let ended = false;
+  let fromCache = false;
   let releaseLinkFlight: (() => Promise<void>) | null = null;
   try {
     await mkdir(workDir, { recursive: true });
     const produced = await produceTranscript(ctx, row, workDir, log, runSignal);
     releaseLinkFlight = produced.release; // after the charge: the same user's waiting repeat is then free (2.6.2)
+    fromCache = produced.fromCache;
     const { transcript } = produced;
     if (await watch.check()) throw watch.signal.reason;
     const params = row.params as PredictionInput;
@@ -73,6 +75,7 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
     await releaseLinkFlight?.();
     watch.stop();
     if (ended) await releaseUpload(ctx, row.source as PredictionSource); // a retried run still needs it
+    if (ended) await reportFinished(ctx, predictionId, fromCache);
     await notifyWebhookCompleted(ctx.database.db, predictionId); // webhook `completed` if it ended
     await rm(workDir, { recursive: true, force: true });
   }
@@ -103,7 +106,29 @@ async function postProcess(
 /** Deletes the upload of a prediction that ended before it started (canceled while queued). */
 async function releaseUploadOfEnded(ctx: ServiceContext, id: string): Promise<void> {
   const [row] = await ctx.database.db.select({ status: predictions.status, source: predictions.source }).from(predictions).where(eq(predictions.id, id)).limit(1);
-  if (row && TERMINAL_STATUSES.has(row.status)) await releaseUpload(ctx, row.source as PredictionSource);
+  if (row && TERMINAL_STATUSES.has(row.status)) {
+    await releaseUpload(ctx, row.source as PredictionSource);
+    await reportFinished(ctx, id, false);
+  }
+}
+
+/** Reports an ended prediction to `ctx.metrics` from its stored row (the status as it ended, whoever ended it). */
+async function reportFinished(ctx: ServiceContext, id: string, fromCache: boolean): Promise<void> {
+  if (!ctx.metrics) return;
+  const [row] = await ctx.database.db.select().from(predictions).where(eq(predictions.id, id)).limit(1).catch(() => []);
+  if (!row?.completedAt || !TERMINAL_STATUSES.has(row.status)) return;
+  const seconds = (from: Date, to: Date) => Math.max(0, (to.getTime() - from.getTime()) / 1000);
+  ctx.metrics.finished({
+    channel: row.namespace as PredictionChannel,
+    status: row.status as 'succeeded' | 'failed' | 'canceled',
+    errorCode: row.errorCode,
+    engine: ctx.engine.name,
+    queueSeconds: row.startedAt ? seconds(row.createdAt, row.startedAt) : null,
+    totalSeconds: seconds(row.createdAt, row.completedAt),
+    audioSeconds: row.audioSeconds,
+    workSeconds: row.predictTime,
+    fromCache,
+  });
 }
 
 async function markStarted(ctx: ServiceContext, id: string): Promise<PredictionRow | null> {

@@ -8,7 +8,7 @@ import { TRANSCRIBE_QUEUE } from '../../platform/jobs/open-job-queue.ts';
 import { wakeTranscribeWorkers } from '../../platform/jobs/wake-transcribe-workers.ts';
 import { writeDataUri, type DecodedDataUri } from '../../pipeline/fetch/decode-data-uri.ts';
 import { shareUpload } from '../../platform/storage/share-upload.ts';
-import type { ServiceContext } from '../../service-context.ts';
+import type { PredictionChannel, ServiceContext } from '../../service-context.ts';
 import { checkPredictionInput } from './check-prediction-input.ts';
 import type { PredictionInput } from '../../contract/validation/prediction-input.ts';
 import { CURRENT_INPUT_ECHO, describeInput, LEGACY_INPUT_ECHO } from './describe-input.ts';
@@ -121,5 +121,6 @@ async function enqueue(ctx: ServiceContext, row: PredictionRow): Promise<void> {
       .where(eq(predictions.id, row.id));
     throw new AppError('service_busy', 'The service could not queue this prediction. Try again shortly.', { cause });
   }
+  ctx.metrics?.created(row.namespace as PredictionChannel);
   wakeTranscribeWorkers(ctx);
 }

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollPrediction } from '../test-support/poll-prediction.ts';
+import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
+import { AUDIO_DIR } from '../test-support/shared-paths.ts';
+import { startTestService, type TestService } from '../test-support/start-test-service.ts';
+
+/** The value of one sample of the Prometheus text format, e.g. `name{a="b"}`; 0 when absent. */
+function sample(text: string, series: string): number {
+  const line = text.split('\n').find((row) => row.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+/** `GET /metrics` (Prometheus text format), scraped after real predictions through the API. */
+describe('GET /metrics', () => {
+  let t: TestService;
+  let files: FileServer;
+
+  beforeAll(async () => {
+    t = await startTestService('pglite', { RATE_LIMIT_READS_PER_MINUTE: '1000' });
+    files = await serveFiles(AUDIO_DIR);
+  });
+
+  afterAll(async () => {
+    await files?.close();
+    await t?.stop();
+  });
+
+  const create = async (audio: string) => {
+    const answer = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: { audio } }),
+    });
+    return pollPrediction(t.replicateBase, t.key, ((await answer.json()) as { id: string }).id);
+  };
+  const scrape = async () => {
+    const answer = await fetch(`${t.url}/metrics`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    return answer.text();
+  };
+
+  it('should count created and finished predictions by status, error code, engine and channel, with their durations and audio', async () => {
+    const engine = t.service.ctx.engine.name;
+    expect((await create(`${files.url}/jfk.wav`)).status).toBe('succeeded');
+    expect((await create(`${files.url}/jfk.wav`)).status).toBe('succeeded'); // a repeat: the cached transcript
+    expect((await create(`${files.url}/no-such-file.wav`)).status).toBe('failed');
+    const text = await scrape();
+    expect(sample(text, 'transcribe_predictions_created_total{channel="api"}')).toBe(3);
+    expect(sample(text, `transcribe_predictions_finished_total{status="succeeded",error_code="",engine="${engine}",channel="api"}`)).toBe(2);
+    expect(sample(text, `transcribe_predictions_finished_total{status="failed",error_code="upstream_refused",engine="${engine}",channel="api"}`)).toBe(1);
+    expect(sample(text, 'transcribe_prediction_seconds_count{status="succeeded"}')).toBe(2);
+    expect(sample(text, 'transcribe_prediction_queue_seconds_count')).toBe(3);
+    expect(sample(text, 'transcribe_audio_seconds_total')).toBeCloseTo(2 * 11, 0); // jfk.wav is 11 s, twice
+    expect(sample(text, 'transcribe_cached_transcripts_total')).toBe(1);
+    expect(sample(text, 'transcribe_real_time_factor_count')).toBe(1);
+    expect(text).toMatch(/^transcribe_queue_jobs\{state="waiting"\} 0$/m);
+    expect(text).toMatch(/^process_cpu_seconds_total \d/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+  });
+
+  it('should count rate-limit refusals, and never show a key', async () => {
+    const limited = await startTestService('pglite', { WORKER_CONCURRENCY: '0', RATE_LIMIT_READS_PER_MINUTE: '1' });
+    try {
+      const list = () => fetch(`${limited.replicateBase}/v1/predictions`, { headers: { authorization: `Bearer ${limited.key}` } });
+      expect((await list()).status).toBe(200);
+      expect((await list()).status).toBe(429);
+      const text = await (await fetch(`${limited.url}/metrics`)).text();
+      expect(sample(text, 'transcribe_rate_limited_total{kind="read"}')).toBe(1);
+      expect(text).not.toContain(limited.key);
+      expect(text).not.toContain('tsk_');
+    } finally {
+      await limited.stop();
+    }
+  });
+});
