@@ -36,6 +36,8 @@ const envSchema = z.object({
   JOB_LEASE_STALE_MS: z.coerce.number().int().min(500).default(45_000),
   /** `GET /ready` answers 503 when the file system of DATA_DIR has less free space than this, bytes. */
   MIN_FREE_DISK_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
+  /** Level of the structured logs (pino): fatal, error, warn, info, debug, trace or silent. Unset: info (silent under NODE_ENV=test). */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   /** On SIGTERM, how long running jobs may take to finish before the process stops anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often the queue looks for expired jobs and does upkeep, in seconds. */

@@ -22,6 +22,8 @@ import type { Env } from './env.ts';
 import { createApp } from './http/create-app.ts';
 import { checkReadiness } from './http/check-readiness.ts';
 import { createServiceMetrics } from './metrics/create-service-metrics.ts';
+import { createServiceLogger } from './logging/create-service-logger.ts';
+import type { DestinationStream } from 'pino';
 import { createRequestLimiter } from './http/rate-limit.ts';
 import { startPartialUploadSweeper } from './http/sweep-partial-uploads.ts';
 import { selectEngine, vadModelPath } from './select-engine.ts';
@@ -42,7 +44,7 @@ export interface RunningService {
  * DATABASE_URL) with migrations, the pg-boss queue, the worker, and the HTTP API.
  * @throws Error naming the cause when the embedded database is in use or the engine is missing.
  */
-export async function startService(env: Env, options: { http?: boolean } = {}): Promise<RunningService> {
+export async function startService(env: Env, options: { http?: boolean; logDestination?: DestinationStream } = {}): Promise<RunningService> {
   const dataDir = resolve(env.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
   const embedded = !env.DATABASE_URL;
@@ -85,6 +87,7 @@ export async function startService(env: Env, options: { http?: boolean } = {}): 
       pricePerMinute: env.PRICE_PER_MINUTE,
     },
   };
+  ctx.logger = createServiceLogger({ level: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'), destination: options.logDestination });
   const metrics = createServiceMetrics(ctx); // before the worker starts: every prediction it ends is counted
   ctx.metrics = metrics.predictions;
   await startPartialUploadSweeper(ctx, { soleOwner: embedded }); // data: uploads cut short by a stop

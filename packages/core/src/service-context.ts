@@ -1,4 +1,5 @@
 import type PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
 import type PQueue from 'p-queue';
 import type { Database } from './platform/db/open-database.ts';
 import type { ApiKeyCache } from './resources/keys/api-key-cache.ts';
@@ -112,6 +113,8 @@ export interface ServiceContext {
    * which a create wakes at once (platform/jobs/wake-transcribe-workers.ts). Absent in API-only processes.
    */
   localTranscribeWorkers?: Set<string>;
+  /** The structured logger (pino; apps/api/src/logging/): stage lines of predictions, worker and webhook events. */
+  logger?: Logger;
   /** Where the pipeline reports what operators count (apps/api/src/metrics/: Prometheus); absent: nothing is counted. */
   metrics?: PredictionMetrics;
   /**

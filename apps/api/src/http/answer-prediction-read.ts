@@ -12,6 +12,7 @@ import { predictionBody } from './send-prediction.ts';
 export async function answerPredictionRead(ctx: ServiceContext, cache: PredictionBodyCache, req: Request, res: Response): Promise<void> {
   const id = String(req.params.id);
   const apiKeyId: string = res.locals.apiKey.id;
+  res.locals.predictionId = id; // for the request log line
   const header = req.get('x-service-output-transformers') ?? null;
   let body = cache.get(apiKeyId, id, header);
   if (!body) {

@@ -6,6 +6,8 @@ declare global {
   namespace Express {
     interface Locals {
       apiKey: ApiKeyRow;
+      /** The prediction a request concerns, for its log line (logging/log-requests.ts). */
+      predictionId?: string;
     }
   }
 }

@@ -13,6 +13,7 @@ import { webhookRoutes } from '../routes/webhook-routes.ts';
 import { authenticate } from './authenticate.ts';
 import type { Registry } from 'prom-client';
 import type { Readiness } from './check-readiness.ts';
+import { logRequests } from '../logging/log-requests.ts';
 import { createPredictionBodyCache } from './prediction-body-cache.ts';
 import { rateLimit } from './rate-limit.ts';
 import { lingerUnreadBody } from './linger-unread-body.ts';
@@ -64,6 +65,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
     lingerUnreadBody(req, res); // an early answer (401, 413, 422) to a big upload still reaches the client
     next();
   });
+  if (ctx.logger) app.use(logRequests(ctx.logger)); // one line per request, with its X-Request-Id
   app.get('/', (_req, res) => res.redirect(302, '/portal')); // a browser opening the service's address lands in the portal
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' }); // liveness: the process answers

@@ -25,5 +25,6 @@ export function sendPrediction(
   row: PredictionRow,
   shownStatus?: 'starting',
 ): void {
+  res.locals.predictionId = row.id; // for the request log line
   res.status(status).json(predictionBody(ctx, req, row, shownStatus));
 }

@@ -28,7 +28,7 @@ export async function freePort(): Promise<number> {
 export function runScript(script: string, args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, MODELS_AUTO_INSTALL: '0', ...env },
+    env: { ...process.env, MODELS_AUTO_INSTALL: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

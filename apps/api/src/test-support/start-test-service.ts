@@ -25,7 +25,7 @@ export interface TestService {
  * (PGlite in the data directory, or a new PostgreSQL database, or the one `env.DATABASE_URL` names,
  * which the caller then drops), plus one API key.
  */
-export async function startTestService(kind: TestDatabaseKind, env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(kind: TestDatabaseKind, env: Record<string, string> = {}, options: Parameters<typeof startService>[1] = {}): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'transcribe-test-'));
   // An env that names DATABASE_URL shares that database (several services on one database).
   const database: TestDatabase | null = kind === 'postgres' && !env.DATABASE_URL ? await createTestDatabase() : null;
@@ -35,9 +35,11 @@ export async function startTestService(kind: TestDatabaseKind, env: Record<strin
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       ALLOW_PRIVATE_NETWORK: '1',
+      LOG_LEVEL: 'silent', // a test that reads the logs sets LOG_LEVEL and a destination
       ...(database ? { DATABASE_URL: database.url } : {}),
       ...env,
     }),
+    options,
   );
   const key = await createApiKey(service.ctx.database.db, 'test');
   return {

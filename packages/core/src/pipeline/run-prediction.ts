@@ -34,7 +34,11 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
   notifyWebhookStart(ctx.database.db, predictionId); // webhook `start`, once ever
   // One folder per attempt: a run reclaimed after an outage never shares files with a late one.
   const workDir = join(ctx.config.dataDir, 'work', `${predictionId}-${randomBytes(4).toString('hex')}`);
-  const log = (line: string) => appendPredictionLog(ctx.database.db, predictionId, line);
+  const logger = ctx.logger?.child({ prediction: predictionId });
+  const log = (line: string) => {
+    logger?.info({ stage: /^[\w-]+/.exec(line)?.[0] ?? 'progress' }, line); // the same line as the prediction's logs
+    return appendPredictionLog(ctx.database.db, predictionId, line);
+  };
   const watch = watchCancellation(ctx.database.db, predictionId);
   const runSignal = signal ? AbortSignal.any([signal, watch.signal]) : watch.signal;
   let ended = false;
@@ -68,7 +72,11 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
       ended = true; // cancel-prediction.ts wrote the `canceled` line
       return;
     }
-    if (!isAppError(error) || error.code === 'internal') throw error;
+    if (!isAppError(error) || error.code === 'internal') {
+      logger?.error({ err: { type: (error as Error).name, message: (error as Error).message } }, 'the try failed; the job queue retries it');
+      throw error;
+    }
+    logger?.warn({ error_code: error.code, cause: error.cause instanceof Error ? error.cause.message : undefined }, `failed: ${error.message}`);
     await finishPrediction(ctx.database.db, predictionId, { status: 'failed', error: error.message, errorCode: error.code }, row.startedAt ?? new Date()); // logs `failed: …`
     ended = true;
   } finally {
@@ -114,11 +122,28 @@ async function releaseUploadOfEnded(ctx: ServiceContext, id: string): Promise<vo
 
 /** Reports an ended prediction to `ctx.metrics` from its stored row (the status as it ended, whoever ended it). */
 async function reportFinished(ctx: ServiceContext, id: string, fromCache: boolean): Promise<void> {
-  if (!ctx.metrics) return;
+  if (!ctx.metrics && !ctx.logger) return;
   const [row] = await ctx.database.db.select().from(predictions).where(eq(predictions.id, id)).limit(1).catch(() => []);
   if (!row?.completedAt || !TERMINAL_STATUSES.has(row.status)) return;
   const seconds = (from: Date, to: Date) => Math.max(0, (to.getTime() - from.getTime()) / 1000);
-  ctx.metrics.finished({
+  const audioSeconds = row.audioSeconds;
+  ctx.logger?.info(
+    {
+      prediction: id,
+      stage: 'finished',
+      status: row.status,
+      error_code: row.errorCode ?? undefined,
+      channel: row.namespace,
+      engine: ctx.engine.name,
+      queue_seconds: row.startedAt ? seconds(row.createdAt, row.startedAt) : undefined,
+      total_seconds: seconds(row.createdAt, row.completedAt),
+      audio_seconds: audioSeconds ?? undefined,
+      real_time_factor: audioSeconds && row.predictTime !== null && !fromCache ? row.predictTime / audioSeconds : undefined,
+      from_cache: fromCache,
+    },
+    `prediction ${row.status}`,
+  );
+  ctx.metrics?.finished({
     channel: row.namespace as PredictionChannel,
     status: row.status as 'succeeded' | 'failed' | 'canceled',
     errorCode: row.errorCode,

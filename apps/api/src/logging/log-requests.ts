@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+
+/** An incoming `X-Request-Id` is kept when it looks like an id (a proxy's), else a new UUID is made. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * One structured line per HTTP request (pino-http), written when the answer is sent: the request id
+ * (also returned as `X-Request-Id`), method, path (never the query: a signed text link's signature
+ * lives there), status, latency in ms (`ms`), the API key's id (never the key) and the
+ * prediction's id when the request concerns one. Headers and bodies are never logged.
+ * @example
+ * app.use(logRequests(logger));
+ * // {"level":30,"req_id":"5f0c…","req":{"method":"GET","path":"/v1/replicate/v1/predictions/p8x2k"},"res":{"status":200},"key_id":"key_1a2b","prediction":"p8x2k","ms":3,"msg":"request completed"}
+ */
+export function logRequests(logger: Logger): RequestHandler {
+  return pinoHttp({
+    logger,
+    genReqId(req, res) {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'req_id', responseTime: 'ms' },
+    wrapSerializers: false,
+    serializers: {
+      req: (req: { method: string; url: string; originalUrl?: string }) => ({ method: req.method, path: (req.originalUrl ?? req.url).split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      err: (error: Error) => ({ type: error.name, message: error.message }),
+    },
+    customProps(_req, res) {
+      const locals = (res as unknown as { locals?: { apiKey?: { id: string }; predictionId?: string } }).locals;
+      return { key_id: locals?.apiKey?.id, prediction: locals?.predictionId };
+    },
+    customLogLevel(_req, res, error) {
+      if (error || res.statusCode >= 500) return 'error';
+      return res.statusCode >= 400 ? 'warn' : 'info';
+    },
+  }) as unknown as RequestHandler;
+}
