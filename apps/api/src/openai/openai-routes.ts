@@ -56,7 +56,9 @@ export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache): Router {
   router.post('/audio/translations', ...guard, async (req, res) => {
     const form = await readAudioForm(ctx, req, TRANSLATION_FIELDS);
     const plan = await withUpload(form, () => planTranslation(ctx, form.responseFormat));
-    const row = await runForRequest(ctx, req, res, form, { ...plan });
+    const row = plan.by === 'engine'
+      ? await runForRequest(ctx, req, res, form, {}, 'translate')
+      : await runForRequest(ctx, req, res, form, { post_process: plan.post_process, target_language: plan.target_language });
     sendAnswer(res, answerOfTranslation(row.transcript as Transcript, row.results, plan), { ...form, granularities: ['segment'] });
   });
 
@@ -86,12 +88,12 @@ function modelObject(id: string, created: number): { id: string; object: 'model'
 }
 
 /** Runs the prediction of a read form; a client that disconnects first cancels it. */
-async function runForRequest(ctx: ServiceContext, _req: Request, res: Response, form: AudioForm, extra: Record<string, unknown>): Promise<PredictionRow> {
+async function runForRequest(ctx: ServiceContext, _req: Request, res: Response, form: AudioForm, extra: Record<string, unknown>, task?: 'translate'): Promise<PredictionRow> {
   const gone = new AbortController();
   res.on('close', () => {
     if (!res.writableEnded) gone.abort(new Error('The client disconnected before the answer was ready.'));
   });
-  return runAudioPrediction(ctx, { apiKeyId: res.locals.apiKey.id, file: form.file, rawInput: { ...form.rawInput, ...extra }, signal: gone.signal });
+  return runAudioPrediction(ctx, { apiKeyId: res.locals.apiKey.id, file: form.file, rawInput: { ...form.rawInput, ...extra }, signal: gone.signal, ...(task ? { task } : {}) });
 }
 
 /** Runs `check`; when it throws, the form's upload is removed first. */

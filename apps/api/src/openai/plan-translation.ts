@@ -1,22 +1,27 @@
 import { AppError, type ServiceContext, type Transcript } from '@transcribe/core';
 import type { ResponseFormat } from './read-audio-form.ts';
-import { segmentsOfSrt, type AudioAnswer } from './render-audio-response.ts';
-
-/** The post-processing that makes a translation's answer (spec 2.4 types, target English). */
-export interface TranslationPlan {
-  post_process: ['translation'] | ['translated_subtitles'];
-  target_language: 'en';
-}
+import { answerOfTranscript, segmentsOfSrt, type AudioAnswer } from './render-audio-response.ts';
 
 /**
- * How `POST /v1/audio/translations` (speech → English text) is done here. No recognition engine of
- * this service translates by itself (RecognitionEngine has no translation), so the transcript is
- * translated by the configured language model with the post-processing of spec 2.4: `translation`
- * for `json` and `text` (one text), `translated_subtitles` for `srt`, `vtt` and `verbose_json`
- * (the SRT cues with their times, each cue translated).
- * @throws AppError `invalid_input` (400 on this API, param `model`) when no language model is configured.
+ * How a translation's answer is made: by the engine itself (`task: 'translate'`, Whisper's
+ * translation), or by the language model's post-processing (spec 2.4 types, target English).
+ */
+export type TranslationPlan =
+  | { by: 'engine'; task: 'translate' }
+  | { by: 'language-model'; post_process: ['translation'] | ['translated_subtitles']; target_language: 'en' };
+
+/**
+ * How `POST /v1/audio/translations` (speech → English text) is done here: by the engine's own
+ * translation when it has one (RecognitionEngine.translates: sherpa-onnx with a multilingual Whisper
+ * model, its `translate` task), as OpenAI's endpoint does; otherwise the transcript is translated
+ * by the configured language model with the post-processing of spec 2.4: `translation` for `json`
+ * and `text` (one text), `translated_subtitles` for `srt`, `vtt` and `verbose_json` (the SRT cues
+ * with their times, each cue translated).
+ * @throws AppError `invalid_input` (400 on this API, param `model`) when the engine does not
+ *   translate and no language model is configured.
  */
 export function planTranslation(ctx: ServiceContext, format: ResponseFormat): TranslationPlan {
+  if (ctx.engine.translates) return { by: 'engine', task: 'translate' };
   if (!ctx.config.llmConfigured) {
     throw new AppError(
       'invalid_input',
@@ -25,16 +30,18 @@ export function planTranslation(ctx: ServiceContext, format: ResponseFormat): Tr
     );
   }
   const subtitles = format === 'srt' || format === 'vtt' || format === 'verbose_json';
-  return { post_process: subtitles ? ['translated_subtitles'] : ['translation'], target_language: 'en' };
+  return { by: 'language-model', post_process: subtitles ? ['translated_subtitles'] : ['translation'], target_language: 'en' };
 }
 
 /**
- * The answer of a finished translation: the `translation` result as the text, or the
+ * The answer of a finished translation: the engine's English transcript as it is, or the
+ * `translation` result as the text, or the
  * `translated_subtitles` SRT as the timed segments (and their text); language `en`, the recording's
  * duration from the transcript.
  * @throws AppError `internal` when the prediction holds no result of the planned type.
  */
 export function answerOfTranslation(transcript: Transcript, results: unknown, plan: TranslationPlan): AudioAnswer {
+  if (plan.by === 'engine') return { ...answerOfTranscript(transcript), task: 'translate', language: 'en' };
   const type = plan.post_process[0];
   const value = typeof results === 'object' && results !== null ? (results as Record<string, unknown>)[type] : undefined;
   if (typeof value !== 'string') throw new AppError('internal', `The translation finished without its ${type} result.`);

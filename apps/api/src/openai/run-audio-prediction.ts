@@ -22,6 +22,8 @@ export interface AudioPredictionRequest {
   rawInput: Record<string, unknown>;
   /** Aborted when the client went away: the prediction is then canceled. */
   signal: AbortSignal;
+  /** `translate`: the engine's own translation into English (CreatePredictionRequest.task). */
+  task?: 'translate';
 }
 
 /**
@@ -43,6 +45,7 @@ export async function runAudioPrediction(ctx: ServiceContext, request: AudioPred
       namespace: 'api',
       rawInput: { ...request.rawInput, output_format: 'json' },
       upload: request.file,
+      ...(request.task ? { task: request.task } : {}),
     });
   } catch (error) {
     await rm(request.file.path, { force: true });

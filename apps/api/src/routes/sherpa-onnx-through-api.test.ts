@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readFile } from 'node:fs/promises';
+import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinkPrediction, getPrediction } from '../test-support/fake-engine-service.ts';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
@@ -37,6 +39,25 @@ describe('predictions on the sherpa-onnx engine (fixture Whisper model)', () => 
   afterAll(async () => {
     await files?.close();
     await t?.stop();
+  });
+
+  it("should translate with the engine's own Whisper translate task through POST /v1/audio/translations, with no language model configured", async () => {
+    expect(t.service.ctx.engine.translates).toBe(true);
+    expect(t.service.ctx.config.llmConfigured).toBe(false);
+    const client = new OpenAI({ apiKey: t.key, baseURL: `${t.url}/v1`, maxRetries: 0 });
+    const file = await toFile(await readFile(join(AUDIO_DIR, 'jfk.wav')), 'jfk.wav', { type: 'audio/wav' });
+    const answer = (await client.audio.translations.create({ file, model: 'whisper-1', response_format: 'verbose_json' })) as unknown as {
+      task: string; language: string; duration: number; segments: { start: number; end: number }[];
+    };
+    expect(answer.task).toBe('translate');
+    expect(answer.language).toBe('english');
+    expect(answer.duration).toBeCloseTo(11, 0);
+    expect(answer.segments.length).toBeGreaterThan(0);
+    for (const segment of answer.segments) expect(segment.end).toBeLessThanOrEqual(answer.duration + 0.05);
+    // A prediction like any other, marked as a translation: no post-processing ran.
+    const [row] = (await t.service.ctx.database.executeSql("SELECT params FROM predictions ORDER BY created_at DESC LIMIT 1")).rows as { params: { task?: string; post_process: unknown } }[];
+    expect(row!.params.task).toBe('translate');
+    expect(row!.params.post_process).toBeNull();
   });
 
   it('should end succeeded with timed segments and words inside the recording', async () => {

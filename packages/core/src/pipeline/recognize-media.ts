@@ -78,6 +78,7 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
           domain: params.domain,
           efficiency: params.efficiency,
           multilingual: params.multilingual,
+          ...(params.task === 'translate' ? { task: 'translate' as const } : {}),
           signal,
           onStage: (line) => void log(line).catch(() => {}), // a progress line lost in a database outage must not crash the process
           ...(diarize ? { onSpeech: startDiarizing } : {}),

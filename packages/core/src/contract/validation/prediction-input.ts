@@ -32,4 +32,10 @@ export interface PredictionInput {
   custom_prompt: string | null;
   /** Language code from the spec 2.5 table, or null. */
   target_language: string | null;
+  /**
+   * Not a spec 2.2 parameter and never read from a client's input: `translate` asks the engine's own
+   * speech translation into English (Whisper's `translate` task), set only by the OpenAI-compatible
+   * `POST /v1/audio/translations` when the engine `translates`. Absent: transcribe.
+   */
+  task?: 'translate';
 }

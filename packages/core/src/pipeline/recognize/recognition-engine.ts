@@ -25,6 +25,11 @@ export interface RecognitionRequest {
    * recording (docs/recognition.md, "multilingual"). Only sent to engines with `identifiesLanguages`.
    */
   multilingual?: boolean;
+  /**
+   * `translate`: English text of the speech, whatever its language (Whisper's translate task).
+   * Only sent to engines with `translates`. Absent or `transcribe`: the words as spoken.
+   */
+  task?: 'transcribe' | 'translate';
   /** Aborts recognition (e.g. on shutdown or cancel). */
   signal?: AbortSignal;
   /** Called with the recognised fraction 0..1 as the engine progresses. */
@@ -57,6 +62,8 @@ export interface RecognitionEngine {
   readonly languages: readonly string[] | 'any';
   /** Language used when the request leaves `language` null and the engine cannot detect. */
   readonly defaultLanguage: string;
+  /** The engine translates speech into English itself (`task: 'translate'`; sherpa-onnx with multilingual Whisper). */
+  readonly translates?: boolean;
   /**
    * Whether the engine can tell languages apart within one recording (spec 2.2 `multilingual`):
    * absent means false, and a request with `multilingual: true` is refused with HTTP 422 before

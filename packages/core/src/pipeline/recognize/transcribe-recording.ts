@@ -34,6 +34,8 @@ export interface TranscribeRecordingInput {
   efficiency?: Efficiency | null;
   /** Spec 2.2 `multilingual` (null → false): passed to the engine; json2 `languages` then lists every language found with its duration. */
   multilingual?: boolean | null;
+  /** `translate`: the engine's own translation into English (only for engines that `translate`). */
+  task?: 'transcribe' | 'translate';
   signal?: AbortSignal;
   /** Progress lines for the prediction log, e.g. `VAD: 4 speech intervals, 8.9 s of speech`. */
   onStage?: (line: string) => void;
@@ -83,6 +85,7 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     efficiency: input.efficiency ?? null,
     domain: input.domain ?? null,
     multilingual: input.multilingual ?? false,
+    ...(input.task === 'translate' ? { task: 'translate' as const } : {}),
     signal: input.signal,
     onProgress: (fraction) => {
       const percent = Math.floor(fraction * 10) * 10; // one line per 10 %

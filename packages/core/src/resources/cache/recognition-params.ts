@@ -32,7 +32,8 @@ export interface RecognitionParams {
  */
 export function recognitionParamsOf(input: PredictionInput, engineName: string): RecognitionParams {
   return {
-    recognizer: `${engineName}@${RECOGNITION_PIPELINE_REVISION}`,
+    // A translated transcript is another recognizer's output: it never answers a transcription.
+    recognizer: `${engineName}@${RECOGNITION_PIPELINE_REVISION}${input.task === 'translate' ? '+translate' : ''}`,
     speakers: input.speakers,
     language: input.language,
     domain: input.domain,

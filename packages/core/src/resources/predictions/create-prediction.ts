@@ -29,6 +29,11 @@ export interface CreatePredictionRequest {
    * `rawInput` is its translation to the current interface: this is what the prediction shows.
    */
   legacyInput?: Record<string, unknown> | null;
+  /**
+   * `translate`: the engine's own translation into English (PredictionInput.task); set only by the
+   * OpenAI-compatible translations endpoint, never from a client's input.
+   */
+  task?: 'translate';
   webhook?: string | null;
   webhookEventsFilter?: string[] | null;
   /** A file already saved by the caller (multipart / octet-stream upload); `audio` is then not required. */
@@ -52,6 +57,10 @@ export async function createPrediction(ctx: ServiceContext, request: CreatePredi
   const raw = asInputObject(request.rawInput, request.upload);
   if (containsNul(raw)) throw new AppError('invalid_input', 'The input contains a NUL character (\\u0000), which no parameter may hold.', { param: 'input' });
   const params = checkPredictionInput(ctx, raw, request.upload?.name);
+  if (request.task === 'translate') {
+    if (!ctx.engine.translates) throw new AppError('invalid_input', `The recognition engine ${ctx.engine.name} does not translate speech.`, { param: 'task' });
+    params.task = 'translate';
+  }
   const id = newPredictionId();
   const source = await storeSource(ctx, id, params, request.upload ?? null, request.decodedAudio ?? null);
   const [row] = await ctx.database.db

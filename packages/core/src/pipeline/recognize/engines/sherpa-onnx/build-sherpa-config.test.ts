@@ -42,6 +42,11 @@ describe('buildSherpaConfig', () => {
     });
   });
 
+  it("should ask Whisper for its translate task when told, and for transcribe otherwise", () => {
+    expect(buildSherpaConfig(input({ model: WHISPER, task: 'translate' })).modelConfig.whisper?.task).toBe('translate');
+    expect(buildSherpaConfig(input({ model: WHISPER })).modelConfig.whisper?.task).toBe('transcribe');
+  });
+
   it('should leave the Whisper language empty when unknown, and for English-only models', () => {
     expect(buildSherpaConfig(input({ model: WHISPER })).modelConfig.whisper?.language).toBe('');
     expect(buildSherpaConfig(input({ model: WHISPER_EN, language: 'en' })).modelConfig.whisper?.language).toBe('');

@@ -10,7 +10,7 @@ export interface SherpaRecognizerConfig {
   featConfig: { sampleRate: number; featureDim: number };
   modelConfig: {
     /** `enableTokenTimestamps: 1` makes Whisper give token times (from its cross-attention); a number, as every flag. */
-    whisper?: { encoder: string; decoder: string; language: string; task: 'transcribe'; enableTokenTimestamps?: number };
+    whisper?: { encoder: string; decoder: string; language: string; task: 'transcribe' | 'translate'; enableTokenTimestamps?: number };
     senseVoice?: { model: string; language: string; useInverseTextNormalization: number };
     transducer?: { encoder: string; decoder: string; joiner: string };
     canary?: { encoder: string; decoder: string; srcLang: string; tgtLang: string; usePnc: number };
@@ -53,6 +53,8 @@ export interface BuildSherpaConfigInput {
    * sherpa-onnx-node reads flags as numbers: `true` is silently ignored.
    */
   tokenTimestamps?: boolean;
+  /** Whisper only: `translate` gives English text whatever the language spoken (default `transcribe`). */
+  task?: 'transcribe' | 'translate';
 }
 
 /** Beam width of modified_beam_search per efficiency (transducers); greedy_search otherwise. */
@@ -73,8 +75,8 @@ export function chooseDecoding(model: CatalogModel, efficiency: Efficiency | nul
 
 /**
  * The recognizer config for one recognition, a pure function of its input (no file access).
- * Whisper gets the language (or '' for English-only models, which take none) and task
- * `transcribe` (and `enableTokenTimestamps: 1` with `tokenTimestamps`); SenseVoice its language or `auto` and inverse text normalisation; Canary srcLang =
+ * Whisper gets the language (or '' for English-only models, which take none) and its task,
+ * `transcribe` or `translate` (and `enableTokenTimestamps: 1` with `tokenTimestamps`); SenseVoice its language or `auto` and inverse text normalisation; Canary srcLang =
  * tgtLang (transcription, not translation; `en` when null) with punctuation; NeMo transducers
  * `modelType: nemo_transducer`, plus `modelingUnit: bpe`, the bpe.vocab and the hotwords file when
  * hotwords are given. numThreads is `maxThreads` at every efficiency (see docs/recognition.md).
@@ -91,7 +93,7 @@ export function buildSherpaConfig(input: BuildSherpaConfigInput): SherpaRecogniz
   const modelConfig = config.modelConfig;
   if (model.family === 'whisper') {
     const whisperLanguage = model.detectsLanguage ? language ?? '' : '';
-    modelConfig.whisper = { encoder: file('encoder'), decoder: file('decoder'), language: whisperLanguage, task: 'transcribe' };
+    modelConfig.whisper = { encoder: file('encoder'), decoder: file('decoder'), language: whisperLanguage, task: input.task ?? 'transcribe' };
     if (input.tokenTimestamps) modelConfig.whisper.enableTokenTimestamps = 1;
   } else if (model.family === 'sense-voice') {
     modelConfig.senseVoice = { model: file('model'), language: language ?? 'auto', useInverseTextNormalization: 1 };

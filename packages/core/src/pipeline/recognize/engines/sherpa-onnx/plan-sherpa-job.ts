@@ -51,7 +51,7 @@ export function whisperLanguageIdentification(
  * A pure function of its input: no file is read.
  */
 export function planSherpaJob(
-  request: Pick<RecognitionRequest, 'wavPath' | 'language' | 'multilingual' | 'efficiency'>,
+  request: Pick<RecognitionRequest, 'wavPath' | 'language' | 'multilingual' | 'efficiency' | 'task'>,
   input: SherpaJobInput,
 ): SherpaJob {
   const { model, directory, layout } = input;
@@ -65,7 +65,7 @@ export function planSherpaJob(
     utterances: input.utterances,
     config: buildSherpaConfig({
       model, directory, efficiency: request.efficiency ?? null, language: request.language, maxThreads: input.maxThreads, hotwords: input.hotwords,
-      tokenTimestamps: input.tokenTimestamps ?? false,
+      tokenTimestamps: input.tokenTimestamps ?? false, task: request.task ?? 'transcribe',
     }),
     languageId: identification === 'once' ? buildLanguageIdConfig(model, directory, input.maxThreads) : null,
     detectSeconds: input.detectSeconds,

@@ -164,6 +164,20 @@ describe.each([
   });
 });
 
+describe("sherpa-onnx engine: Whisper's translate task", () => {
+  it('should say which engines translate: multilingual Whisper does, SenseVoice does not', () => {
+    expect(whisper.translates).toBe(true);
+    expect(senseVoice.translates).toBe(false);
+  });
+
+  it('should decode with the translate task into English segments, and refuse it without a translating model', async () => {
+    const translated = await whisper.recognize(request(JFK, 11, JFK_SPEECH, { task: 'translate' }));
+    expect(translated.length).toBeGreaterThan(0);
+    expect(translated.every((segment) => segment.language === 'en')).toBe(true);
+    await expect(senseVoice.recognize(request(JFK, 11, JFK_SPEECH, { task: 'translate' }))).rejects.toMatchObject({ code: 'invalid_input', param: 'task' });
+  });
+});
+
 describe('sherpa-onnx engine: language identification (Whisper)', () => {
   it('should identify one language for the recording and tag every segment with it', async () => {
     const segments = await whisper.recognize(request(LIBRISPEECH, 10.435, [{ start: 0.2, end: 4.6 }, { start: 5.4, end: 10.3 }]));

@@ -109,8 +109,16 @@ function withDefaults(options: SherpaOnnxEngineOptions) {
   };
 }
 
+/** Models that translate speech into English themselves: multilingual Whisper (its `translate` task). */
+export function translatingModels(models: readonly CatalogModel[]): CatalogModel[] {
+  return models.filter((model) => model.family === 'whisper' && model.detectsLanguage);
+}
+
 async function recognizeWithSherpa(options: ReturnType<typeof withDefaults>, request: SherpaRecognitionRequest): Promise<RecognizedSegment[]> {
-  const model = pickSherpaModel(options.models, request.language, request.efficiency ?? null, request.multilingual ?? false);
+  const translate = request.task === 'translate';
+  const pool = translate ? translatingModels(options.models) : options.models;
+  if (pool.length === 0) throw new AppError('invalid_input', 'Translation needs a multilingual Whisper model, and none is installed', { param: 'task' });
+  const model = pickSherpaModel(pool, translate ? null : request.language, request.efficiency ?? null, request.multilingual ?? false);
   request.signal?.throwIfAborted();
   const utterances = planSherpaUtterances(request, options.plan);
   if (utterances.length === 0) return [];
@@ -137,7 +145,8 @@ async function recognizeWithSherpa(options: ReturnType<typeof withDefaults>, req
       },
     });
     // Identified once: every segment gets it; else (null) each segment its utterance's `lang`.
-    const language = request.language ?? normalizeSherpaLanguage(output.identifiedLanguage ?? '');
+    // Translated text is English whatever was spoken.
+    const language = translate ? 'en' : request.language ?? normalizeSherpaLanguage(output.identifiedLanguage ?? '');
     return shapeSherpaResults(output.results, request.speech, language);
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -185,6 +194,7 @@ export function createSherpaOnnxEngine(options: SherpaOnnxEngineOptions): Recogn
     languages,
     defaultLanguage: languages.includes('en') ? 'en' : languages[0]!,
     identifiesLanguages: options.models.some((model) => model.detectsLanguage),
+    translates: translatingModels(options.models).length > 0,
     nativeHints: (request) => ({ prompt: false, hotwords: usesHotwordsNatively(settings.models, request) }),
     recognize: (request) => recognizeWithSherpa(settings, request),
   };
