@@ -87,7 +87,9 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
       pricePerMinute: env.PRICE_PER_MINUTE,
     },
   };
-  ctx.logger = createServiceLogger({ level: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'), destination: options.logDestination });
+  // Tests read logs only where they ask for them (LOG_LEVEL and a destination); vitest sets VITEST.
+  const quiet = env.NODE_ENV === 'test' || process.env.VITEST !== undefined;
+  ctx.logger = createServiceLogger({ level: env.LOG_LEVEL ?? (quiet ? 'silent' : 'info'), destination: options.logDestination });
   const metrics = createServiceMetrics(ctx); // before the worker starts: every prediction it ends is counted
   ctx.metrics = metrics.predictions;
   await startPartialUploadSweeper(ctx, { soleOwner: embedded }); // data: uploads cut short by a stop

@@ -65,6 +65,7 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
       pricePerMinute: ctx.config.pricePerMinute,
       windowDays: ctx.config.cacheTtlDays,
     });
+    await rm(workDir, { recursive: true, force: true }); // gone before the end is visible: a client that sees it finds no files left
     await finishPrediction(ctx.database.db, predictionId, { status: 'succeeded', output, transcript, results }, row.startedAt ?? new Date()); // logs `succeeded`
     ended = true;
   } catch (error) {
@@ -77,6 +78,7 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
       throw error;
     }
     logger?.warn({ error_code: error.code, cause: error.cause instanceof Error ? error.cause.message : undefined }, `failed: ${error.message}`);
+    await rm(workDir, { recursive: true, force: true });
     await finishPrediction(ctx.database.db, predictionId, { status: 'failed', error: error.message, errorCode: error.code }, row.startedAt ?? new Date()); // logs `failed: …`
     ended = true;
   } finally {
