@@ -73,6 +73,11 @@ export interface PredictionMetrics {
   }): void;
   /** A request was refused by a per-key rate limit (HTTP 429). */
   rateLimited?(kind: RequestKind): void;
+  /**
+   * One webhook delivery attempt ended: `delivered` (2xx), `retryable` (network error, timeout, 3xx,
+   * 408, 429, 5xx) or `refused` (another 4xx, or a URL that may not be reached).
+   */
+  webhookAttempt?(event: string, outcome: 'delivered' | 'retryable' | 'refused'): void;
 }
 
 /** What a per-key request limit counts: reads (GET, HEAD) or writes (every other method). */

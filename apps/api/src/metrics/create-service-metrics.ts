@@ -23,7 +23,7 @@ const RTF_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 5];
  *   per audio second of recognised predictions);
  * - `transcribe_audio_seconds_total`, `transcribe_cached_transcripts_total`;
  * - `transcribe_queue_jobs{state}` (waiting and active jobs of the transcribe queue, read at scrape);
- * - `transcribe_rate_limited_total{kind}`;
+ * - `transcribe_rate_limited_total{kind}`, `transcribe_webhook_attempts_total{event,outcome}`;
  * - Node's process metrics (`process_*`, `nodejs_*`: CPU, memory, event-loop lag, GC).
  * @param ctx the service, for the queue depth read at each scrape.
  * @example
@@ -47,6 +47,12 @@ export function createServiceMetrics(ctx: Pick<ServiceContext, 'boss'>): Service
   const rtf = new Histogram({ name: 'transcribe_real_time_factor', help: 'Work seconds per audio second of succeeded predictions that ran recognition.', buckets: RTF_BUCKETS, registers: [registry] });
   const audio = new Counter({ name: 'transcribe_audio_seconds_total', help: 'Seconds of audio of succeeded predictions.', registers: [registry] });
   const cached = new Counter({ name: 'transcribe_cached_transcripts_total', help: 'Succeeded predictions whose transcript came from the cache (spec 2.6).', registers: [registry] });
+  const webhooks = new Counter({
+    name: 'transcribe_webhook_attempts_total',
+    help: 'Webhook delivery attempts by event and outcome (delivered; retryable: retried while the deadline allows; refused: final).',
+    labelNames: ['event', 'outcome'],
+    registers: [registry],
+  });
   const limited = new Counter({ name: 'transcribe_rate_limited_total', help: 'Requests refused by a per-key rate limit (429), by kind.', labelNames: ['kind'], registers: [registry] });
   new Gauge({
     name: 'transcribe_queue_jobs',
@@ -64,6 +70,7 @@ export function createServiceMetrics(ctx: Pick<ServiceContext, 'boss'>): Service
     registry,
     predictions: {
       rateLimited: (kind) => limited.inc({ kind }),
+      webhookAttempt: (event, outcome) => webhooks.inc({ event, outcome }),
       created: (channel) => created.inc({ channel }),
       finished(outcome) {
         finished.inc({ status: outcome.status, error_code: outcome.errorCode ?? '', engine: outcome.engine, channel: outcome.channel });

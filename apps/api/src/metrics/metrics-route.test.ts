@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
+import { startWebhookReceiver } from '../test-support/start-webhook-receiver.ts';
 
 /** The value of one sample of the Prometheus text format, e.g. `name{a="b"}`; 0 when absent. */
 function sample(text: string, series: string): number {
@@ -57,6 +59,28 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^transcribe_queue_jobs\{state="waiting"\} 0$/m);
     expect(text).toMatch(/^process_cpu_seconds_total \d/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+  });
+
+  it('should count webhook delivery attempts by event and outcome', async () => {
+    const hooks = await startWebhookReceiver();
+    try {
+      const answer = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ input: { audio: `${files.url}/jfk.wav` }, webhook: `${hooks.url}/ok`, webhook_events_filter: ['completed'] }),
+      });
+      const { id } = (await answer.json()) as { id: string };
+      await pollPrediction(t.replicateBase, t.key, id);
+      await hooks.waitFor('/ok', (entries) => entries.length >= 1, 60_000);
+      let delivered = 0;
+      for (let tries = 0; tries < 50 && delivered < 1; tries++) {
+        delivered = sample(await scrape(), 'transcribe_webhook_attempts_total{event="completed",outcome="delivered"}');
+        if (delivered < 1) await sleep(100); // the attempt is counted once its log row is written, just after the answer
+      }
+      expect(delivered).toBe(1);
+    } finally {
+      await hooks.close();
+    }
   });
 
   it('should count rate-limit refusals, and never show a key', async () => {

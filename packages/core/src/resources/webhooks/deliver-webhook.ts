@@ -40,5 +40,6 @@ export async function deliverWebhook(
     error: result.error,
     durationMs: result.durationMs,
   });
+  ctx.metrics?.webhookAttempt?.(event, result.delivered ? 'delivered' : result.retryable ? 'retryable' : 'refused');
   return result;
 }
