@@ -54,8 +54,8 @@ export function jsonBodyLimitBytes(maxMediaBytes: number): number {
  * `/v1/replicate` (replicate-compat.md 2), the earlier interface variant under `/v1` (spec 9), key
  * authentication (spec 5) before any body is read, JSON parsing sized for `data:` URIs
  * (replicate-compat.md 10.6; uploads are streamed by the routes), and the one error mapper.
- * Authenticated keys and the answers of finished predictions are cached in memory (issue 10;
- * resources/keys/api-key-cache.ts, http/prediction-body-cache.ts).
+ * Authenticated keys and the answers of finished predictions are cached in memory, so most polls
+ * touch no database (resources/keys/api-key-cache.ts, http/prediction-body-cache.ts).
  */
 export function createApp(ctx: ServiceContext, options: AppOptions = {}): Express {
   const app = express();
@@ -91,9 +91,9 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   app.use('/v1/replicate', signedText);
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
-  app.use('/v1', openAiRoutes(ctx, keys)); // OpenAI's /v1/audio/* and /v1/models (issue 21, docs/openai-api.md)
+  app.use('/v1', openAiRoutes(ctx, keys)); // OpenAI's /v1/audio/* and /v1/models (docs/openai-api.md)
   app.use('/v1', apiRouter(ctx, keys, 'url', legacyRoutes(ctx))); // the earlier variant sends the recording in input.url
-  app.use(portalRoutes(ctx)); // the account portal under /portal and /openapi.json (issue 11)
+  app.use(portalRoutes(ctx)); // the account portal under /portal and /openapi.json
   if (options.botRouter) app.use(options.botRouter);
   app.use((_req, res) => {
     sendProblem(res, 404, 'No such endpoint. The API lives under /v1/replicate/v1 (see docs/api.md).');
@@ -110,7 +110,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
 function apiRouter(ctx: ServiceContext, keys: ApiKeyCache, dataUriParam: string, ...routes: Router[]): Router {
   const router = Router();
   router.use(authenticate(ctx.database.db, keys));
-  router.use(rateLimit(ctx)); // per key, 429 + Retry-After before any body is read (issue 9)
+  router.use(rateLimit(ctx)); // per key, 429 + Retry-After before any body is read
   router.use(receiveJsonBody(ctx, { limitBytes: jsonBodyLimitBytes(ctx.config.maxMediaBytes), dataUriParam }));
   router.use(refuseNulCharacters); // PostgreSQL cannot store NUL: refuse it instead of failing with a 500
   for (const routes_ of routes) router.use(routes_);

@@ -13,7 +13,7 @@ const LIMIT = 300 * 1024 * 1024;
 /** Memory a streamed upload may add, far below the body size. */
 const MAX_RSS_GROWTH = 100 * 1024 * 1024;
 
-/** Limits of the OpenAI-compatible API (issue 21) on a service with no worker and no language model. */
+/** Limits of the OpenAI-compatible API on a service with no worker and no language model. */
 describe('the OpenAI-compatible API: upload limit, rate limit, translation without a language model', () => {
   let t: TestService;
 

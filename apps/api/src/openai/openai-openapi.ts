@@ -1,5 +1,5 @@
 /**
- * The OpenAPI description of the OpenAI-compatible API (issue 21, docs/openai-api.md), merged into
+ * The OpenAPI description of the OpenAI-compatible API (docs/openai-api.md), merged into
  * `/openapi.json` by apps/api/src/portal/openapi.ts under the tag OPENAI_TAG.
  */
 import { GRANULARITIES, RESPONSE_FORMATS } from './read-audio-form.ts';

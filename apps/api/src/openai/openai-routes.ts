@@ -1,5 +1,5 @@
 /**
- * The OpenAI-compatible speech-to-text API (issue 21, docs/openai-api.md), mounted under `/v1`, so
+ * The OpenAI-compatible speech-to-text API (docs/openai-api.md), mounted under `/v1`, so
  * an OpenAI SDK works with only its base URL changed to `{base_url}/v1`.
  *
  * @example

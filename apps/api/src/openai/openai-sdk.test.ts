@@ -17,7 +17,7 @@ import type { VerboseTranscription } from './render-audio-response.ts';
 const MAX_WER = 0.3;
 const JFK = join(AUDIO_DIR, 'jfk.wav');
 
-/** The OpenAI-compatible API (issue 21) through the real `openai` SDK, PocketSphinx recognising, a local chat server translating. */
+/** The OpenAI-compatible API through the real `openai` SDK, PocketSphinx recognising, a local chat server translating. */
 describe('the OpenAI-compatible API through the openai SDK', () => {
   let t: TestService;
   let chat: ChatServer;

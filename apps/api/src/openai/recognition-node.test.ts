@@ -11,7 +11,7 @@ import { spawnService, type SpawnedService } from '../test-support/spawn-service
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
 
 /**
- * This service as another instance's remote engine (issue 21, docs/deployment.md "CPU recognition
+ * This service as another instance's remote engine (docs/deployment.md "CPU recognition
  * nodes"): a recognition node (its own process, PocketSphinx, PGlite) and a front instance whose
  * ASR_BASE_URL is the node's `/v1`. The front downloads, decodes, runs VAD and cuts chunks; the node
  * recognises each chunk through POST /v1/audio/transcriptions.

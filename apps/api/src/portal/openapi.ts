@@ -6,7 +6,7 @@ import { OPENAPI_SCHEMAS } from './openapi-schemas.ts';
 export const INTERFACE_VERSION = '0.17.0';
 
 /**
- * The OpenAPI 3.1 document of the HTTP API (issue 11), served at `/openapi.json` and rendered by the
+ * The OpenAPI 3.1 document of the HTTP API, served at `/openapi.json` and rendered by the
  * portal's reference page. Paths are written from the service root (`rootUrl`), so the current API
  * (`/v1/replicate/v1/…`) and the earlier variant (`/v1/…`, spec 9) both appear; every path also
  * answers without the inner `/v1` (docs/api.md).
