@@ -104,7 +104,8 @@ describe('every prediction ends, and a stop hands back unstarted work', () => {
   it('should hand back a job that only waited for a recognition slot without spending a try, and release every lease', { timeout: 2 * MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'stop-waiting-'));
     dirs.push(dataDir);
-    const env = fakeEngineEnv(dataDir, null, { WORKER_CONCURRENCY: '2', RECOGNITION_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '600000', SHUTDOWN_TIMEOUT_MS: '1500' });
+    // LOG_LEVEL info: the hand-back is a worker event of the structured log, read below.
+    const env = fakeEngineEnv(dataDir, null, { WORKER_CONCURRENCY: '2', RECOGNITION_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '600000', SHUTDOWN_TIMEOUT_MS: '1500', LOG_LEVEL: 'info' });
     running = await spawnService(env, SPAWN_TIMEOUT_MS);
     const key = await createKeyWithCli(env);
     const a = await createLinkPrediction(running.url, key, { input: { audio: link('slot-a') } });
@@ -114,7 +115,8 @@ describe('every prediction ends, and a stop hands back unstarted work', () => {
     const first = running;
     expect(await first.kill('SIGTERM')).toBe(0);
     running = null;
-    expect(first.output()).toContain(`prediction ${b} was waiting for a recognition slot; its job is back in the queue, no try spent`);
+    const handBack = first.output().split('\n').find((line) => line.includes(`prediction ${b} was waiting for a recognition slot`));
+    expect(JSON.parse(handBack ?? '{}')).toMatchObject({ component: 'worker', prediction: b, msg: `stopping: prediction ${b} was waiting for a recognition slot; its job is back in the queue, no try spent` });
     expect(runsOf(first, b)).toBe(0);
     expect(await jobsOf(dataDir, b)).toEqual([{ state: 'retry', tries_used: 0 }]); // no try spent
     expect(await jobsOf(dataDir, a)).toEqual([{ state: 'retry', tries_used: 1 }]); // aborted at the deadline: one try

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AppError } from '../errors/app-error.ts';
 import type { PredictionSource } from '../../resources/predictions/prediction-source.ts';
 import type { ServiceContext } from '../../service-context.ts';
+import { logEvent } from '../logging/log-event.ts';
 
 type UploadSource = Extract<PredictionSource, { kind: 'upload' }>;
 
@@ -25,7 +26,7 @@ export async function shareUpload(ctx: ServiceContext, predictionId: string, sou
     const { location } = await store.put(uploadObjectId(predictionId), source.path, source.bytes);
     return { kind: 'upload', path: location, bytes: source.bytes };
   } catch (cause) {
-    console.error(`[uploads] ${(cause as Error).message}`);
+    logEvent(ctx, 'error', 'uploads', (cause as Error).message, { prediction: predictionId });
     throw new AppError('service_busy', 'The service could not store the uploaded file. Try again shortly.', { cause });
   } finally {
     await rm(source.path, { force: true });
@@ -54,5 +55,5 @@ export async function releaseUpload(ctx: ServiceContext, source: PredictionSourc
   const removal = source.path.startsWith('s3://')
     ? ctx.config.mediaStore?.remove(source.path)
     : rm(source.path, { force: true });
-  await removal?.catch((error: unknown) => console.error(`[uploads] ${(error as Error).message}`));
+  await removal?.catch((error: unknown) => logEvent(ctx, 'warn', 'uploads', `could not delete an ended prediction's upload: ${(error as Error).message}`));
 }

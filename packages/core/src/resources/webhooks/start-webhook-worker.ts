@@ -5,6 +5,7 @@ import { deliverCompletedWebhook } from './deliver-completed-webhook.ts';
 import { sweepUndeliveredWebhooks } from './sweep-undelivered-webhooks.ts';
 import { pruneWebhookNotifier, registerWebhookNotifier, settleProgressWebhooks } from './webhook-notifier.ts';
 import { createWebhookQueue, DEFAULT_WEBHOOK_OPTIONS, WEBHOOK_QUEUE, type WebhookDeliveryOptions } from './webhook-queue.ts';
+import { logEvent } from '../../platform/logging/log-event.ts';
 
 export interface WebhookWorkerOptions extends Partial<WebhookDeliveryOptions> {
   /** Embedded mode (one process owns the database): jobs left active by a stopped process are retried now. */
@@ -38,7 +39,7 @@ export async function startWebhookWorker(ctx: ServiceContext, options: WebhookWo
   }
   const sweep = () => {
     pruneWebhookNotifier(ctx.database.db, 60_000);
-    sweepUndeliveredWebhooks(ctx, settings).catch((error: Error) => console.error('[webhook] sweep failed:', error.message));
+    sweepUndeliveredWebhooks(ctx, settings).catch((error: Error) => logEvent(ctx, 'error', 'webhook', `sweep failed: ${error.message}`));
   };
   const first = setTimeout(sweep, 1000);
   const timer = setInterval(sweep, options.sweepIntervalMs ?? 60_000);

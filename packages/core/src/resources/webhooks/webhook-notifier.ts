@@ -6,6 +6,7 @@ import { deliverOutputWebhook } from './deliver-output-webhook.ts';
 import { deliverStartWebhook } from './deliver-start-webhook.ts';
 import { enqueueCompletedWebhook } from './enqueue-completed-webhook.ts';
 import type { WebhookDeliveryOptions } from './webhook-queue.ts';
+import { logEvent } from '../../platform/logging/log-event.ts';
 
 /**
  * The hooks the prediction code calls on status changes: `start`, `logs` (throttled) and
@@ -86,7 +87,7 @@ export async function notifyWebhookCompleted(db: Db, predictionId: string): Prom
     if (await enqueueCompletedWebhook(notifier.ctx, predictionId, notifier.options)) return;
     queueSend(notifier, predictionId, 'output', () => deliverOutputWebhook(notifier.ctx, predictionId, notifier.options.timeoutMs));
   } catch (error) {
-    console.error(`[webhook] could not enqueue completed of ${predictionId}:`, (error as Error).message);
+    logEvent(notifier.ctx, 'error', 'webhook', `could not enqueue completed of ${predictionId}: ${(error as Error).message}`, { prediction: predictionId });
   }
 }
 
@@ -118,6 +119,6 @@ function queueSend(notifier: Notifier, predictionId: string, event: string, send
   const state = stateOf(notifier, predictionId);
   state.chain = state.chain.then(send).then(
     () => undefined,
-    (error: Error) => console.error(`[webhook] ${event} of ${predictionId} failed:`, error.message),
+    (error: Error) => logEvent(notifier.ctx, 'error', 'webhook', `${event} of ${predictionId} failed: ${error.message}`, { prediction: predictionId }),
   );
 }
