@@ -18,19 +18,24 @@ const WINDOW_SECONDS = 60;
 
 /**
  * Creates the per-key limits (rate-limiter-flexible): each key may make `perMinute` requests of a
- * kind in a window of 60 s that starts with its first one. On PostgreSQL the counts live in the
- * `rate_limits` table (RateLimiterDrizzle, through the service's own driver), so every API process
- * on the database counts against the same limit; while the database cannot answer, each process
- * falls back to counting in its own memory (the library's insurance limiter), so an outage neither
- * lets every request through nor refuses them all. PGlite is one process: its counts stay in memory.
- * Once a key is over its limit, the rest of its window is answered from memory without a query
- * (`inMemoryBlockOnConsumed`).
+ * kind in a window of 60 s that starts with its first one.
+ * - Writes (creates, cancels, uploads) on PostgreSQL are counted in the `rate_limits` table
+ *   (RateLimiterDrizzle, through the service's own driver), so every API process on the database
+ *   counts against the same limit; a write touches the database anyway. While the database cannot
+ *   answer, each process falls back to counting in its own memory (the library's insurance
+ *   limiter), so an outage neither lets every request through nor refuses them all. Once a key is
+ *   over its limit, the rest of its window is answered from memory without a query
+ *   (`inMemoryBlockOnConsumed`).
+ * - Reads (polls) are counted in each process's memory: a poll of a finished prediction is answered
+ *   from memory without any query, and a query per poll to count it would cost more than the poll.
+ *   Behind N API processes a key may then poll up to N times RATE_LIMIT_READS_PER_MINUTE.
+ * - PGlite is one process: both stay in memory.
  */
 export function createRequestLimiter(database: Pick<Database, 'db' | 'kind'>, limits: RateLimits): RequestLimiter {
   const make = (kind: RequestKind, points: number): RateLimiterAbstract | null => {
     if (points <= 0) return null;
     const options = { keyPrefix: kind, points, duration: WINDOW_SECONDS };
-    if (database.kind !== 'postgres') return new RateLimiterMemory(options);
+    if (database.kind !== 'postgres' || kind === 'read') return new RateLimiterMemory(options);
     return new RateLimiterDrizzle({
       ...options,
       storeClient: database.db,

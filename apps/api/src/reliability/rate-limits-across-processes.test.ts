@@ -7,9 +7,10 @@ import { createKeyWithCli, fakeEngineEnv, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_T
 import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
 
 /**
- * A key's limit holds however many API processes serve it: two processes on one PostgreSQL
- * database count in the shared `rate_limits` table, so 3 creates a minute means 3 in all, not 3
- * per process (replicate-compat.md 6: 429 with Retry-After, nothing created).
+ * A key's write limit holds however many API processes serve it: two processes on one PostgreSQL
+ * database count creates in the shared `rate_limits` table, so 3 creates a minute means 3 in all,
+ * not 3 per process (replicate-compat.md 6: 429 with Retry-After, nothing created). Reads (polls)
+ * are counted by each process in memory, so that a poll needs no query.
  */
 describe('per-key rate limits across API processes', () => {
   let database: TestDatabase;
@@ -41,7 +42,7 @@ describe('per-key rate limits across API processes', () => {
     });
   const list = (url: string, key: string) => fetch(`${url}/v1/replicate/v1/predictions`, { headers: { authorization: `Bearer ${key}` } });
 
-  it('should count creates and reads of one key on both processes against one limit', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
+  it('should count the creates of one key on both processes against one limit, and its reads per process', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const [a, b] = apis.map((api) => api.url) as [string, string];
     const key = await createKeyWithCli(env, 'rate-limits');
     expect((await create(a, key)).status).toBe(201);
@@ -53,8 +54,9 @@ describe('per-key rate limits across API processes', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(((await refused.json()) as { detail: string }).detail).toMatch(/at most 3 creates and other changes a minute\. Nothing was done/);
     }
-    for (const url of [a, b, a, b]) expect((await list(url, key)).status).toBe(200);
+    for (const url of [a, b, a, b, a, b, a, b]) expect((await list(url, key)).status).toBe(200); // 4 reads a minute on each
     expect((await list(b, key)).status).toBe(429);
+    expect((await list(a, key)).status).toBe(429);
     // Another key is counted on its own.
     const other = await createKeyWithCli(env, 'rate-limits-other');
     expect((await create(b, other)).status).toBe(201);
