@@ -100,7 +100,7 @@ const envSchema = z.object({
   WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(60).default(2),
   /** Per API key: creates and other non-GET requests a minute, counted across API processes on PostgreSQL (0 = no limit). */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(300),
-  /** Per API key: GET requests a minute (clients poll about 2/s per waiting prediction; 0 = no limit). */
+  /** Per API key: GET requests a minute, counted by each API process (clients poll about 2/s per waiting prediction; 0 = no limit). */
   RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().min(0).default(3000),
   /** How long an authenticated API key is trusted without a database query while the key-change notification channel is down, ms (0 = no key memory). Revocations reach every process at once through LISTEN/NOTIFY; this bounds a missed one (docs/api.md). */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
