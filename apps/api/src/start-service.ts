@@ -6,6 +6,7 @@ import express from 'express';
 import PQueue from 'p-queue';
 import {
   createApiKeyCache,
+  createPredictionEvents,
   failGivenUpPredictions,
   openDatabase,
   watchApiKeyChanges,
@@ -70,6 +71,7 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
     boss,
     engine,
     recognitionQueue: new PQueue({ concurrency: env.RECOGNITION_CONCURRENCY }),
+    predictionEvents: createPredictionEvents(),
     ...(apiKeyCache ? { apiKeyCache } : {}),
     stopping: stopping.signal,
     config: {
@@ -94,7 +96,7 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
   ctx.metrics = metrics.predictions;
   await startPartialUploadSweeper(ctx, { soleOwner: embedded }); // data: uploads cut short by a stop
   await startWebhookWorker(ctx, { requeueInterrupted: embedded, retryDeadlineMs: env.WEBHOOK_RETRY_DEADLINE_MS, retryDelaySeconds: env.WEBHOOK_RETRY_DELAY_SECONDS });
-  await failGivenUpPredictions(database); // last tries failed by the requeue above, or expired while no worker ran
+  await failGivenUpPredictions(ctx); // last tries failed by the requeue above, or expired while no worker ran
   const stopWorker = env.WORKER_CONCURRENCY > 0 ? await startTranscribeWorker(ctx, {
         concurrency: env.WORKER_CONCURRENCY,
         pollingIntervalSeconds: env.QUEUE_POLL_SECONDS,

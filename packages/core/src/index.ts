@@ -1,109 +1,195 @@
-/** Public surface of the core package: everything the apps compose. */
-export * from './platform/errors/app-error.ts';
-export * from './service-context.ts';
-export * from './platform/db/open-database.ts';
-export * from './platform/db/schema.ts';
-export * from './resources/keys/generate-api-key.ts';
-export * from './resources/keys/create-api-key.ts';
-export * from './resources/keys/authenticate-api-key.ts';
-export * from './resources/keys/api-key-cache.ts';
-export * from './resources/keys/confirm-api-key-changes.ts';
-export * from './resources/keys/publish-api-key-changes.ts';
-export * from './resources/keys/watch-api-key-changes.ts';
-export * from './resources/keys/list-api-keys.ts';
-export * from './resources/keys/revoke-api-key.ts';
-export * from './resources/keys/reissue-user-api-key.ts';
-export * from './resources/keys/ensure-owner-api-key.ts';
-export * from './resources/bot-users/bot-user-settings.ts';
-export * from './resources/bot-users/get-bot-user-settings.ts';
-export * from './resources/bot-users/save-bot-user-settings.ts';
-export * from './resources/bot-users/find-owned-prediction.ts';
-export * from './resources/bot-users/summarize-owner-usage.ts';
-export * from './platform/jobs/open-job-queue.ts';
-export * from './platform/jobs/requeue-interrupted-jobs.ts';
-export * from './platform/jobs/start-transcribe-worker.ts';
-export * from './resources/predictions/public-prediction.ts';
-export * from './resources/predictions/to-public-prediction.ts';
-export * from './resources/predictions/create-prediction.ts';
-export * from './resources/predictions/find-prediction.ts';
-export * from './resources/predictions/wait-for-prediction.ts';
-export * from './pipeline/run-prediction.ts';
-export * from './pipeline/recognize/recognition-engine.ts';
-export * from './pipeline/vad/locate-vad-model.ts';
-export * from './pipeline/recognize/engines/pocketsphinx/pocketsphinx-engine.ts';
-export * from './pipeline/recognize/word-error-rate.ts';
-export * from './pipeline/render/transcript-model.ts';
-export * from './pipeline/render/parse-output-transformers.ts';
-export * from './pipeline/render/apply-output-transformers.ts';
-export * from './contract/validation/prediction-input.ts';
-export * from './contract/spec/languages.ts';
-export * from './contract/spec/post-process-types.ts';
-export { writeLimitedFile, mediaTooLargeError, formatMebibytes, formatSizeApartFrom } from './pipeline/fetch/write-limited-file.ts';
-export { fileClosed } from './pipeline/fetch/file-closed.ts';
-export { createDataUriDecoder, type DataUriDecoder, type DecodedDataUri } from './pipeline/fetch/decode-data-uri.ts';
-export * from './resources/predictions/cancel-prediction.ts';
+/**
+ * `@transcribe/core`: the public entry of the core package, every name the apps (apps/api,
+ * apps/bot) and bench/ use, grouped by layer. Anything not listed here is internal: import it by
+ * path only from inside packages/core. Test helpers live in the second entry,
+ * `@transcribe/core/testing` (src/testing/index.ts).
+ */
+
+// What every use-case receives: the collaborators, passed in, never module state.
+export type { PredictionMetrics, RequestKind, RequestLimiter, ServiceContext } from './service-context.ts';
+
+// Resources: predictions, what the API creates, lists, waits for and cancels.
+export { createPrediction } from './resources/predictions/create-prediction.ts';
+export { checkPredictionInput } from './resources/predictions/check-prediction-input.ts';
+export { findPrediction } from './resources/predictions/find-prediction.ts';
+export { listPredictions } from './resources/predictions/list-predictions.ts';
+export { waitForPrediction } from './resources/predictions/wait-for-prediction.ts';
+export { cancelPrediction } from './resources/predictions/cancel-prediction.ts';
+export { createPredictionEvents } from './resources/predictions/prediction-events.ts';
+export type { PredictionEvent, PredictionEvents } from './resources/predictions/prediction-events.ts';
 export { SETTLED_STATUSES } from './resources/predictions/append-prediction-log.ts';
-export * from './resources/predictions/list-predictions.ts';
-export * from './resources/predictions/page-cursor.ts';
-export * from './resources/predictions/parse-webhook-params.ts';
-export * from './resources/predictions/check-prediction-input.ts';
-export * from './resources/predictions/render-legacy-output.ts';
-export * from './resources/predictions/sign-legacy-text-url.ts';
-export * from './contract/validation/parse-legacy-input.ts';
-export * from './resources/files/public-file.ts';
-export * from './resources/files/write-upload-file.ts';
-export * from './resources/files/create-file.ts';
-export * from './resources/files/find-file.ts';
-export * from './resources/files/list-files.ts';
-export * from './resources/files/delete-file.ts';
-export * from './resources/files/purge-expired-files.ts';
-export * from './resources/files/use-file-as-upload.ts';
-export * from './resources/billing/charge-prediction.ts';
-export * from './resources/billing/summarize-usage.ts';
-export * from './resources/cache/sweep-expired-cache.ts';
-export * from './resources/cache/start-cache-sweeper.ts';
-export * from './pipeline/post-process/run-post-processing.ts';
-export * from './pipeline/post-process/llm-client-config.ts';
-export * from './platform/jobs/reclaim-abandoned-jobs.ts';
-export { prepareWorkRoot, type WorkSweep } from './platform/work/sweep-work-folders.ts';
-export { isPidRunning } from './platform/work/process-identity.ts';
-export * from './resources/webhooks/webhook-secret.ts';
-export * from './platform/jobs/fail-given-up-predictions.ts';
-export * from './resources/webhooks/sign-webhook.ts';
-export * from './resources/webhooks/webhook-queue.ts';
-export * from './resources/webhooks/start-webhook-worker.ts';
-export * from './resources/webhooks/list-webhook-attempts.ts';
-export * from './resources/webhooks/enqueue-completed-webhook.ts';
-export * from './resources/webhooks/deliver-completed-webhook.ts';
-export * from './pipeline/recognize/engines/openai-asr/openai-asr-engine.ts';
-export * from './resources/webhooks/sweep-undelivered-webhooks.ts';
-export * from './pipeline/recognize/models/model-catalog.ts';
-export * from './pipeline/recognize/models/list-installed-models.ts';
-export * from './pipeline/recognize/models/install-model.ts';
-export * from './pipeline/recognize/engines/sherpa-onnx/sherpa-onnx-engine.ts';
-export * from './pipeline/recognize/select-recognition-engine.ts';
-export * from './pipeline/render/render-transcript.ts';
-export * from './resources/portal/portal-owner.ts';
-export * from './resources/portal/portal-base-url.ts';
-export * from './resources/portal/create-login-link.ts';
-export * from './resources/portal/create-portal-login-link.ts';
-export * from './resources/portal/redeem-login-link.ts';
-export * from './resources/portal/start-portal-session.ts';
-export * from './resources/portal/find-portal-session.ts';
-export * from './resources/portal/end-portal-session.ts';
-export * from './resources/portal/list-owner-api-keys.ts';
-export * from './resources/portal/find-account-prediction.ts';
-export * from './resources/portal/list-account-predictions.ts';
-export * from './resources/portal/summarize-daily-minutes.ts';
-export * from './platform/storage/media-store.ts';
-export * from './platform/storage/configured-media-store.ts';
-export * from './platform/storage/local-media-store.ts';
-export * from './platform/storage/s3-media-store.ts';
-export * from './pipeline/diarize/diarize-recording.ts';
-export * from './pipeline/diarize/assign-speakers.ts';
-export * from './pipeline/diarize/split-stereo-channels.ts';
-export * from './pipeline/diarize/merge-channel-transcripts.ts';
-export * from './pipeline/diarize/diarization-error-rate.ts';
-export * from './pipeline/diarize/parse-rttm.ts';
-export * from './pipeline/diarize/speaker-turn.ts';
-export * from './contract/validation/contains-nul.ts';
+export { parseWebhookParams } from './resources/predictions/parse-webhook-params.ts';
+export { isTerminalStatus } from './resources/predictions/public-prediction.ts';
+export type { PublicPrediction } from './resources/predictions/public-prediction.ts';
+export { toPublicPrediction } from './resources/predictions/to-public-prediction.ts';
+export { renderLegacyOutput, renderLegacyText } from './resources/predictions/render-legacy-output.ts';
+export { checkLegacyTextUrl, signLegacyTextUrl } from './resources/predictions/sign-legacy-text-url.ts';
+
+// Resources: files, uploaded ahead of a prediction.
+export { createFile } from './resources/files/create-file.ts';
+export { findFile } from './resources/files/find-file.ts';
+export { listFiles } from './resources/files/list-files.ts';
+export { deleteFile } from './resources/files/delete-file.ts';
+export { toPublicFile } from './resources/files/public-file.ts';
+export { uploadTooLargeError, writeUploadFile } from './resources/files/write-upload-file.ts';
+export { parseFileUrl, useFileAsUpload } from './resources/files/use-file-as-upload.ts';
+
+// Resources: API keys, their cache and the cross-process announcement of revocations.
+export { createApiKey } from './resources/keys/create-api-key.ts';
+export { authenticateApiKey } from './resources/keys/authenticate-api-key.ts';
+export { createApiKeyCache } from './resources/keys/api-key-cache.ts';
+export type { ApiKeyCache } from './resources/keys/api-key-cache.ts';
+export { listApiKeys } from './resources/keys/list-api-keys.ts';
+export { revokeApiKey } from './resources/keys/revoke-api-key.ts';
+export { MAX_KEY_REISSUE_GRACE_SECONDS, reissueUserApiKey } from './resources/keys/reissue-user-api-key.ts';
+export type { ReissuedApiKey } from './resources/keys/reissue-user-api-key.ts';
+export { ensureOwnerApiKey } from './resources/keys/ensure-owner-api-key.ts';
+export { API_KEY_CHANGES_CHANNEL, publishApiKeyChanges } from './resources/keys/publish-api-key-changes.ts';
+export {
+  API_KEY_CHANGE_ACKS_CHANNEL,
+  API_KEY_WATCHER_APPLICATION_NAME,
+  DEFAULT_KEY_CHANGE_CONFIRM_TIMEOUT_MS,
+  confirmApiKeyChanges,
+} from './resources/keys/confirm-api-key-changes.ts';
+export { watchApiKeyChanges } from './resources/keys/watch-api-key-changes.ts';
+
+// Resources: billing and usage.
+export { chargePrediction } from './resources/billing/charge-prediction.ts';
+export { summarizeUsage } from './resources/billing/summarize-usage.ts';
+export type { UsageSummary } from './resources/billing/summarize-usage.ts';
+
+// Resources: the stored-download and transcript cache (spec 2.6).
+export { startCacheSweeper } from './resources/cache/start-cache-sweeper.ts';
+
+// Resources: webhooks (signing secret, delivery worker, attempts).
+export { getWebhookSecret } from './resources/webhooks/webhook-secret.ts';
+export { DEFAULT_WEBHOOK_OPTIONS } from './resources/webhooks/webhook-queue.ts';
+export { startWebhookWorker } from './resources/webhooks/start-webhook-worker.ts';
+export { listWebhookAttempts } from './resources/webhooks/list-webhook-attempts.ts';
+export { enqueueCompletedWebhook } from './resources/webhooks/enqueue-completed-webhook.ts';
+export { deliverCompletedWebhook } from './resources/webhooks/deliver-completed-webhook.ts';
+export { sweepUndeliveredWebhooks } from './resources/webhooks/sweep-undelivered-webhooks.ts';
+
+// Resources: the account portal (login links, sessions, the owner's keys and predictions).
+export { describePortalOwner, portalAccountOwner } from './resources/portal/portal-owner.ts';
+export { portalLoginUrl, serviceRootUrl } from './resources/portal/portal-base-url.ts';
+export { createLoginLink } from './resources/portal/create-login-link.ts';
+export { createPortalLoginLink } from './resources/portal/create-portal-login-link.ts';
+export { redeemLoginLink } from './resources/portal/redeem-login-link.ts';
+export { PORTAL_SESSION_TTL_SECONDS, startPortalSession } from './resources/portal/start-portal-session.ts';
+export { findPortalSession } from './resources/portal/find-portal-session.ts';
+export { endPortalSession } from './resources/portal/end-portal-session.ts';
+export { listOwnerApiKeys } from './resources/portal/list-owner-api-keys.ts';
+export type { OwnerApiKey } from './resources/portal/list-owner-api-keys.ts';
+export { findAccountPrediction } from './resources/portal/find-account-prediction.ts';
+export { listAccountPredictions } from './resources/portal/list-account-predictions.ts';
+export type { AccountPrediction } from './resources/portal/list-account-predictions.ts';
+export { summarizeDailyMinutes } from './resources/portal/summarize-daily-minutes.ts';
+export type { DailyMinutes } from './resources/portal/summarize-daily-minutes.ts';
+
+// Resources: Telegram bot users (their settings, predictions and usage).
+export { telegramOwner } from './resources/bot-users/bot-user-settings.ts';
+export type { BotOutputFormat, BotUserSettings } from './resources/bot-users/bot-user-settings.ts';
+export { getBotUserSettings } from './resources/bot-users/get-bot-user-settings.ts';
+export { saveBotUserSettings } from './resources/bot-users/save-bot-user-settings.ts';
+export { findOwnedPrediction } from './resources/bot-users/find-owned-prediction.ts';
+export { summarizeOwnerUsage } from './resources/bot-users/summarize-owner-usage.ts';
+export type { NamespaceUsage } from './resources/bot-users/summarize-owner-usage.ts';
+
+// Pipeline, fetch: size-capped writes and data: URIs.
+export { formatMebibytes, mediaTooLargeError, writeLimitedFile } from './pipeline/fetch/write-limited-file.ts';
+export { fileClosed } from './pipeline/fetch/file-closed.ts';
+export { createDataUriDecoder, writeDataUri } from './pipeline/fetch/decode-data-uri.ts';
+export type { DataUriDecoder, DecodedDataUri } from './pipeline/fetch/decode-data-uri.ts';
+export { fetchMedia } from './pipeline/fetch/fetch-media.ts';
+
+// Pipeline, decode: ffprobe and ffmpeg.
+export { probeMedia } from './pipeline/decode/probe-media.ts';
+export { decodeToPcm } from './pipeline/decode/decode-to-pcm.ts';
+
+// Pipeline, VAD: Silero voice-activity detection.
+export { assertVadModel, resolveDefaultVadModelPath } from './pipeline/vad/locate-vad-model.ts';
+export { detectSpeech } from './pipeline/vad/detect-speech.ts';
+
+// Pipeline, recognize: the engines, one recording at a time, and the word error rate.
+export type { RecognitionEngine, RecognizedSegment } from './pipeline/recognize/recognition-engine.ts';
+export { selectRecognitionEngine } from './pipeline/recognize/select-recognition-engine.ts';
+export { createPocketsphinxEngine } from './pipeline/recognize/engines/pocketsphinx/pocketsphinx-engine.ts';
+export { createSherpaOnnxEngine } from './pipeline/recognize/engines/sherpa-onnx/sherpa-onnx-engine.ts';
+export { createOpenAiAsrEngine } from './pipeline/recognize/engines/openai-asr/openai-asr-engine.ts';
+export { transcribeRecording } from './pipeline/recognize/transcribe-recording.ts';
+export { readWavLayout } from './pipeline/recognize/read-wav-layout.ts';
+export { normalizeForWer, wordErrorRate } from './pipeline/recognize/word-error-rate.ts';
+
+// Pipeline, recognize/models: the catalog and `npm run models` (install, list, remove, lock).
+export { MODEL_CATALOG, findCatalogModel } from './pipeline/recognize/models/model-catalog.ts';
+export type { CatalogModel } from './pipeline/recognize/models/model-catalog.ts';
+export { listInstalledModels, modelFixCommand } from './pipeline/recognize/models/list-installed-models.ts';
+export type { InstalledModelReport } from './pipeline/recognize/models/list-installed-models.ts';
+export { ANOTHER_INSTALL, archiveUrlOf, describeSelfTest, installModel } from './pipeline/recognize/models/install-model.ts';
+export type { InstallModelOptions, InstallModelResult, ModelSource } from './pipeline/recognize/models/install-model.ts';
+export { RECOMMENDED_CPU_MODEL } from './pipeline/recognize/models/install/recommended-model.ts';
+export { modelsLockPath, readModelsLock } from './pipeline/recognize/models/install/models-lock.ts';
+export { probeReleaseHost } from './pipeline/recognize/models/install/probe-release-host.ts';
+export { removeModel } from './pipeline/recognize/models/install/remove-model.ts';
+
+// Pipeline, diarize: speaker turns, their error rate and reference files.
+export { diarizeRecording } from './pipeline/diarize/diarize-recording.ts';
+export { diarizationErrorRate } from './pipeline/diarize/diarization-error-rate.ts';
+export { parseRttm, parseUem } from './pipeline/diarize/parse-rttm.ts';
+// Pipeline, diarize: the built-in diarizer's steps, one by one (bench/quality calibrates them).
+export { extractSpeechFeatures } from './pipeline/diarize/extract-speech-features.ts';
+export { standardizeFeatures } from './pipeline/diarize/standardize-features.ts';
+export { componentPosteriors, trainBackgroundModel } from './pipeline/diarize/train-background-model.ts';
+export { cutWindows, embedWindows, spreadWindowLabels } from './pipeline/diarize/embed-windows.ts';
+export { clusterWindows } from './pipeline/diarize/cluster-windows.ts';
+export { chooseSpeakerCount, scoreSpeakerCounts } from './pipeline/diarize/estimate-speaker-count.ts';
+
+// Pipeline, render: the transcript model and its formats.
+export type { Transcript, TranscriptSegment, VadInterval } from './pipeline/render/transcript-model.ts';
+export { renderTranscript } from './pipeline/render/render-transcript.ts';
+export { parseOutputTransformers } from './pipeline/render/parse-output-transformers.ts';
+export { applyOutputTransformers } from './pipeline/render/apply-output-transformers.ts';
+
+// Pipeline, post-process: the LLM post-processing types (spec 2.4).
+export { runPostProcessing } from './pipeline/post-process/run-post-processing.ts';
+export type { LlmClientConfig } from './pipeline/post-process/llm-client-config.ts';
+
+// Platform: errors.
+export { AppError, isAppError } from './platform/errors/app-error.ts';
+export type { AppErrorCode } from './platform/errors/app-error.ts';
+
+// Platform: the database (PostgreSQL or PGlite) and its drizzle tables.
+export { openDatabase } from './platform/db/open-database.ts';
+export type { Database, Db } from './platform/db/open-database.ts';
+export { apiKeys, files, predictions } from './platform/db/schema.ts';
+export type { ApiKeyRow, PredictionRow } from './platform/db/schema.ts';
+export { mediaCache, transcriptCache, usageLedger } from './platform/db/cache-schema.ts';
+export { webhookDeliveries } from './platform/db/webhook-schema.ts';
+export { rateLimits } from './platform/db/rate-limit-schema.ts';
+
+// Platform: jobs (pg-boss), the transcribe worker and recovery after a crash.
+export { TRANSCRIBE_QUEUE, openJobQueue } from './platform/jobs/open-job-queue.ts';
+export { startTranscribeWorker } from './platform/jobs/start-transcribe-worker.ts';
+export { requeueInterruptedJobs } from './platform/jobs/requeue-interrupted-jobs.ts';
+export { GIVEN_UP_ERROR, failGivenUpPredictions } from './platform/jobs/fail-given-up-predictions.ts';
+
+// Platform: media storage (local folder or S3).
+export type { MediaStore } from './platform/storage/media-store.ts';
+export { createS3MediaStore } from './platform/storage/s3-media-store.ts';
+
+// Platform: work folders and child processes.
+export { prepareWorkRoot } from './platform/work/sweep-work-folders.ts';
+export { isPidRunning, readProcess } from './platform/work/process-identity.ts';
+export { measureFolderBytes } from './platform/work/measure-folder-bytes.ts';
+
+// Contract: the input of a prediction (spec 2.2), the legacy interface (spec 9) and the spec tables.
+export { DOMAINS, EFFICIENCIES, OUTPUT_FORMATS } from './contract/validation/prediction-input.ts';
+export type { OutputFormat, PredictionInput } from './contract/validation/prediction-input.ts';
+export { parseLegacyInput } from './contract/validation/parse-legacy-input.ts';
+export type { LegacyInput, LegacyOutputFormat } from './contract/validation/parse-legacy-input.ts';
+export { containsNul } from './contract/validation/contains-nul.ts';
+export { LANGUAGES, LANGUAGE_LIST_PATH, findLanguage } from './contract/spec/languages.ts';
+export type { Language } from './contract/spec/languages.ts';
+export { POST_PROCESS_TYPES, POST_PROCESS_TYPE_NAMES, TYPES_NEEDING_TARGET_LANGUAGE } from './contract/spec/post-process-types.ts';
+export type { PostProcessType } from './contract/spec/post-process-types.ts';

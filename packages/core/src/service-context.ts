@@ -6,6 +6,7 @@ import type { ApiKeyCache } from './resources/keys/api-key-cache.ts';
 import type { LlmClientConfig } from './pipeline/post-process/llm-client-config.ts';
 import type { RecognitionEngine } from './pipeline/recognize/recognition-engine.ts';
 import type { MediaStore } from './platform/storage/media-store.ts';
+import type { PredictionEvents } from './resources/predictions/prediction-events.ts';
 
 /** Settings the apps pass to core (core never reads `process.env`). Units are in the names. */
 export interface ServiceConfig {
@@ -78,7 +79,18 @@ export interface PredictionMetrics {
    * 408, 429, 5xx) or `refused` (another 4xx, or a URL that may not be reached).
    */
   webhookAttempt?(event: string, outcome: 'delivered' | 'retryable' | 'refused'): void;
+  /**
+   * One HTTP attempt to an outside service ended (each retry is an attempt of its own):
+   * `service` `llm` (post-processing chat completions) or `remote_asr` (the openai-compatible
+   * recognition engine's audio transcriptions); `outcome` `ok` when the endpoint answered 2xx,
+   * `failed` for any error, timeout or refused status. Counted per attempt so that a flaky endpoint
+   * shows as failures even when a retry then succeeds.
+   */
+  externalCall?(service: ExternalService, outcome: 'ok' | 'failed'): void;
 }
+
+/** The outside services a prediction may call (PredictionMetrics.externalCall). */
+export type ExternalService = 'llm' | 'remote_asr';
 
 /** What a per-key request limit counts: reads (GET, HEAD) or writes (every other method). */
 export type RequestKind = 'read' | 'write';
@@ -102,6 +114,12 @@ export interface ServiceContext {
   /** Bounds how many recognitions run at once in this process (CPU-bound). */
   recognitionQueue: PQueue;
   config: ServiceConfig;
+  /**
+   * Where prediction code announces `started`, `log-appended` and `ended`
+   * (resources/predictions/prediction-events.ts), and the webhook worker of this process listens
+   * (resources/webhooks/start-webhook-worker.ts); made by the app that builds the context.
+   */
+  predictionEvents: PredictionEvents;
   /**
    * This process's cache of authenticated keys, kept true to revocations by a watcher on the
    * key-change channel (resources/keys/watch-api-key-changes.ts); revoking and reissuing pass it so the change

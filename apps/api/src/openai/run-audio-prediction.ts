@@ -53,7 +53,7 @@ export async function runAudioPrediction(ctx: ServiceContext, request: AudioPred
   }
   while (!isTerminalStatus(row.status)) {
     if (request.signal.aborted) {
-      await cancelPrediction(ctx.database.db, row.id, request.apiKeyId);
+      await cancelPrediction(ctx, row.id, request.apiKeyId);
       throw request.signal.reason;
     }
     row = await waitForPrediction(ctx.database.db, row.id, request.apiKeyId, WAIT_SLICE_MS);

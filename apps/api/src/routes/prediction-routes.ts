@@ -43,7 +43,7 @@ export function predictionRoutes(ctx: ServiceContext, bodies: PredictionBodyCach
   });
 
   router.post('/predictions/:id/cancel', async (req, res) => {
-    const row = await cancelPrediction(ctx.database.db, String(req.params.id), res.locals.apiKey.id);
+    const row = await cancelPrediction(ctx, String(req.params.id), res.locals.apiKey.id);
     sendPrediction(ctx, req, res, 200, row);
   });
 

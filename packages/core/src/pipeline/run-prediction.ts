@@ -19,7 +19,6 @@ import { releaseUpload } from '../platform/storage/share-upload.ts';
 import { finishPrediction } from '../resources/predictions/finish-prediction.ts';
 import { TERMINAL_STATUSES } from '../resources/predictions/public-prediction.ts';
 import { watchCancellation } from '../resources/predictions/watch-cancellation.ts';
-import { notifyWebhookCompleted, notifyWebhookStart } from '../resources/webhooks/webhook-notifier.ts';
 
 /**
  * The worker step for one prediction: fetch the recording, probe and decode it, run VAD and
@@ -31,13 +30,13 @@ import { notifyWebhookCompleted, notifyWebhookStart } from '../resources/webhook
 export async function runPrediction(ctx: ServiceContext, predictionId: string, signal?: AbortSignal): Promise<void> {
   const row = await markStarted(ctx, predictionId);
   if (!row) return releaseUploadOfEnded(ctx, predictionId); // canceled before a worker took it
-  notifyWebhookStart(ctx.database.db, predictionId); // webhook `start`, once ever
+  void ctx.predictionEvents.publish({ type: 'started', predictionId }); // webhook `start`, once ever
   // One folder per attempt: a run reclaimed after an outage never shares files with a late one.
   const workDir = join(ctx.config.dataDir, 'work', `${predictionId}-${randomBytes(4).toString('hex')}`);
   const logger = ctx.logger?.child({ prediction: predictionId });
   const log = (line: string) => {
     logger?.info({ stage: /^[\w-]+/.exec(line)?.[0] ?? 'progress' }, line); // the same line as the prediction's logs
-    return appendPredictionLog(ctx.database.db, predictionId, line);
+    return appendPredictionLog(ctx, predictionId, line);
   };
   const watch = watchCancellation(ctx.database.db, predictionId);
   const runSignal = signal ? AbortSignal.any([signal, watch.signal]) : watch.signal;
@@ -66,7 +65,7 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
       windowDays: ctx.config.cacheTtlDays,
     });
     await rm(workDir, { recursive: true, force: true }); // gone before the end is visible: a client that sees it finds no files left
-    await finishPrediction(ctx.database.db, predictionId, { status: 'succeeded', output, transcript, results }, row.startedAt ?? new Date()); // logs `succeeded`
+    await finishPrediction(ctx, predictionId, { status: 'succeeded', output, transcript, results }, row.startedAt ?? new Date()); // logs `succeeded`
     ended = true;
   } catch (error) {
     if (watch.canceled || (await watch.check())) {
@@ -79,14 +78,14 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
     }
     logger?.warn({ error_code: error.code, cause: error.cause instanceof Error ? error.cause.message : undefined }, `failed: ${error.message}`);
     await rm(workDir, { recursive: true, force: true });
-    await finishPrediction(ctx.database.db, predictionId, { status: 'failed', error: error.message, errorCode: error.code }, row.startedAt ?? new Date()); // logs `failed: …`
+    await finishPrediction(ctx, predictionId, { status: 'failed', error: error.message, errorCode: error.code }, row.startedAt ?? new Date()); // logs `failed: …`
     ended = true;
   } finally {
     await releaseLinkFlight?.();
     watch.stop();
     if (ended) await releaseUpload(ctx, row.source as PredictionSource); // a retried run still needs it
     if (ended) await reportFinished(ctx, predictionId, fromCache);
-    await notifyWebhookCompleted(ctx.database.db, predictionId); // webhook `completed` if it ended
+    await ctx.predictionEvents.publish({ type: 'ended', predictionId }); // webhook `completed` if it ended
     await rm(workDir, { recursive: true, force: true });
   }
 }
@@ -110,6 +109,7 @@ async function postProcess(
     llm: ctx.config.llm,
     signal,
     onProgress: (line) => void log(line).catch(() => {}), // progress only: never an unhandled rejection
+    metrics: ctx.metrics,
   });
 }
 

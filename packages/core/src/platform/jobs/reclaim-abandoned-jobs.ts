@@ -2,6 +2,7 @@ import type PgBoss from 'pg-boss';
 import { and, eq, lt } from 'drizzle-orm';
 import type { Database } from '../db/open-database.ts';
 import { jobLeases } from '../db/schema.ts';
+import type { ServiceContext } from '../../service-context.ts';
 import { failGivenUpPredictions } from './fail-given-up-predictions.ts';
 import { TRANSCRIBE_QUEUE } from './open-job-queue.ts';
 
@@ -33,15 +34,15 @@ export async function reclaimAbandonedJobs(database: Database, boss: PgBoss, sta
 /**
  * Every `intervalMs` until the returned function is called: reclaimAbandonedJobs, then
  * failGivenUpPredictions, so a prediction whose last try was reclaimed, or expired by pg-boss,
- * ends `failed` within one interval instead of staying `processing`.
+ * ends `failed` within one interval instead of staying `processing`. Intervals in ms.
  */
-export function startJobReclaimer(database: Database, boss: PgBoss, options: { intervalMs: number; staleMs: number }): () => void {
+export function startJobReclaimer(ctx: Pick<ServiceContext, 'database' | 'boss' | 'predictionEvents'>, options: { intervalMs: number; staleMs: number }): () => void {
   const tick = async () => {
-    await reclaimAbandonedJobs(database, boss, options.staleMs).then(
+    await reclaimAbandonedJobs(ctx.database, ctx.boss, options.staleMs).then(
       (ids) => ids.length > 0 && console.log(`[worker] reclaimed abandoned predictions: ${ids.join(', ')}`),
       (error: Error) => console.error('[worker] reclaim failed:', error.message),
     );
-    await failGivenUpPredictions(database).then(
+    await failGivenUpPredictions(ctx).then(
       (ids) => ids.length > 0 && console.log(`[worker] gave up on predictions interrupted on every try: ${ids.join(', ')}`),
       (error: Error) => console.error('[worker] checking given-up jobs failed:', error.message),
     );

@@ -4,7 +4,6 @@ import type PgBoss from 'pg-boss';
 import { WorkerStoppingError } from '../errors/worker-stopping-error.ts';
 import { finishPrediction } from '../../resources/predictions/finish-prediction.ts';
 import { runPrediction } from '../../pipeline/run-prediction.ts';
-import { notifyWebhookCompleted } from '../../resources/webhooks/webhook-notifier.ts';
 import type { ServiceContext } from '../../service-context.ts';
 import { GIVEN_UP_ERROR, GIVEN_UP_ERROR_CODE } from './fail-given-up-predictions.ts';
 import { giveJobBack } from './give-job-back.ts';
@@ -74,8 +73,8 @@ export async function startTranscribeWorker(ctx: ServiceContext, options: Transc
         const outcome = hardStop.signal.aborted // aborted at the stop deadline: an interrupted try
           ? { status: 'failed' as const, error: GIVEN_UP_ERROR, errorCode: GIVEN_UP_ERROR_CODE }
           : { status: 'failed' as const, error: INTERNAL_FAILURE, errorCode: 'internal' };
-        await finishPrediction(ctx.database.db, predictionId, outcome, new Date());
-        await notifyWebhookCompleted(ctx.database.db, predictionId);
+        await finishPrediction(ctx, predictionId, outcome, new Date());
+        await ctx.predictionEvents.publish({ type: 'ended', predictionId }); // webhook `completed`
       } finally {
         await release();
       }
@@ -90,7 +89,7 @@ export async function startTranscribeWorker(ctx: ServiceContext, options: Transc
     workerIds.push(await ctx.boss.work<TranscribeJobData>(TRANSCRIBE_QUEUE, workOptions, handler));
   }
   const forgetWorkers = registerLocalTranscribeWorkers(ctx, workerIds);
-  const stopReclaimer = startJobReclaimer(ctx.database, ctx.boss, {
+  const stopReclaimer = startJobReclaimer(ctx, {
     intervalMs: Math.max(1000, heartbeatMs),
     staleMs: options.leaseStaleMs ?? 45_000,
   });

@@ -1,7 +1,6 @@
 import { and, eq, notInArray, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/open-database.ts';
+import type { ServiceContext } from '../../service-context.ts';
 import { predictions } from '../../platform/db/schema.ts';
-import { notifyWebhookLogs } from '../webhooks/webhook-notifier.ts';
 
 /**
  * Statuses whose row is final: written once (finish-prediction.ts, cancel-prediction.ts, each with
@@ -18,11 +17,14 @@ export function stampLogLine(line: string, at = new Date()): string {
  * Appends one line to a prediction's `logs`, so a poller sees the work move.
  * A `succeeded`, `failed` or `canceled` row is left as it is (its last line came with its end),
  * so a late attempt cannot change a finished prediction's answer (the API caches those answers).
+ * Then publishes `log-appended` on `ctx.predictionEvents` without waiting (the webhook worker sends
+ * `logs`, throttled to one per 500 ms).
+ * @throws the database's error when the update fails.
  */
-export async function appendPredictionLog(db: Db, id: string, line: string): Promise<void> {
-  await db
+export async function appendPredictionLog(ctx: Pick<ServiceContext, 'database' | 'predictionEvents'>, id: string, line: string): Promise<void> {
+  await ctx.database.db
     .update(predictions)
     .set({ logs: sql`${predictions.logs} || ${stampLogLine(line)}` })
     .where(and(eq(predictions.id, id), notInArray(predictions.status, [...SETTLED_STATUSES])));
-  notifyWebhookLogs(db, id); // webhook `logs`, throttled to one per 500 ms
+  void ctx.predictionEvents.publish({ type: 'log-appended', predictionId: id });
 }

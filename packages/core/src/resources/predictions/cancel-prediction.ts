@@ -1,9 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/open-database.ts';
+import type { ServiceContext } from '../../service-context.ts';
 import { predictions, type PredictionRow } from '../../platform/db/schema.ts';
 import { stampLogLine } from './append-prediction-log.ts';
 import { findPrediction } from './find-prediction.ts';
-import { notifyWebhookCompleted } from '../webhooks/webhook-notifier.ts';
 
 /**
  * Cancels a key's prediction (`POST /v1/predictions/{id}/cancel`, replicate-compat.md 8 and 10.15):
@@ -11,17 +10,19 @@ import { notifyWebhookCompleted } from '../webhooks/webhook-notifier.ts';
  * line `canceled` written in the same update; the worker notices within about a second and stops,
  * and never changes it again: finishPrediction only ends rows still `processing` and
  * appendPredictionLog only writes to unfinished rows, so the `completed` webhook sent here equals
- * every later GET). A prediction that already ended is returned unchanged.
+ * every later GET). A prediction that already ended is returned unchanged. When this call canceled
+ * it, `ended` is published on `ctx.predictionEvents` and awaited (the webhook worker enqueues `completed`).
  * @returns the row after the call.
  * @throws AppError `not_found` when the key has no such prediction.
  */
-export async function cancelPrediction(db: Db, id: string, apiKeyId: string): Promise<PredictionRow> {
+export async function cancelPrediction(ctx: Pick<ServiceContext, 'database' | 'predictionEvents'>, id: string, apiKeyId: string): Promise<PredictionRow> {
+  const { db } = ctx.database;
   const completedAt = new Date();
   const [canceled] = await db
     .update(predictions)
     .set({ status: 'canceled', completedAt, logs: sql`${predictions.logs} || ${stampLogLine('canceled', completedAt)}` })
     .where(and(eq(predictions.id, id), eq(predictions.apiKeyId, apiKeyId), inArray(predictions.status, ['starting', 'processing'])))
     .returning();
-  if (canceled) await notifyWebhookCompleted(db, id); // webhook `completed`
+  if (canceled) await ctx.predictionEvents.publish({ type: 'ended', predictionId: id }); // webhook `completed`
   return canceled ?? findPrediction(db, id, apiKeyId);
 }

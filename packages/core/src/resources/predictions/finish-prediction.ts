@@ -1,7 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/open-database.ts';
+import type { ServiceContext } from '../../service-context.ts';
 import { predictions } from '../../platform/db/schema.ts';
-import { notifyWebhookLogs } from '../webhooks/webhook-notifier.ts';
 import { stampLogLine } from './append-prediction-log.ts';
 
 export type PredictionOutcome =
@@ -12,10 +11,14 @@ export type PredictionOutcome =
  * Moves a `processing` prediction to its terminal state once (spec 3): a prediction that already
  * ended (e.g. canceled meanwhile) is left as it is. The last log line (`succeeded` or
  * `failed: <error>`) is written in the same update, so a finished row never changes afterwards
- * (the API caches its answer). Returns whether this call ended it.
+ * (the API caches its answer). When this call ended it, `log-appended` is published on
+ * `ctx.predictionEvents` without waiting (webhook `logs` with the last line); `ended` is the
+ * caller's to publish, after its own end-of-run steps.
+ * @returns whether this call ended it.
+ * @throws the database's error when the update fails.
  */
 export async function finishPrediction(
-  db: Db,
+  ctx: Pick<ServiceContext, 'database' | 'predictionEvents'>,
   id: string,
   outcome: PredictionOutcome,
   startedAt: Date,
@@ -27,11 +30,11 @@ export async function finishPrediction(
     outcome.status === 'succeeded'
       ? { ...common, status: 'succeeded', output: outcome.output, transcript: outcome.transcript, results: outcome.results }
       : { ...common, status: 'failed', error: outcome.error, errorCode: outcome.errorCode };
-  const ended = await db
+  const ended = await ctx.database.db
     .update(predictions)
     .set(values)
     .where(and(eq(predictions.id, id), eq(predictions.status, 'processing')))
     .returning({ id: predictions.id });
-  if (ended.length > 0) notifyWebhookLogs(db, id); // webhook `logs` with the last line
+  if (ended.length > 0) void ctx.predictionEvents.publish({ type: 'log-appended', predictionId: id });
   return ended.length > 0;
 }

@@ -8,7 +8,7 @@ import { freshWebhookId } from './webhook-ids.ts';
 /**
  * Sends a `logs` event with the prediction as it is now (replicate-compat.md 7). Best effort: one
  * attempt with a fresh webhook id, not retried; nothing is sent once the prediction ended (the
- * `completed` event carries the final logs). Throttling is the caller's (webhook-notifier.ts).
+ * `completed` event carries the final logs). Throttling is the caller's (create-webhook-notifier.ts).
  * @param timeoutMs time allowed for the POST.
  * @returns whether an attempt was made.
  * @throws Error only when the database fails.

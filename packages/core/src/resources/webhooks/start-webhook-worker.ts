@@ -3,7 +3,7 @@ import type PgBoss from 'pg-boss';
 import type { ServiceContext } from '../../service-context.ts';
 import { deliverCompletedWebhook } from './deliver-completed-webhook.ts';
 import { sweepUndeliveredWebhooks } from './sweep-undelivered-webhooks.ts';
-import { pruneWebhookNotifier, registerWebhookNotifier, settleProgressWebhooks } from './webhook-notifier.ts';
+import { createWebhookNotifier } from './create-webhook-notifier.ts';
 import { createWebhookQueue, DEFAULT_WEBHOOK_OPTIONS, WEBHOOK_QUEUE, type WebhookDeliveryOptions } from './webhook-queue.ts';
 import { logEvent } from '../../platform/logging/log-event.ts';
 
@@ -18,7 +18,8 @@ export interface WebhookWorkerOptions extends Partial<WebhookDeliveryOptions> {
 
 /**
  * Starts webhook delivery in this process: the `webhook` pg-boss queue and its workers
- * for durable `completed` deliveries, the status-change hooks (webhook-notifier.ts), and a sweep
+ * for durable `completed` deliveries, a subscriber of ctx.predictionEvents that sends `start`,
+ * `logs`, `output` and enqueues `completed` (create-webhook-notifier.ts), and a sweep
  * now and every `sweepIntervalMs` that re-enqueues `completed` deliveries a stopped process left
  * behind. Everything stops with pg-boss; the returned function also stops it earlier.
  * @throws Error when the queue cannot be made.
@@ -27,18 +28,19 @@ export async function startWebhookWorker(ctx: ServiceContext, options: WebhookWo
   const settings: WebhookDeliveryOptions = { ...DEFAULT_WEBHOOK_OPTIONS, ...definedOnly(options) };
   await createWebhookQueue(ctx.boss);
   if (options.requeueInterrupted) await requeueActiveJobs(ctx);
-  const unregister = registerWebhookNotifier(ctx, settings);
+  const notifier = createWebhookNotifier(ctx, settings);
+  const unsubscribe = ctx.predictionEvents.subscribe(notifier.handle);
   const handler = async ([job]: PgBoss.JobWithMetadata<{ predictionId: string }>[]) => {
     if (!job) return;
     await waitForApiBase(ctx);
-    await settleProgressWebhooks(ctx.database.db, job.data.predictionId);
+    await notifier.settle(job.data.predictionId);
     await deliverCompletedWebhook(ctx, { predictionId: job.data.predictionId, retryCount: job.retryCount, retryLimit: job.retryLimit }, settings);
   };
   for (let i = 0; i < (options.concurrency ?? 2); i++) {
     await ctx.boss.work(WEBHOOK_QUEUE, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 0.5 }, handler);
   }
   const sweep = () => {
-    pruneWebhookNotifier(ctx.database.db, 60_000);
+    notifier.prune(60_000);
     sweepUndeliveredWebhooks(ctx, settings).catch((error: Error) => logEvent(ctx, 'error', 'webhook', `sweep failed: ${error.message}`));
   };
   const first = setTimeout(sweep, 1000);
@@ -48,7 +50,8 @@ export async function startWebhookWorker(ctx: ServiceContext, options: WebhookWo
   const stop = async () => {
     clearTimeout(first);
     clearInterval(timer);
-    unregister();
+    unsubscribe();
+    notifier.close();
   };
   ctx.boss.once('stopped', () => void stop());
   return async () => {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Db } from '../../platform/db/open-database.ts';
+import type { PredictionEvent } from '../predictions/prediction-events.ts';
 import type { ServiceContext } from '../../service-context.ts';
 import { deliverLogsWebhook } from './deliver-logs-webhook.ts';
 import { deliverOutputWebhook } from './deliver-output-webhook.ts';
@@ -9,11 +9,23 @@ import type { WebhookDeliveryOptions } from './webhook-queue.ts';
 import { logEvent } from '../../platform/logging/log-event.ts';
 
 /**
- * The hooks the prediction code calls on status changes: `start`, `logs` (throttled) and
- * `completed`. They never throw and never wait for a receiver. A process that runs no webhook worker
- * has no notifier for its database, and the hooks do nothing (the worker's sweep still sends
- * `completed`). Best-effort events of one prediction are sent in order, one at a time.
+ * What the webhook worker does on prediction events (resources/predictions/prediction-events.ts):
+ * `start` on `started`, `logs` (throttled) on `log-appended`, and `completed` on `ended`. The
+ * handlers never throw and never wait for a receiver. A process that runs no webhook worker has no
+ * notifier subscribed, and the events reach no one (the worker's sweep still sends `completed`).
+ * Best-effort events of one prediction are sent in order, one at a time.
  */
+export interface WebhookNotifier {
+  /** The subscriber of ctx.predictionEvents: dispatches each event to the hook below. */
+  handle(event: PredictionEvent): void | Promise<void>;
+  /** Resolves when the best-effort sends this process queued for the prediction are done (keeps `completed` last). */
+  settle(predictionId: string): Promise<void>;
+  /** Forgets per-prediction state untouched for `idleMs` (called now and then by the worker). */
+  prune(idleMs: number): void;
+  /** Clears pending `logs` timers (the worker stops). */
+  close(): void;
+}
+
 interface Notifier {
   ctx: ServiceContext;
   options: WebhookDeliveryOptions;
@@ -34,29 +46,39 @@ interface ProgressState {
   touchedAt: number;
 }
 
-const notifiers = new WeakMap<Db, Notifier>();
-
-/** Installs the hooks for `ctx.database.db`. Returns the uninstall function (clears pending timers). */
-export function registerWebhookNotifier(ctx: ServiceContext, options: WebhookDeliveryOptions): () => void {
+/**
+ * Makes the notifier of the webhook worker for `ctx` with its delivery `options` (timeouts in ms,
+ * `logsThrottleMs`). The caller subscribes `handle` to ctx.predictionEvents and calls `close` on stop.
+ */
+export function createWebhookNotifier(ctx: ServiceContext, options: WebhookDeliveryOptions): WebhookNotifier {
   const notifier: Notifier = { ctx, options, progress: new Map() };
-  notifiers.set(ctx.database.db, notifier);
-  return () => {
-    for (const state of notifier.progress.values()) if (state.timer) clearTimeout(state.timer);
-    if (notifiers.get(ctx.database.db) === notifier) notifiers.delete(ctx.database.db);
+  return {
+    handle(event) {
+      if (event.type === 'started') return notifyStart(notifier, event.predictionId);
+      if (event.type === 'log-appended') return notifyLogs(notifier, event.predictionId);
+      return notifyCompleted(notifier, event.predictionId);
+    },
+    settle: async (predictionId) => {
+      await notifier.progress.get(predictionId)?.chain;
+    },
+    prune(idleMs) {
+      for (const [id, state] of notifier.progress) {
+        if (!state.timer && !state.logsQueued && Date.now() - state.touchedAt > idleMs) notifier.progress.delete(id);
+      }
+    },
+    close() {
+      for (const state of notifier.progress.values()) if (state.timer) clearTimeout(state.timer);
+    },
   };
 }
 
-/** Hook: the work of a prediction started; sends `start` once ever (deliver-start-webhook.ts). */
-export function notifyWebhookStart(db: Db, predictionId: string): void {
-  const notifier = notifiers.get(db);
-  if (!notifier) return;
+/** The work of a prediction started; sends `start` once ever (deliver-start-webhook.ts). */
+function notifyStart(notifier: Notifier, predictionId: string): void {
   queueSend(notifier, predictionId, 'start', () => deliverStartWebhook(notifier.ctx, predictionId, notifier.options.timeoutMs));
 }
 
-/** Hook: a log line was added; sends `logs` at most once per `logsThrottleMs` per prediction (the latest logs). */
-export function notifyWebhookLogs(db: Db, predictionId: string): void {
-  const notifier = notifiers.get(db);
-  if (!notifier) return;
+/** A log line was added; sends `logs` at most once per `logsThrottleMs` per prediction (the latest logs). */
+function notifyLogs(notifier: Notifier, predictionId: string): void {
   const state = stateOf(notifier, predictionId);
   if (state.timer || state.logsDone) return;
   const waitMs = Math.max(0, state.lastLogsAt + notifier.options.logsThrottleMs - Date.now());
@@ -76,32 +98,16 @@ export function notifyWebhookLogs(db: Db, predictionId: string): void {
 }
 
 /**
- * Hook: the prediction may have ended (succeeded, failed or canceled); enqueues its durable
+ * The prediction may have ended (succeeded, failed or canceled); enqueues its durable
  * `completed` delivery (enqueue-completed-webhook.ts), or when only `output` is wanted sends that
  * (deliver-output-webhook.ts). Failures are logged; the sweep enqueues `completed` again.
  */
-export async function notifyWebhookCompleted(db: Db, predictionId: string): Promise<void> {
-  const notifier = notifiers.get(db);
-  if (!notifier) return;
+async function notifyCompleted(notifier: Notifier, predictionId: string): Promise<void> {
   try {
     if (await enqueueCompletedWebhook(notifier.ctx, predictionId, notifier.options)) return;
     queueSend(notifier, predictionId, 'output', () => deliverOutputWebhook(notifier.ctx, predictionId, notifier.options.timeoutMs));
   } catch (error) {
     logEvent(notifier.ctx, 'error', 'webhook', `could not enqueue completed of ${predictionId}: ${(error as Error).message}`, { prediction: predictionId });
-  }
-}
-
-/** Resolves when the best-effort sends this process queued for the prediction are done (keeps `completed` last). */
-export async function settleProgressWebhooks(db: Db, predictionId: string): Promise<void> {
-  await notifiers.get(db)?.progress.get(predictionId)?.chain;
-}
-
-/** Forgets per-prediction state untouched for `idleMs` (called now and then by the worker). */
-export function pruneWebhookNotifier(db: Db, idleMs: number): void {
-  const notifier = notifiers.get(db);
-  if (!notifier) return;
-  for (const [id, state] of notifier.progress) {
-    if (!state.timer && !state.logsQueued && Date.now() - state.touchedAt > idleMs) notifier.progress.delete(id);
   }
 }
 
