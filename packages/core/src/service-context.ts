@@ -6,6 +6,7 @@ import type { ApiKeyCache } from './resources/keys/api-key-cache.ts';
 import type { LlmClientConfig } from './pipeline/post-process/llm-client-config.ts';
 import type { RecognitionEngine } from './pipeline/recognize/recognition-engine.ts';
 import type { MediaStore } from './platform/storage/media-store.ts';
+import type { ExternalService } from './platform/metrics/count-external-call.ts';
 import type { PredictionEvents } from './resources/predictions/prediction-events.ts';
 
 /** Settings the apps pass to core (core never reads `process.env`). Units are in the names. */
@@ -88,9 +89,6 @@ export interface PredictionMetrics {
    */
   externalCall?(service: ExternalService, outcome: 'ok' | 'failed'): void;
 }
-
-/** The outside services a prediction may call (PredictionMetrics.externalCall). */
-export type ExternalService = 'llm' | 'remote_asr';
 
 /** What a per-key request limit counts: reads (GET, HEAD) or writes (every other method). */
 export type RequestKind = 'read' | 'write';

@@ -24,6 +24,8 @@ const RTF_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 5];
  * - `transcribe_audio_seconds_total`, `transcribe_cached_transcripts_total`;
  * - `transcribe_queue_jobs{state}` (waiting and active jobs of the transcribe queue, read at scrape);
  * - `transcribe_rate_limited_total{kind}`, `transcribe_webhook_attempts_total{event,outcome}`;
+ * - `transcribe_llm_calls_total{outcome}` and `transcribe_remote_asr_calls_total{outcome}`: every
+ *   HTTP attempt, retries included, `ok` or `failed`;
  * - Node's process metrics (`process_*`, `nodejs_*`: CPU, memory, event-loop lag, GC).
  * @param ctx the service, for the queue depth read at each scrape.
  * @example
@@ -53,6 +55,19 @@ export function createServiceMetrics(ctx: Pick<ServiceContext, 'boss'>): Service
     labelNames: ['event', 'outcome'],
     registers: [registry],
   });
+  const llmCalls = new Counter({
+    name: 'transcribe_llm_calls_total',
+    help: 'HTTP attempts to the post-processing chat endpoint (each retry counts), by outcome (ok: 2xx answer; failed: error, timeout or refused).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const asrCalls = new Counter({
+    name: 'transcribe_remote_asr_calls_total',
+    help: 'HTTP attempts to the remote ASR endpoint, one per audio chunk and retry, by outcome (ok: 2xx answer; failed: error, timeout or refused).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const externalCalls = { llm: llmCalls, remote_asr: asrCalls };
   const limited = new Counter({ name: 'transcribe_rate_limited_total', help: 'Requests refused by a per-key rate limit (429), by kind.', labelNames: ['kind'], registers: [registry] });
   new Gauge({
     name: 'transcribe_queue_jobs',
@@ -71,6 +86,7 @@ export function createServiceMetrics(ctx: Pick<ServiceContext, 'boss'>): Service
     predictions: {
       rateLimited: (kind) => limited.inc({ kind }),
       webhookAttempt: (event, outcome) => webhooks.inc({ event, outcome }),
+      externalCall: (service, outcome) => externalCalls[service].inc({ outcome }),
       created: (channel) => created.inc({ channel }),
       finished(outcome) {
         finished.inc({ status: outcome.status, error_code: outcome.errorCode ?? '', engine: outcome.engine, channel: outcome.channel });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../../../../packages/core/src/pipeline/post-process/test-support/start-chat-server.ts';
 import { identifyRequest, replyLikeAModel } from '../../../../packages/core/src/pipeline/post-process/test-support/reply-like-a-model.ts';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
+import { scrapeMetrics } from '../test-support/scrape-metric.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
@@ -34,6 +35,9 @@ describe('post-processing through the API', () => {
     await chat?.close();
   });
 
+  const LLM_OK = 'transcribe_llm_calls_total{outcome="ok"}';
+  const LLM_FAILED = 'transcribe_llm_calls_total{outcome="failed"}';
+
   it('should return {transcript, results} with every requested type', async () => {
     const done = await run({ audio: `${files.url}/jfk.wav`, output_format: 'srt', post_process: ['summary', 'speaker_names', 'translation'], target_language: 'German' });
     expect(done.status).toBe('succeeded');
@@ -48,13 +52,18 @@ describe('post-processing through the API', () => {
     const types = chat.requests.map((r) => identifyRequest(r).type);
     expect(new Set(types)).toEqual(new Set(['summary', 'translation', 'speaker_names']));
     expect(chat.requests.find((r) => identifyRequest(r).type === 'translation')?.system).toMatch(/German/);
+    // Every request the chat server answered is one `ok` attempt on /metrics.
+    expect(await scrapeMetrics(t.url, LLM_OK, LLM_FAILED)).toEqual([chat.requests.length, 0]);
   });
 
   it('should fail the whole prediction, naming the type, when one type fails (spec 3)', async () => {
     chat.setScript((request) => (identifyRequest(request).type === 'quiz' ? { status: 500 } : replyLikeAModel(request)));
+    const [failedBefore] = await scrapeMetrics(t.url, LLM_FAILED);
     const done = await run({ audio: `${files.url}/jfk.wav`, post_process: ['summary', 'quiz'] });
     chat.setScript(replyLikeAModel);
     expect(done.status).toBe('failed');
+    // quiz: its first attempt and its one retry (LLM_MAX_RETRIES=1) are counted as failed calls.
+    expect((await scrapeMetrics(t.url, LLM_FAILED))[0]! - failedBefore!).toBe(2);
     expect(String(done.error)).toMatch(/quiz/);
     expect(done.output).toBeNull();
   });

@@ -11,6 +11,7 @@ import {
   type TranscriptionServer,
 } from '../../../../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
+import { scrapeMetrics } from '../test-support/scrape-metric.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
@@ -61,6 +62,29 @@ describe('the remote engine through the API', () => {
     expect(fields.language).toEqual(['de']);
     expect(fields.prompt?.[0]).toMatch(/Inaugural address\.[\s\S]*Kennedy, citizens/);
     expect(asr.requests[0]!.headers.authorization).toBe('Bearer sk-test');
+    // Each chunk request the server answered is one `ok` attempt on /metrics.
+    const calls = await scrapeMetrics(t.url, 'transcribe_remote_asr_calls_total{outcome="ok"}', 'transcribe_remote_asr_calls_total{outcome="failed"}');
+    expect(calls).toEqual([asr.requests.length, 0]);
+  });
+
+  it('should count a refused chunk request as a failed remote-ASR call', async () => {
+    asr.reset();
+    asr.setScript(() => ({ status: 400 })); // a 4xx other than 408/429 is not retried
+    try {
+      const response = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ input: { audio: `${files.url}/jfk.wav` } }),
+      });
+      const done = await pollPrediction(t.replicateBase, t.key, ((await response.json()) as { id: string }).id);
+      expect(done.status).toBe('failed');
+      const [failed] = await scrapeMetrics(t.url, 'transcribe_remote_asr_calls_total{outcome="failed"}');
+      // At least the refused request; chunks still in flight when the first refusal stopped the run are not counted.
+      expect(failed).toBeGreaterThanOrEqual(1);
+      expect(failed).toBeLessThanOrEqual(asr.requests.length);
+    } finally {
+      asr.setScript((request) => ({ body: fingerprintTranscription(request) }));
+    }
   });
 
   describe('with multilingual (spec 2.2)', () => {

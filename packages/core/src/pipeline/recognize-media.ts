@@ -80,6 +80,7 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
           multilingual: params.multilingual,
           ...(params.task === 'translate' ? { task: 'translate' as const } : {}),
           signal,
+          metrics: ctx.metrics,
           onStage: (line) => void log(line).catch(() => {}), // a progress line lost in a database outage must not crash the process
           ...(diarize ? { onSpeech: startDiarizing } : {}),
         });

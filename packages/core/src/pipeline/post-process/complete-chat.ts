@@ -1,5 +1,6 @@
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { AppError } from '../../platform/errors/app-error.ts';
+import { countExternalCall } from '../../platform/metrics/count-external-call.ts';
 import type { ChatSession } from './chat-session.ts';
 import { classifyLlmFailure } from './classify-llm-failure.ts';
 import { DEFAULT_RETRY_BASE_DELAY_MS, MAX_RETRY_WAIT_MS } from './llm-client-config.ts';
@@ -47,6 +48,7 @@ export function readAnswer(completion: unknown): string {
  * Retries 408, 429, 5xx, timeouts (`config.timeoutMs` per attempt) and connection failures at most
  * `config.maxRetries` times, waiting `Retry-After` when given (over 30 s: gives up) or an
  * exponential backoff from `config.retryBaseDelayMs` (500 ms); other 4xx are not retried.
+ * Each attempt is counted in `session.metrics` (`llm`, ok or failed).
  *
  * @throws AppError `post_processing_failed` whose message is the cause in plain words, e.g.
  *   `the language model endpoint failed with HTTP 500 (3 attempts)`.
@@ -59,7 +61,7 @@ export async function completeChat(session: ChatSession, request: ChatRequest): 
     try {
       const completion = await session.queue.add(() => {
         session.requests += 1;
-        return session.client.chat.completions.create(params, { signal, timeout: config.timeoutMs, maxRetries: 0 });
+        return countExternalCall(session.metrics, 'llm', session.client.chat.completions.create(params, { signal, timeout: config.timeoutMs, maxRetries: 0 }), signal);
       }, { signal, throwOnTimeout: true });
       return readAnswer(completion);
     } catch (error) {

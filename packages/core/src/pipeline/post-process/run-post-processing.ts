@@ -7,6 +7,7 @@ import { openChatSession } from './chat-session.ts';
 import { describeOutputLanguage } from './describe-output-language.ts';
 import { formatTranscriptLines } from './format-transcript-lines.ts';
 import type { LlmClientConfig } from './llm-client-config.ts';
+import type { ExternalCallCounter } from '../../platform/metrics/count-external-call.ts';
 import { POST_PROCESSING_PROMPTS } from './post-processing-prompts.ts';
 import { runPostProcessType } from './run-post-process-type.ts';
 
@@ -23,6 +24,8 @@ export interface PostProcessingRequest {
   signal?: AbortSignal;
   /** Progress lines for the prediction's log. */
   onProgress?: (line: string) => void;
+  /** Counts each request attempt to the endpoint (`ctx.metrics`); absent: not counted. */
+  metrics?: ExternalCallCounter;
 }
 
 /** Spec 2.3.6: no speech → every text result `''`, speaker_names `{}`, and no request at all. */
@@ -68,7 +71,7 @@ export async function runPostProcessing(request: PostProcessingRequest): Promise
   setMaxListeners(0, controller.signal); // every request in flight listens to it
   const stop = () => controller.abort(request.signal?.reason);
   request.signal?.addEventListener('abort', stop, { once: true });
-  const session = openChatSession(request.llm, controller.signal, log);
+  const session = openChatSession(request.llm, controller.signal, log, request.metrics);
   const startedAt = Date.now();
   let failure: unknown = null;
   log(`post-processing ${types.join(', ')} with model ${request.llm.model}`);

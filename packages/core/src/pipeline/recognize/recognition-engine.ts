@@ -1,5 +1,6 @@
 import type { TranscriptWord, VadInterval } from '../render/transcript-model.ts';
 import type { Domain, Efficiency } from '../../contract/validation/prediction-input.ts';
+import type { ExternalCallCounter } from '../../platform/metrics/count-external-call.ts';
 
 /** What the pipeline asks an engine to recognise. */
 export interface RecognitionRequest {
@@ -34,6 +35,8 @@ export interface RecognitionRequest {
   signal?: AbortSignal;
   /** Called with the recognised fraction 0..1 as the engine progresses. */
   onProgress?: (fraction: number) => void;
+  /** Where engines that call an outside service count each attempt (`ctx.metrics`); absent: not counted. */
+  metrics?: ExternalCallCounter;
 }
 
 /** One piece of recognised speech, times in seconds from the start of the recording. */

@@ -10,6 +10,7 @@ import { findLanguage } from '../../contract/spec/languages.ts';
 import { summarizeLanguages, wordSeparator } from './summarize-languages.ts';
 import { resolveRecognitionProfile } from './recognition-profile.ts';
 import type { Domain, Efficiency } from '../../contract/validation/prediction-input.ts';
+import type { ExternalCallCounter } from '../../platform/metrics/count-external-call.ts';
 
 export interface TranscribeRecordingInput {
   /** 16 kHz mono 16-bit WAV file (pipeline/decode/decode-to-pcm.ts). */
@@ -41,6 +42,8 @@ export interface TranscribeRecordingInput {
   onStage?: (line: string) => void;
   /** Called with the VAD intervals (seconds) as soon as VAD is done, before the engine runs (to start diarization alongside it). */
   onSpeech?: (speech: VadInterval[]) => void;
+  /** Passed to the engine, which counts its calls to an outside service there (`ctx.metrics`). */
+  metrics?: ExternalCallCounter;
 }
 
 /**
@@ -87,6 +90,7 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     multilingual: input.multilingual ?? false,
     ...(input.task === 'translate' ? { task: 'translate' as const } : {}),
     signal: input.signal,
+    metrics: input.metrics,
     onProgress: (fraction) => {
       const percent = Math.floor(fraction * 10) * 10; // one line per 10 %
       if (percent > reported) input.onStage?.(`recognized ${(reported = percent)}%`);

@@ -122,7 +122,7 @@ async function recognizeRemotely(settings: Settings, request: RecognitionRequest
   setMaxListeners(10 + 3 * chunks.length, signal); // each waiting or running chunk listens
   const run: RemoteAsrRun = {
     ...settings, queue: new PQueue({ concurrency: settings.concurrency }), wav: await openAsBlob(request.wavPath), layout,
-    language: request.language, prompt: buildRemotePrompt(request.prompt, request.hotwords), signal,
+    language: request.language, prompt: buildRemotePrompt(request.prompt, request.hotwords), signal, metrics: request.metrics,
   };
   const seconds = (chunk: RemoteChunk) => chunk.end - chunk.start;
   const total = chunks.reduce((sum, chunk) => sum + seconds(chunk), 0);

@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import type { TranscriptionCreateParamsNonStreaming } from 'openai/resources/audio/transcriptions';
 import type PQueue from 'p-queue';
 import { AppError } from '../../../../platform/errors/app-error.ts';
+import { countExternalCall, type ExternalCallCounter } from '../../../../platform/metrics/count-external-call.ts';
 import { MAX_RETRY_WAIT_MS } from '../../../post-process/llm-client-config.ts';
 import { backoffDelayMs, waitBeforeRetry } from '../../../post-process/wait-before-retry.ts';
 import { classifyRemoteAsrFailure } from './classify-remote-asr-failure.ts';
@@ -33,6 +34,8 @@ export interface RemoteAsrRun {
   /** Sent as `prompt` when not undefined. */
   prompt: string | undefined;
   signal: AbortSignal;
+  /** Counts each request attempt (`remote_asr`, ok or failed); absent: not counted. */
+  metrics?: ExternalCallCounter;
 }
 
 /** The request of one attempt; its file streams the chunk's bytes from the disk as the request is sent. */
@@ -54,7 +57,7 @@ function toParams(run: RemoteAsrRun, chunk: RemoteChunk): TranscriptionCreatePar
  * `POST {baseUrl}/audio/transcriptions` as `verbose_json` with segment and word timestamps, and
  * returns its segments in recording time (stitchRemoteSegments). Retries 408, 429, 5xx, timeouts and
  * connection failures at most `run.maxRetries` times, waiting `Retry-After` (over 30 s: gives up)
- * or an exponential backoff; other 4xx are not retried.
+ * or an exponential backoff; other 4xx are not retried. Each attempt is counted in `run.metrics`.
  * @throws AppError `recognition_failed` (refused, failed status, bad answer) or
  *   `recognition_unreachable` (timeouts, connection failures) — see classifyRemoteAsrFailure;
  *   `run.signal.reason` when aborted.
@@ -64,7 +67,7 @@ export async function transcribeRemoteChunk(run: RemoteAsrRun, chunk: RemoteChun
   for (let attempt = 1; ; attempt += 1) {
     try {
       const answer = await run.queue.add(async () => {
-        return run.client.audio.transcriptions.create(toParams(run, chunk), { signal, timeout: run.timeoutMs, maxRetries: 0 });
+        return countExternalCall(run.metrics, 'remote_asr', run.client.audio.transcriptions.create(toParams(run, chunk), { signal, timeout: run.timeoutMs, maxRetries: 0 }), signal);
       }, { signal, throwOnTimeout: true });
       return stitchRemoteSegments(answer, chunk, run.language);
     } catch (error) {
