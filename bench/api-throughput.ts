@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { createApiKey, openDatabase } from '@transcribe/core';
-import { startTranscriptionServer } from '../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
+import { startTranscriptionServer } from '@transcribe/core/testing';
 import { createTestDatabase } from '../apps/api/src/test-support/create-test-database.ts';
 import { pollPrediction } from '../apps/api/src/test-support/poll-prediction.ts';
 import { serveFiles } from '../apps/api/src/test-support/serve-files.ts';

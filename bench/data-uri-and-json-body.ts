@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
-import { writeDataUri } from '../packages/core/src/pipeline/fetch/decode-data-uri.ts';
+import { writeDataUri } from '@transcribe/core';
 import { startTestService } from '../apps/api/src/test-support/start-test-service.ts';
 import { FULL_RUN, fixed, median, writeResult } from './support/bench-kit.ts';
 

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiKey, openDatabase } from '@transcribe/core';
-import { startTranscriptionServer, type TranscriptionServer } from '../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
+import { startTranscriptionServer, type TranscriptionServer } from '@transcribe/core/testing';
 import { createTestDatabase } from '../apps/api/src/test-support/create-test-database.ts';
 import { pollPrediction } from '../apps/api/src/test-support/poll-prediction.ts';
 import { serveFiles } from '../apps/api/src/test-support/serve-files.ts';

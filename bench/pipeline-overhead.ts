@@ -22,14 +22,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { createPocketsphinxEngine, createOpenAiAsrEngine, resolveDefaultVadModelPath, type RecognitionEngine } from '@transcribe/core';
-import { decodeToPcm } from '../packages/core/src/pipeline/decode/decode-to-pcm.ts';
-import { fetchMedia } from '../packages/core/src/pipeline/fetch/fetch-media.ts';
-import { probeMedia } from '../packages/core/src/pipeline/decode/probe-media.ts';
-import { diarizeRecording } from '../packages/core/src/pipeline/diarize/diarize-recording.ts';
-import { detectSpeech } from '../packages/core/src/pipeline/vad/detect-speech.ts';
-import { startTranscriptionServer, type TranscriptionServer } from '../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
-import type { VadInterval } from '../packages/core/src/pipeline/render/transcript-model.ts';
+import {
+  createOpenAiAsrEngine,
+  createPocketsphinxEngine,
+  decodeToPcm,
+  detectSpeech,
+  diarizeRecording,
+  fetchMedia,
+  probeMedia,
+  type RecognitionEngine,
+  resolveDefaultVadModelPath,
+  type VadInterval,
+} from '@transcribe/core';
+import { startTranscriptionServer, type TranscriptionServer } from '@transcribe/core/testing';
 import { serveFiles } from '../apps/api/src/test-support/serve-files.ts';
 import { startTestService, type TestService } from '../apps/api/src/test-support/start-test-service.ts';
 import { FULL_RUN, fixed, median, secondsSince, writeResult } from './support/bench-kit.ts';

@@ -8,11 +8,8 @@
  * bench/results/post-processing.md.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { runPostProcessing } from '../packages/core/src/pipeline/post-process/run-post-processing.ts';
-import { replyLikeAModel } from '../packages/core/src/pipeline/post-process/test-support/reply-like-a-model.ts';
-import { startChatServer } from '../packages/core/src/pipeline/post-process/test-support/start-chat-server.ts';
-import type { PostProcessType } from '../packages/core/src/contract/spec/post-process-types.ts';
-import { MULTI_SPEAKER_TRANSCRIPT } from '../packages/core/src/pipeline/render/__fixtures__/transcripts.ts';
+import { type PostProcessType, runPostProcessing } from '@transcribe/core';
+import { MULTI_SPEAKER_TRANSCRIPT, replyLikeAModel, startChatServer } from '@transcribe/core/testing';
 import { describeMachine } from './support/bench-kit.ts';
 
 const LATENCY_MS = 1_000;

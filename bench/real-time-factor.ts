@@ -18,13 +18,13 @@ import { basename, join } from 'node:path';
 import {
   createPocketsphinxEngine,
   createSherpaOnnxEngine,
+  decodeToPcm,
+  detectSpeech,
   listInstalledModels,
-  resolveDefaultVadModelPath,
   type RecognitionEngine,
+  resolveDefaultVadModelPath,
 } from '@transcribe/core';
-import { decodeToPcm } from '../packages/core/src/pipeline/decode/decode-to-pcm.ts';
-import { detectSpeech } from '../packages/core/src/pipeline/vad/detect-speech.ts';
-import { startTranscriptionServer } from '../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
+import { startTranscriptionServer } from '@transcribe/core/testing';
 import { serveFiles } from '../apps/api/src/test-support/serve-files.ts';
 import { startTestService } from '../apps/api/src/test-support/start-test-service.ts';
 import { FULL_RUN, fixed, secondsSince, writeResult } from './support/bench-kit.ts';

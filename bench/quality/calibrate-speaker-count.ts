@@ -11,13 +11,20 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
-import { clusterWindows } from '../../packages/core/src/pipeline/diarize/cluster-windows.ts';
-import { cutWindows, embedWindows, spreadWindowLabels } from '../../packages/core/src/pipeline/diarize/embed-windows.ts';
-import { chooseSpeakerCount, scoreSpeakerCounts } from '../../packages/core/src/pipeline/diarize/estimate-speaker-count.ts';
-import { extractSpeechFeatures } from '../../packages/core/src/pipeline/diarize/extract-speech-features.ts';
-import { standardizeFeatures } from '../../packages/core/src/pipeline/diarize/standardize-features.ts';
-import { componentPosteriors, trainBackgroundModel } from '../../packages/core/src/pipeline/diarize/train-background-model.ts';
-import { detectSpeech, resolveDefaultVadModelPath } from '../../packages/core/src/pipeline/vad/detect-speech.ts';
+import {
+  chooseSpeakerCount,
+  clusterWindows,
+  componentPosteriors,
+  cutWindows,
+  detectSpeech,
+  embedWindows,
+  extractSpeechFeatures,
+  resolveDefaultVadModelPath,
+  scoreSpeakerCounts,
+  spreadWindowLabels,
+  standardizeFeatures,
+  trainBackgroundModel,
+} from '@transcribe/core';
 
 const AUDIO = process.env.SHARED_AUDIO_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'audio');
 const run = promisify(execFile);

@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { resolveDefaultVadModelPath } from '@transcribe/core';
-import { diarizationErrorRate } from '../../packages/core/src/pipeline/diarize/diarization-error-rate.ts';
-import { diarizeRecording } from '../../packages/core/src/pipeline/diarize/diarize-recording.ts';
-import { parseRttm, parseUem } from '../../packages/core/src/pipeline/diarize/parse-rttm.ts';
-import { decodeToPcm } from '../../packages/core/src/pipeline/decode/decode-to-pcm.ts';
-import { detectSpeech } from '../../packages/core/src/pipeline/vad/detect-speech.ts';
+import {
+  decodeToPcm,
+  detectSpeech,
+  diarizationErrorRate,
+  diarizeRecording,
+  parseRttm,
+  parseUem,
+  resolveDefaultVadModelPath,
+} from '@transcribe/core';
 
 const RECORDINGS = [
   { name: 'pyannote_sample', speakers: 2 },

@@ -8,9 +8,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPocketsphinxEngine, resolveDefaultVadModelPath, wordErrorRate, type RecognitionEngine } from '@transcribe/core';
-import { decodeToPcm } from '../../packages/core/src/pipeline/decode/decode-to-pcm.ts';
-import { transcribeRecording } from '../../packages/core/src/pipeline/recognize/transcribe-recording.ts';
+import {
+  createPocketsphinxEngine,
+  decodeToPcm,
+  type RecognitionEngine,
+  resolveDefaultVadModelPath,
+  transcribeRecording,
+  wordErrorRate,
+} from '@transcribe/core';
 
 const AUSTEN = {
   hotwords: ['Dashwood', 'Elinor', 'Marianne', 'Willoughby', 'Norland', 'Ferrars', 'Barton', 'Brandon'],

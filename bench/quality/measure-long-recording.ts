@@ -6,11 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { resolveDefaultVadModelPath } from '../../packages/core/src/pipeline/vad/locate-vad-model.ts';
-import { createPocketsphinxEngine } from '../../packages/core/src/pipeline/recognize/engines/pocketsphinx/pocketsphinx-engine.ts';
-import { readWavLayout } from '../../packages/core/src/pipeline/recognize/read-wav-layout.ts';
-import { transcribeRecording } from '../../packages/core/src/pipeline/recognize/transcribe-recording.ts';
-import { wordErrorRate } from '../../packages/core/src/pipeline/recognize/word-error-rate.ts';
+import { createPocketsphinxEngine, readWavLayout, resolveDefaultVadModelPath, transcribeRecording, wordErrorRate } from '@transcribe/core';
 import { LONG_CLIP } from '../support/long-recordings.ts';
 
 const DEFAULT_FILE = LONG_CLIP;

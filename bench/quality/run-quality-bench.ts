@@ -14,13 +14,13 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import {
   createPocketsphinxEngine,
+  decodeToPcm,
   normalizeForWer,
-  resolveDefaultVadModelPath,
-  wordErrorRate,
   type RecognitionEngine,
+  resolveDefaultVadModelPath,
+  transcribeRecording,
+  wordErrorRate,
 } from '@transcribe/core';
-import { decodeToPcm } from '../../packages/core/src/pipeline/decode/decode-to-pcm.ts';
-import { transcribeRecording } from '../../packages/core/src/pipeline/recognize/transcribe-recording.ts';
 import { measureDiarization } from './measure-diarization.ts';
 import { measureHotwords } from './measure-hotwords.ts';
 

@@ -4,13 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findCatalogModel, RECOMMENDED_CPU_MODEL } from '@transcribe/core';
-import {
-  packTarBz2,
-  serveReleaseFiles,
-  startBlackHole,
-  writeFixtureModel,
-  type ReleaseHost,
-} from '../../../packages/core/src/pipeline/recognize/models/install/serve-release-files.test-helper.ts';
+import { packTarBz2, type ReleaseHost, serveReleaseFiles, startBlackHole, writeFixtureModel } from '@transcribe/core/testing';
 import { autoInstallMirror } from './select-engine.ts';
 import { freePort, runScriptToEnd, spawnService } from './test-support/spawn-service.ts';
 

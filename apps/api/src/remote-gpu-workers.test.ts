@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, type RecognitionEngine } from '@transcribe/core';
-import { startTranscriptionServer, type TranscriptionServer } from '../../../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
+import { startTranscriptionServer, type TranscriptionServer } from '@transcribe/core/testing';
 import { parseEnv } from './env.ts';
 import { startService, type RunningService } from './start-service.ts';
 import { createTestDatabase, type TestDatabase } from './test-support/create-test-database.ts';

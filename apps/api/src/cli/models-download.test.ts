@@ -6,12 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findCatalogModel } from '@transcribe/core';
-import {
-  packTarBz2,
-  serveReleaseFiles,
-  writeFixtureModel,
-  type ReleaseHost,
-} from '../../../../packages/core/src/pipeline/recognize/models/install/serve-release-files.test-helper.ts';
+import { packTarBz2, type ReleaseHost, serveReleaseFiles, writeFixtureModel } from '@transcribe/core/testing';
 import { REPO_ROOT } from '../test-support/shared-paths.ts';
 import { runScriptToEnd } from '../test-support/spawn-service.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findCatalogModel } from '@transcribe/core';
-import { packTarBz2, writeFixtureModel } from '../../../../packages/core/src/pipeline/recognize/models/install/serve-release-files.test-helper.ts';
+import { packTarBz2, writeFixtureModel } from '@transcribe/core/testing';
 import { runScriptToEnd } from '../test-support/spawn-service.ts';
 
 const CLI = 'apps/api/src/cli/models.ts';

@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeFlacBomb } from '../../../../packages/core/src/pipeline/decode/test-support/make-flac-bomb.ts';
-import { recordFfmpegOutputs } from '../../../../packages/core/src/pipeline/decode/test-support/record-ffmpeg-outputs.ts';
-import { measureFolderBytes } from '../../../../packages/core/src/platform/work/measure-folder-bytes.ts';
-import { readProcess } from '../../../../packages/core/src/platform/work/process-identity.ts';
+import { measureFolderBytes, readProcess } from '@transcribe/core';
+import { makeFlacBomb, recordFfmpegOutputs } from '@transcribe/core/testing';
 import {
   createKeyWithCli,
   fakeEngineEnv,

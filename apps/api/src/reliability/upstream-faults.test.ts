@@ -1,13 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageLedger } from '@transcribe/core';
-import { startChatServer, type ChatServer } from '../../../../packages/core/src/pipeline/post-process/test-support/start-chat-server.ts';
-import { replyLikeAModel } from '../../../../packages/core/src/pipeline/post-process/test-support/reply-like-a-model.ts';
 import {
+  type ChatServer,
+  replyLikeAModel,
+  startChatServer,
   startTranscriptionServer,
   type TranscriptionReply,
   type TranscriptionServer,
-} from '../../../../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
+} from '@transcribe/core/testing';
 import { countLogLines, createLinkPrediction, isSettled, waitForPrediction } from '../test-support/fake-engine-service.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';

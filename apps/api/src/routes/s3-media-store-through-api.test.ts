@@ -1,8 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTranscriptionServer, type TranscriptionServer } from '../../../../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
-import { startS3Server, type S3Server } from '../../../../packages/core/src/platform/storage/test-support/start-s3-server.ts';
+import { type S3Server, startS3Server, startTranscriptionServer, type TranscriptionServer } from '@transcribe/core/testing';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';

@@ -4,14 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readFile } from 'node:fs/promises';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The random-weight models of the real sherpa-onnx layout (scripts/fixtures/make-sherpa-fixture-models.py).
+import { FIXTURE_MODELS_DIR } from '@transcribe/core/testing';
 import { createLinkPrediction, getPrediction } from '../test-support/fake-engine-service.ts';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
-import { AUDIO_DIR, REPO_ROOT } from '../test-support/shared-paths.ts';
+import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
-
-/** The random-weight models of the real sherpa-onnx layout (scripts/fixtures/make-sherpa-fixture-models.py). */
-const FIXTURE_MODELS_DIR = join(REPO_ROOT, 'packages/core/src/pipeline/recognize/test-support/models');
 
 /** Child processes of this process whose command line mentions `needle`. */
 function childrenRunning(needle: string): string[] {
