@@ -38,6 +38,26 @@ describe('detectSpeech', () => {
     expect(progress.at(-1)).toBeGreaterThan(0.9);
   });
 
+  it('should find the same intervals in pieces scored as one batch as in one sequential pass', async () => {
+    // 333 s of speech: 11 pieces of about 30 s, each started 2 s early to settle the model's state.
+    const file = audioPath('long_hifitts6097_concat_16k.wav');
+    const batched = await detectSpeech(file, { modelPath });
+    const sequential = await detectSpeech(file, { modelPath, batchStreams: 1 });
+    expect(batched.length).toBeGreaterThan(20);
+    expect(batched).toHaveLength(sequential.length);
+    batched.forEach((interval, i) => {
+      expect(Math.abs(interval.start - sequential[i]!.start)).toBeLessThanOrEqual(0.064); // two 32 ms windows
+      expect(Math.abs(interval.end - sequential[i]!.end)).toBeLessThanOrEqual(0.064);
+    });
+  });
+
+  it('should cut speech longer than maxSpeechSeconds', async () => {
+    const intervals = await detectSpeech(audioPath('long_hifitts6097_concat_16k.wav'), { modelPath, maxSpeechSeconds: 10 });
+    expect(intervals.length).toBeGreaterThan(30);
+    for (const interval of intervals) expect(interval.end - interval.start).toBeLessThanOrEqual(10);
+    for (let i = 1; i < intervals.length; i++) expect(intervals[i]!.start).toBeGreaterThanOrEqual(intervals[i - 1]!.end);
+  });
+
   it.each([
     'nonspeech/generated_white_noise_10s.wav',
     'nonspeech/generated_digital_silence_10s.wav',
