@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../../../../packages/core/src/pipeline/post-process/test-support/start-chat-server.ts';
-import { identifyRequest, replyLikeAModel } from '../../../../packages/core/src/pipeline/post-process/test-support/reply-like-a-model.ts';
+import { type ChatServer, identifyRequest, replyLikeAModel, startChatServer } from '@transcribe/core/testing';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { scrapeMetrics } from '../test-support/scrape-metric.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';

@@ -6,10 +6,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   fingerprintTranscription,
-  startTranscriptionServer,
   type RecordedTranscriptionRequest,
+  startTranscriptionServer,
   type TranscriptionServer,
-} from '../../../../packages/core/src/pipeline/recognize/test-support/start-transcription-server.ts';
+} from '@transcribe/core/testing';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { scrapeMetrics } from '../test-support/scrape-metric.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
