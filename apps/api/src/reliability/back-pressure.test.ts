@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeEngine } from '../create-fake-engine.ts';
+import type { FakeEngine } from '../../test-support/create-fake-engine.ts';
 import { createLinkPrediction, isSettled, waitForPrediction } from '../test-support/fake-engine-service.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';

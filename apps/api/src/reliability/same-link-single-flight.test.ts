@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, usageLedger } from '@transcribe/core';
-import type { FakeEngine } from '../create-fake-engine.ts';
+import type { FakeEngine } from '../../test-support/create-fake-engine.ts';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
 import { createKeyWithCli, createLinkPrediction, fakeEngineEnv, isSettled, waitForOutput, waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { pollPrediction } from '../test-support/poll-prediction.ts';

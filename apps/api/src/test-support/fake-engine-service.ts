@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runScriptToEnd, type SpawnedService } from './spawn-service.ts';
 
-/** Environment of a service (or `npm run worker`) that recognises with the fake engine (create-fake-engine.ts). */
+/** Environment of a service (or `npm run worker`) that recognises with the fake engine (apps/api/test-support/create-fake-engine.ts). */
 export function fakeEngineEnv(dataDir: string, databaseUrl: string | null, extra: Record<string, string> = {}): Record<string, string> {
   return {
     NODE_ENV: 'test',

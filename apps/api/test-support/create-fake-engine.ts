@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { basename, dirname } from 'node:path';
-import { AppError, type RecognitionEngine, type RecognizedSegment } from '@transcribe/core';
+import type { RecognitionEngine, RecognizedSegment } from '@transcribe/core';
 
 /** What a test or the load script can read back from the fake engine of this process. */
 export interface FakeEngineStats {
@@ -22,7 +22,8 @@ export const FAKE_ENGINE_TEXT = 'fake engine transcript';
  * `delayMs` (0 = answers at once; honours the abort signal), then returns one segment with
  * FAKE_ENGINE_TEXT over the first speech interval. Each call prints one line
  * `[fake-engine] recognize <predictionId>` (from the work directory's name), so tests can count runs.
- * Only selectable through select-engine.ts when NODE_ENV=test or ALLOW_FAKE_ENGINE=1.
+ * Only selectable through select-engine.ts when NODE_ENV=test or ALLOW_FAKE_ENGINE=1; it lives
+ * outside the production `src/` and is loaded by a dynamic import only when selected.
  */
 export function createFakeEngine(options: { delayMs: number }): FakeEngine {
   const stats: FakeEngineStats = { calls: 0, maxActive: 0, active: 0 };
@@ -57,25 +58,10 @@ function fixedSegment(interval: { start: number; end: number }): RecognizedSegme
 }
 
 /**
- * Guards the double: refuses unless NODE_ENV is `test` or ALLOW_FAKE_ENGINE is set, so a production
- * deployment cannot answer with made-up transcripts by a typo.
- * @throws AppError `engine_unavailable` naming both settings.
+ * RECOGNITION_ENGINE=fake as select-engine.ts calls it once its guard allowed the double
+ * (assertFakeEngineAllowed): logs the choice and makes the double with FAKE_ENGINE_DELAY_MS.
  */
-export function assertFakeEngineAllowed(settings: { nodeEnv: string | undefined; allowFakeEngine: boolean }): void {
-  if (settings.nodeEnv === 'test' || settings.allowFakeEngine) return;
-  throw new AppError(
-    'engine_unavailable',
-    'RECOGNITION_ENGINE=fake is a test double that returns made-up text; it runs only with NODE_ENV=test or ALLOW_FAKE_ENGINE=1.',
-  );
-}
-
-/**
- * RECOGNITION_ENGINE=fake as select-engine.ts calls it: checks the guard, logs the choice and makes
- * the double with FAKE_ENGINE_DELAY_MS.
- * @throws AppError `engine_unavailable` outside NODE_ENV=test without ALLOW_FAKE_ENGINE=1.
- */
-export function selectFakeEngine(env: { NODE_ENV?: string | undefined; ALLOW_FAKE_ENGINE: boolean; FAKE_ENGINE_DELAY_MS: number }): FakeEngine {
-  assertFakeEngineAllowed({ nodeEnv: env.NODE_ENV, allowFakeEngine: env.ALLOW_FAKE_ENGINE });
+export function selectFakeEngine(env: { FAKE_ENGINE_DELAY_MS: number }): FakeEngine {
   console.log(`[recognition] engine fake (test double, ${env.FAKE_ENGINE_DELAY_MS} ms per recognition)`);
   return createFakeEngine({ delayMs: env.FAKE_ENGINE_DELAY_MS });
 }
