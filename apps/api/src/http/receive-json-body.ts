@@ -48,22 +48,36 @@ const FEED_CHARS = 16 * 1024;
 /** The `none` of stream-chain (a registered symbol): handed to the tokenizer, it ends the input. */
 const END_OF_INPUT = Symbol.for('object-stream.none');
 
-const decodedByRequest = new WeakMap<Request, DecodedDataUri>();
-const nulInDataUri = new WeakSet<Request>();
-/** Requests whose compressed body could not be decompressed. */
-const undecodable = new WeakSet<Request>();
+/** What reading a JSON body learnt about its streamed data: URI, kept with the request's response. */
+interface StreamedDataUri {
+  /** The decoded file of the URI left in place, or null. */
+  decoded: DecodedDataUri | null;
+  /** The URI held a NUL character. */
+  heldNul: boolean;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** Set by receiveJsonBody when it streamed a data: URI (decodedDataUriOf, dataUriHeldNul read it). */
+      streamedDataUri?: StreamedDataUri;
+    }
+  }
+}
 
 /**
  * The `data:` URI of the streamed parameter, decoded to a file while the body arrived; null when
- * the body held none (or its value was replaced by a later duplicate key).
+ * the body held none (or its value was replaced by a later duplicate key). Read from the request's
+ * `res.locals`, where receiveJsonBody left it: per-request state lives and dies with the request.
  */
 export function decodedDataUriOf(req: Request): DecodedDataUri | null {
-  return decodedByRequest.get(req) ?? null;
+  return req.res?.locals.streamedDataUri?.decoded ?? null;
 }
 
 /** True when the streamed data: URI held a NUL character (refuseNulCharacters answers 422). */
 export function dataUriHeldNul(req: Request): boolean {
-  return nulInDataUri.has(req);
+  return req.res?.locals.streamedDataUri?.heldNul === true;
 }
 
 /** A body-parser style error, mapped by handleError (map-error.ts) to the answers express.json gave. */
@@ -110,11 +124,12 @@ async function readJsonBody(ctx: ServiceContext, req: Request, res: Response, op
   } catch {
     throw bodyError(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`);
   }
-  const source = bodySource(req);
+  let undecodable = false; // the compressed body could not be decompressed
+  const source = bodySource(req, () => (undecodable = true));
   if (source === req && Number(req.headers['content-length']) > options.limitBytes) {
     throw bodyError(413, 'entity.too.large', 'request entity too large');
   }
-  const builder = new BodyBuilder(ctx, req, res, options.dataUriParam);
+  const builder = new BodyBuilder(ctx, res, options.dataUriParam);
   let totalBytes = 0;
   let sawText = false;
   let turnStarted = performance.now();
@@ -147,7 +162,7 @@ async function readJsonBody(ctx: ServiceContext, req: Request, res: Response, op
     if (source !== req) source.destroy();
     if (error instanceof AppError || (error as { type?: string }).type) throw error;
     if (!req.complete || req.readableAborted) throw interruptedUploadError(error);
-    if (undecodable.has(req)) throw bodyError(400, 'encoding.invalid', 'the compressed body could not be decompressed');
+    if (undecodable) throw bodyError(400, 'encoding.invalid', 'the compressed body could not be decompressed');
     throw error;
   }
 }
@@ -160,13 +175,13 @@ const DECOMPRESSORS = new Map<string, (() => Transform) | null>([
 ]);
 
 /** The request itself, or its decompressed body (gzip, deflate, br, as express.json accepted). */
-function bodySource(req: Request): Readable {
+function bodySource(req: Request, onUndecodable: () => void): Readable {
   const encoding = (req.get('content-encoding') ?? 'identity').toLowerCase();
   const make = DECOMPRESSORS.get(encoding);
   if (make === undefined) throw bodyError(415, 'encoding.unsupported', `unsupported content encoding "${encoding}"`);
   if (make === null) return req;
   const stream = make();
-  stream.once('error', () => undecodable.add(req));
+  stream.once('error', onUndecodable);
   req.pipe(stream);
   req.once('close', () => {
     if (!req.complete) stream.destroy(interruptedUploadError(new Error('request aborted')));
@@ -218,7 +233,6 @@ class BodyBuilder {
 
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly req: Request,
     private readonly res: Response,
     private readonly dataUriParam: string,
   ) {}
@@ -252,10 +266,16 @@ class BodyBuilder {
     const input = isRecord(this.root) ? this.root.input : undefined;
     for (const sink of this.sinks) {
       const inPlace = sink === kept && input === sink.owner && sink.owner[this.dataUriParam] === sampleOf(sink);
-      if (inPlace) decodedByRequest.set(this.req, sink.decoded);
+      if (inPlace) this.streamed().decoded = sink.decoded;
       else await rm(sink.decoded.path, { force: true });
     }
     return this.root;
+  }
+
+  /** This request's StreamedDataUri in `res.locals`, made on first use. */
+  private streamed(): StreamedDataUri {
+    this.res.locals.streamedDataUri ??= { decoded: null, heldNul: false };
+    return this.res.locals.streamedDataUri;
   }
 
   /** Removes every file made for this body (the body failed). */
@@ -400,7 +420,7 @@ class BodyBuilder {
     if (sink.chars === 0) text = text.trimStart();
     sink.chars += text.length;
     this.dataChars += text.length;
-    if (text.includes('\u0000')) nulInDataUri.add(this.req);
+    if (text.includes('\u0000')) this.streamed().heldNul = true;
     if (sink.head.length < SAMPLE_HEAD_CHARS) sink.head += text.slice(0, SAMPLE_HEAD_CHARS - sink.head.length);
     keepTail(sink, text);
     if (sink.decoded.error) return;
