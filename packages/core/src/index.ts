@@ -7,6 +7,8 @@
 
 // What every use-case receives: the collaborators, passed in, never module state.
 export type { PredictionMetrics, RequestKind, RequestLimiter, ServiceContext } from './service-context.ts';
+export { logEvent } from './platform/logging/log-event.ts';
+export type { EventLevel } from './platform/logging/log-event.ts';
 
 // Resources: predictions, what the API creates, lists, waits for and cancels.
 export { createPrediction } from './resources/predictions/create-prediction.ts';
