@@ -1,54 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../platform/errors/app-error.ts';
-import {
-  DEFAULT_RETRY_LIMITS,
-  LinkNetworkError,
-  LinkStatusError,
-  describeLinkFailure,
-  parseRetryAfterMs,
-  retryDelayMs,
-} from './classify-link-failure.ts';
+import { classifyHttpFailure } from '../../platform/http/classify-http-failure.ts';
+import { LinkNetworkError, LinkStatusError, describeLinkFailure } from './classify-link-failure.ts';
 
 function networkError(code: string): LinkNetworkError {
   return new LinkNetworkError(Object.assign(new Error(code), { code }));
 }
 
-describe('retryDelayMs', () => {
-  it('should back off 0.5 s then 1 s for a 503, and give up after the third attempt', () => {
-    const error = new LinkStatusError(503, 'Service Unavailable', undefined);
-    expect([1, 2, 3].map((attempt) => retryDelayMs(error, attempt))).toEqual([500, 1000, null]);
-  });
-
+describe('link failures under the one classifier', () => {
   it.each([400, 401, 403, 404, 410, 501])('should not retry HTTP %i', (status) => {
-    expect(retryDelayMs(new LinkStatusError(status, '', undefined), 1)).toBeNull();
+    expect(classifyHttpFailure(new LinkStatusError(status, '', undefined)).retryable).toBe(false);
   });
 
-  it.each([408, 429, 500, 502, 504])('should retry HTTP %i', (status) => {
-    expect(retryDelayMs(new LinkStatusError(status, '', undefined), 1)).toBe(500);
+  it.each([408, 429, 500, 502, 503, 504])('should retry HTTP %i', (status) => {
+    expect(classifyHttpFailure(new LinkStatusError(status, '', undefined)).retryable).toBe(true);
   });
 
-  it('should honour a Retry-After within the cap and give up beyond it', () => {
-    expect(retryDelayMs(new LinkStatusError(429, '', '2'), 1)).toBe(2000);
-    expect(retryDelayMs(new LinkStatusError(429, '', '3600'), 1)).toBeNull();
+  it('should carry the Retry-After of the answer', () => {
+    expect(classifyHttpFailure(new LinkStatusError(429, '', '2')).retryAfterMs).toBe(2000);
   });
 
   it('should retry a connection reset but not an unknown host', () => {
-    expect(retryDelayMs(networkError('ECONNRESET'), 1)).toBe(500);
-    expect(retryDelayMs(networkError('ENOTFOUND'), 1)).toBeNull();
+    expect(classifyHttpFailure(networkError('ECONNRESET')).retryable).toBe(true);
+    expect(classifyHttpFailure(networkError('ENOTFOUND')).retryable).toBe(false);
   });
 
   it('should never retry errors it does not know', () => {
-    expect(retryDelayMs(new Error('disk full'), 1, DEFAULT_RETRY_LIMITS)).toBeNull();
-  });
-});
-
-describe('parseRetryAfterMs', () => {
-  it('should read delta-seconds and HTTP dates', () => {
-    const now = Date.parse('2025-01-01T00:00:00Z');
-    expect(parseRetryAfterMs('7', now)).toBe(7000);
-    expect(parseRetryAfterMs('Wed, 01 Jan 2025 00:00:05 GMT', now)).toBe(5000);
-    expect(parseRetryAfterMs('soon', now)).toBeNull();
-    expect(parseRetryAfterMs(undefined, now)).toBeNull();
+    expect(classifyHttpFailure(new Error('disk full')).retryable).toBe(false);
   });
 });
 

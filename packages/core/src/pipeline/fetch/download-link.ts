@@ -1,21 +1,18 @@
 import { rm } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { Readable } from 'node:stream';
+import { request } from 'undici';
+import type { Agent } from 'undici';
 import { AppError } from '../../platform/errors/app-error.ts';
-import {
-  DEFAULT_RETRY_LIMITS,
-  LinkNetworkError,
-  LinkStatusError,
-  describeLinkFailure,
-  retryDelayMs,
-} from './classify-link-failure.ts';
+import type { AddressPolicy } from '../../platform/http/check-connect-address.ts';
+import { createOutboundAgent } from '../../platform/http/create-outbound-agent.ts';
+import { retryHttpCall } from '../../platform/http/retry-http-call.ts';
+import { DEFAULT_RETRY_LIMITS, LinkNetworkError, LinkStatusError, describeLinkFailure } from './classify-link-failure.ts';
 import { createDeadline } from './create-deadline.ts';
 import type { Deadline } from './create-deadline.ts';
-import { openLinkResponse } from './open-link-response.ts';
 import { followLocation, parseLinkUrl } from './parse-link-url.ts';
-import { resolveLinkHost } from './resolve-link-host.ts';
-import type { AddressPolicy } from './resolve-link-host.ts';
 import { mediaTooLargeError, writeLimitedFile } from './write-limited-file.ts';
+
+const USER_AGENT = 'transcribe-service/0.1 (media download)';
 
 export interface DownloadLinkOptions extends AddressPolicy {
   /** Size limit in bytes (checked against Content-Length first, then while streaming). */
@@ -40,14 +37,15 @@ export interface DownloadedLink {
 }
 
 type HopResult = { kind: 'file'; file: DownloadedLink } | { kind: 'redirect'; location: string };
-type Hop = (url: URL) => Promise<HopResult>;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
  * Downloads an http(s) link (spec 2.2 `audio`) to `destPath`, streamed, never whole in memory.
- * Every hop's host is resolved and all its addresses checked (unless allowPrivateNetwork), and the
- * connection is pinned to those addresses (no DNS rebinding). Redirects are followed by hand, each re-checked.
- * Transient failures (reset, refused, 408/429/500/502/503/504) are retried with backoff, honouring Retry-After.
+ * Every connection goes through the outbound agent (platform/http), whose DNS lookup checks every
+ * address of every hop when it connects (unless allowPrivateNetwork), so redirects and DNS rebinding
+ * cannot reach private addresses. Redirects are followed by hand (each hop its own request, counted).
+ * Transient failures (reset, refused, 408/429/500/502/503/504) are retried per hop through the one
+ * retry policy (retryHttpCall): 3 attempts, 0.5 s then 1 s, a Retry-After up to 10 s honoured.
  * The partial file is removed on any failure.
  * @throws AppError `invalid_input` (not http/https), `address_not_allowed`, `upstream_refused` (non-2xx status,
  *   too many redirects), `upstream_unreachable` (DNS, connection, total timeout), `media_too_large`
@@ -56,10 +54,15 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 export async function downloadLink(url: string, destPath: string, options: DownloadLinkOptions): Promise<DownloadedLink> {
   let current = parseLinkUrl(url);
   const deadline = createDeadline(options.timeoutMs, options.signal);
-  const hop: Hop = (target) => fetchHop(target, destPath, options, deadline);
+  const connectTimeoutMs = Math.min(options.connectTimeoutMs ?? 10_000, options.timeoutMs);
+  const agent = createOutboundAgent({ policy: options, connectTimeoutMs });
+  const retries = (options.maxAttempts ?? DEFAULT_RETRY_LIMITS.maxAttempts) - 1;
+  const { baseDelayMs, maxRetryAfterMs } = DEFAULT_RETRY_LIMITS;
+  const policy = { retries, baseDelayMs, maxRetryAfterMs, signal: deadline.signal, remainingMs: deadline.remainingMs };
   try {
     for (let redirects = 0; ; redirects += 1) {
-      const result = await withRetries(() => hop(current), deadline, options.maxAttempts);
+      const target = current;
+      const result = await retryHttpCall(() => fetchHop(target, destPath, options, agent, deadline), policy);
       if (result.kind === 'file') return result.file;
       if (redirects >= (options.maxRedirects ?? 5)) throw tooManyRedirects(options.maxRedirects ?? 5);
       current = followLocation(current, result.location);
@@ -71,68 +74,63 @@ export async function downloadLink(url: string, destPath: string, options: Downl
     throw describeLinkFailure(error, current.hostname);
   } finally {
     deadline.dispose();
+    void agent.destroy();
   }
 }
 
 /** One request to `url`: a redirect target, or the body saved to destPath. */
-async function fetchHop(url: URL, destPath: string, options: DownloadLinkOptions, deadline: Deadline): Promise<HopResult> {
-  const addresses = await resolveLinkHost(url.hostname, options).catch((error: unknown) => {
-    throw error instanceof AppError ? error : new LinkNetworkError(error);
+async function fetchHop(url: URL, destPath: string, options: DownloadLinkOptions, agent: Agent, deadline: Deadline): Promise<HopResult> {
+  const response = await request(url, {
+    dispatcher: agent,
+    method: 'GET',
+    signal: deadline.signal,
+    headers: { 'user-agent': USER_AGENT, accept: '*/*', 'accept-encoding': 'identity' },
+  }).catch((error: unknown) => {
+    throw error instanceof AppError || deadline.signal.aborted ? error : new LinkNetworkError(error);
   });
-  const connectTimeoutMs = Math.min(options.connectTimeoutMs ?? 10_000, options.timeoutMs);
-  const response = await openLinkResponse(url, addresses, { connectTimeoutMs, signal: deadline.signal }).catch(
-    (error: unknown) => {
-      throw new LinkNetworkError(error);
-    },
-  );
-  const status = response.statusCode ?? 0;
-  const location = response.headers.location;
+  const status = response.statusCode;
+  const location = header(response.headers, 'location');
   if (REDIRECT_STATUSES.has(status) && location !== undefined) {
-    response.destroy();
+    discard(response.body);
     return { kind: 'redirect', location };
   }
   if (status < 200 || status > 299) {
-    response.destroy();
-    throw new LinkStatusError(status, response.statusMessage ?? '', header(response, 'retry-after'));
+    discard(response.body);
+    throw new LinkStatusError(status, response.statusText ?? '', header(response.headers, 'retry-after'));
   }
-  const declared = Number(header(response, 'content-length') ?? Number.NaN);
+  const declared = Number(header(response.headers, 'content-length') ?? Number.NaN);
   if (declared > options.maxBytes) {
-    response.destroy();
+    discard(response.body);
     throw mediaTooLargeError(options.maxBytes, declared);
   }
-  const bytes = await writeLimitedFile(networkChunks(response), destPath, {
+  const bytes = await writeLimitedFile(networkChunks(response.body), destPath, {
     maxBytes: options.maxBytes,
     signal: deadline.signal,
   });
-  return { kind: 'file', file: { bytes, contentType: header(response, 'content-type') ?? null } };
+  return { kind: 'file', file: { bytes, contentType: header(response.headers, 'content-type') ?? null } };
 }
 
 /** The response body, with its errors marked as network failures (file errors stay apart). */
-async function* networkChunks(response: IncomingMessage): AsyncGenerator<Uint8Array> {
+async function* networkChunks(body: Readable): AsyncGenerator<Uint8Array> {
   try {
-    for await (const chunk of response) yield chunk as Uint8Array;
+    for await (const chunk of body) yield chunk as Uint8Array;
   } catch (error) {
     throw new LinkNetworkError(error);
   } finally {
-    response.destroy();
+    discard(body);
   }
 }
 
-async function withRetries<T>(attempt: () => Promise<T>, deadline: Deadline, maxAttempts?: number): Promise<T> {
-  const limits = { ...DEFAULT_RETRY_LIMITS, maxAttempts: maxAttempts ?? DEFAULT_RETRY_LIMITS.maxAttempts };
-  for (let number = 1; ; number += 1) {
-    try {
-      return await attempt();
-    } catch (error) {
-      const delay = retryDelayMs(error, number, limits);
-      if (delay === null || delay >= deadline.remainingMs() || deadline.signal.aborted) throw error;
-      await sleep(delay, undefined, { signal: deadline.signal });
-    }
-  }
+/** Drops a body not to be read; undici reports the destroy as an abort error, which is expected here. */
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
-function header(response: IncomingMessage, name: string): string | undefined {
-  const value = response.headers[name];
+type RawHeaders = Record<string, string | string[] | undefined>;
+
+function header(headers: RawHeaders, name: string): string | undefined {
+  const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 

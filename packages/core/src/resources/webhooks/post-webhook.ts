@@ -1,8 +1,8 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupAddress } from 'node:dns';
+import { request } from 'undici';
+import type { Agent } from 'undici';
 import { isAppError } from '../../platform/errors/app-error.ts';
-import { pinnedLookup, resolveLinkHost } from '../../pipeline/fetch/resolve-link-host.ts';
+import { codeOf } from '../../platform/http/classify-http-failure.ts';
+import { createOutboundAgent } from '../../platform/http/create-outbound-agent.ts';
 
 const USER_AGENT = 'transcribe-service/0.1 (webhook)';
 
@@ -27,9 +27,10 @@ export interface WebhookPostResult {
 
 /**
  * POSTs one signed webhook body (replicate-compat.md 7): HTTPS only unless private
- * networks are allowed; the host is resolved and every address checked against loopback, private,
- * link-local, multicast and metadata ranges (IPv4 and IPv6) before connecting, and the connection
- * is pinned to the checked addresses; redirects are never followed (a 3xx is a failed attempt).
+ * networks are allowed. The request goes through the outbound agent (platform/http), whose DNS
+ * lookup checks every address against loopback, private, link-local, multicast and metadata ranges
+ * (IPv4 and IPv6) when it connects, so the connection uses only checked addresses; redirects are
+ * never followed (a 3xx is a failed attempt). Retries are the webhook queue's (one try per call).
  * Never throws: every outcome is a {@link WebhookPostResult}.
  */
 export async function postWebhook(
@@ -42,19 +43,19 @@ export async function postWebhook(
   const done = (result: Omit<WebhookPostResult, 'durationMs'>): WebhookPostResult => ({ ...result, durationMs: Date.now() - started });
   const target = parseTarget(url, options.allowPrivateNetwork);
   if (typeof target === 'string') return done({ delivered: false, statusCode: null, error: target, retryable: false });
-  let addresses: LookupAddress[];
+  const agent = createOutboundAgent({ policy: { allowPrivateNetwork: options.allowPrivateNetwork } });
   try {
-    addresses = await resolveLinkHost(target.hostname, { allowPrivateNetwork: options.allowPrivateNetwork });
-  } catch (error) {
-    const refused = isAppError(error, 'address_not_allowed');
-    const text = refused ? `Refused: ${(error as Error).message}` : `DNS lookup of ${target.hostname} failed: ${describe(error)}`;
-    return done({ delivered: false, statusCode: null, error: text, retryable: !refused });
-  }
-  try {
-    const answer = await send(target, addresses, body, headers, options.timeoutMs ?? 10_000);
+    const answer = await send(target, agent, body, headers, options.timeoutMs ?? 10_000);
     return done(judgeStatus(answer.statusCode, answer.location));
   } catch (error) {
-    return done({ delivered: false, statusCode: null, error: describe(error), retryable: true });
+    if (isAppError(error, 'address_not_allowed')) {
+      return done({ delivered: false, statusCode: null, error: `Refused: ${error.message}`, retryable: false });
+    }
+    const dns = (error as NodeJS.ErrnoException).syscall === 'getaddrinfo' || ['ENOTFOUND', 'EAI_AGAIN'].includes(codeOf(error) ?? '');
+    const text = dns ? `DNS lookup of ${target.hostname} failed: ${describe(error)}` : describe(error);
+    return done({ delivered: false, statusCode: null, error: text, retryable: true });
+  } finally {
+    void agent.destroy();
   }
 }
 
@@ -80,29 +81,28 @@ function judgeStatus(statusCode: number, location: string | undefined): Omit<Web
   return { delivered: false, statusCode, error: `The receiver answered HTTP ${statusCode}.`, retryable: !final };
 }
 
-function send(
+async function send(
   target: URL,
-  addresses: readonly LookupAddress[],
+  agent: Agent,
   body: Buffer,
   headers: Record<string, string>,
   timeoutMs: number,
 ): Promise<{ statusCode: number; location: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    const transport = target.protocol === 'https:' ? https : http;
-    const request = transport.request(target, {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await request(target, {
+      dispatcher: agent,
       method: 'POST',
-      agent: false,
-      lookup: pinnedLookup(addresses),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal,
+      body,
       headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length), 'user-agent': USER_AGENT },
     });
-    request.once('response', (response) => {
-      response.resume(); // the answer's body is not needed
-      resolve({ statusCode: response.statusCode ?? 0, location: response.headers.location });
-    });
-    request.once('error', (error) => reject(error.name === 'AbortError' ? new Error(`No answer within ${timeoutMs} ms.`) : error));
-    request.end(body);
-  });
+    response.body.resume(); // the answer's body is not needed
+    const location = response.headers.location;
+    return { statusCode: response.statusCode, location: Array.isArray(location) ? location[0] : location };
+  } catch (error) {
+    throw signal.aborted ? new Error(`No answer within ${timeoutMs} ms.`) : error;
+  }
 }
 
 function describe(error: unknown): string {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isAppError } from '../../platform/errors/app-error.ts';
+import { isAppError } from '../errors/app-error.ts';
 import { assertPublicAddress, isPublicAddress } from './check-public-address.ts';
 
 const REFUSED = [

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { AppError } from '../../platform/errors/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 
 /**
  * Which network addresses a link may lead to (guard against server-side request forgery).
