@@ -7,6 +7,7 @@ import type { LlmClientConfig } from './pipeline/post-process/llm-client-config.
 import type { RecognitionEngine } from './pipeline/recognize/recognition-engine.ts';
 import type { MediaStore } from './platform/storage/media-store.ts';
 import type { ExternalService } from './platform/metrics/count-external-call.ts';
+import type { PipelineStage } from './platform/metrics/time-stage.ts';
 import type { PredictionEvents } from './resources/predictions/prediction-events.ts';
 
 /** Settings the apps pass to core (core never reads `process.env`). Units are in the names. */
@@ -88,6 +89,12 @@ export interface PredictionMetrics {
    * shows as failures even when a retry then succeeds.
    */
   externalCall?(service: ExternalService, outcome: 'ok' | 'failed'): void;
+  /**
+   * A stage of a prediction's work succeeded after `seconds` (wall clock; stages are listed at
+   * PipelineStage). Failed stages are not reported. A stereo recording transcribed per channel
+   * reports `vad` and `recognition` once per channel.
+   */
+  stage?(stage: PipelineStage, seconds: number): void;
 }
 
 /** What a per-key request limit counts: reads (GET, HEAD) or writes (every other method). */

@@ -68,6 +68,12 @@ describe('structured logs', () => {
     const mine = lines().filter((line) => line.prediction === id && line.stage !== undefined);
     const stages = mine.map((line) => line.stage);
     for (const stage of ['downloaded', 'decoded', 'VAD', 'recognized', 'finished']) expect(stages, stage).toContain(stage);
+    // The line that ends a stage carries its seconds.
+    for (const msg of [/^downloaded /, /^decoded /, /^VAD: /, /^recognized 100%$/, /^diarized: /]) {
+      const line = mine.find((entry) => msg.test(String(entry.msg)));
+      expect(line?.seconds, String(msg)).toBeTypeOf('number');
+      expect(line!.seconds as number).toBeGreaterThanOrEqual(0);
+    }
     const finished = mine.find((line) => line.stage === 'finished')!;
     expect(finished).toMatchObject({ status: 'succeeded', channel: 'api', from_cache: false, msg: 'prediction succeeded' });
     expect(finished.total_seconds as number).toBeGreaterThan(0);

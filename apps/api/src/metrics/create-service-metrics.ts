@@ -10,6 +10,8 @@ export interface ServiceMetrics {
 
 /** Buckets for durations in seconds: 50 ms to about 1 hour. */
 const SECONDS_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 1800, 3600];
+/** Buckets for one stage's seconds: 10 ms (VAD or decoding of a short clip) to about 1 hour. */
+const STAGE_BUCKETS = [0.01, 0.025, ...SECONDS_BUCKETS];
 /** Buckets for real-time factors (work seconds per audio second). */
 const RTF_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 5];
 
@@ -19,7 +21,8 @@ const RTF_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 5];
  * - `transcribe_predictions_created_total{channel}` and
  *   `transcribe_predictions_finished_total{status,error_code,engine,channel}`;
  * - histograms `transcribe_prediction_queue_seconds`, `transcribe_prediction_seconds` (end to end)
- *   and `transcribe_prediction_work_seconds`, by status; `transcribe_real_time_factor` (work seconds
+ *   and `transcribe_prediction_work_seconds`, by status; `transcribe_stage_seconds{stage}` (each
+ *   successful stage: download, decode, vad, recognition, diarization, post_processing); `transcribe_real_time_factor` (work seconds
  *   per audio second of recognised predictions);
  * - `transcribe_audio_seconds_total`, `transcribe_cached_transcripts_total`;
  * - `transcribe_queue_jobs{state}` (waiting and active jobs of the transcribe queue, read at scrape);
@@ -46,6 +49,13 @@ export function createServiceMetrics(ctx: Pick<ServiceContext, 'boss'>): Service
   const queue = new Histogram({ name: 'transcribe_prediction_queue_seconds', help: 'Seconds from creation to the start of the work.', buckets: SECONDS_BUCKETS, registers: [registry] });
   const total = new Histogram({ name: 'transcribe_prediction_seconds', help: 'Seconds from creation to the end, by status.', labelNames: ['status'], buckets: SECONDS_BUCKETS, registers: [registry] });
   const work = new Histogram({ name: 'transcribe_prediction_work_seconds', help: 'Seconds of work of an ended prediction (download to finish), by status.', labelNames: ['status'], buckets: SECONDS_BUCKETS, registers: [registry] });
+  const stages = new Histogram({
+    name: 'transcribe_stage_seconds',
+    help: 'Seconds of each successful stage of a prediction (download, decode, vad, recognition, diarization, post_processing); diarization runs alongside recognition.',
+    labelNames: ['stage'],
+    buckets: STAGE_BUCKETS,
+    registers: [registry],
+  });
   const rtf = new Histogram({ name: 'transcribe_real_time_factor', help: 'Work seconds per audio second of succeeded predictions that ran recognition.', buckets: RTF_BUCKETS, registers: [registry] });
   const audio = new Counter({ name: 'transcribe_audio_seconds_total', help: 'Seconds of audio of succeeded predictions.', registers: [registry] });
   const cached = new Counter({ name: 'transcribe_cached_transcripts_total', help: 'Succeeded predictions whose transcript came from the cache (spec 2.6).', registers: [registry] });
@@ -87,6 +97,7 @@ export function createServiceMetrics(ctx: Pick<ServiceContext, 'boss'>): Service
       rateLimited: (kind) => limited.inc({ kind }),
       webhookAttempt: (event, outcome) => webhooks.inc({ event, outcome }),
       externalCall: (service, outcome) => externalCalls[service].inc({ outcome }),
+      stage: (stage, seconds) => stages.observe({ stage }, seconds),
       created: (channel) => created.inc({ channel }),
       finished(outcome) {
         finished.inc({ status: outcome.status, error_code: outcome.errorCode ?? '', engine: outcome.engine, channel: outcome.channel });

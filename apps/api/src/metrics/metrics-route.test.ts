@@ -61,6 +61,23 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
   });
 
+  it('should time each stage of a recognised prediction in transcribe_stage_seconds', async () => {
+    const stages = ['download', 'decode', 'vad', 'recognition', 'diarization'];
+    const count = (text: string, stage: string) => sample(text, `transcribe_stage_seconds_count{stage="${stage}"}`);
+    const sum = (text: string, stage: string) => sample(text, `transcribe_stage_seconds_sum{stage="${stage}"}`);
+    const before = await scrape();
+    // A link not asked for before: downloaded and recognised (PocketSphinx), not taken from the cache.
+    expect((await create(`${files.url}/librispeech-test-clean/1089-134686-0000.wav`)).status).toBe('succeeded');
+    const after = await scrape();
+    for (const stage of stages) {
+      expect(count(after, stage) - count(before, stage), stage).toBe(1);
+      expect(sum(after, stage) - sum(before, stage), stage).toBeGreaterThan(0);
+    }
+    expect(sum(after, 'recognition') - sum(before, 'recognition')).toBeGreaterThan(sum(after, 'vad') - sum(before, 'vad')); // PocketSphinx is the slow stage
+    expect(count(after, 'post_processing')).toBe(0); // none was asked for
+    expect(after).toMatch(/^transcribe_stage_seconds_bucket\{le="0\.01",stage="vad"\} \d+$/m);
+  });
+
   it('should count webhook delivery attempts by event and outcome', async () => {
     const hooks = await startWebhookReceiver();
     try {

@@ -51,8 +51,8 @@ describe('post-processing through the API', () => {
     const types = chat.requests.map((r) => identifyRequest(r).type);
     expect(new Set(types)).toEqual(new Set(['summary', 'translation', 'speaker_names']));
     expect(chat.requests.find((r) => identifyRequest(r).type === 'translation')?.system).toMatch(/German/);
-    // Every request the chat server answered is one `ok` attempt on /metrics.
-    expect(await scrapeMetrics(t.url, LLM_OK, LLM_FAILED)).toEqual([chat.requests.length, 0]);
+    // Every request the chat server answered is one `ok` attempt on /metrics; the stage was timed once.
+    expect(await scrapeMetrics(t.url, LLM_OK, LLM_FAILED, 'transcribe_stage_seconds_count{stage="post_processing"}')).toEqual([chat.requests.length, 0, 1]);
   });
 
   it('should fail the whole prediction, naming the type, when one type fails (spec 3)', async () => {

@@ -12,6 +12,7 @@ import { fetchMedia } from './fetch/fetch-media.ts';
 import { probeMedia } from './decode/probe-media.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { mediaStoreOf } from '../platform/storage/configured-media-store.ts';
+import { startStage } from '../platform/metrics/time-stage.ts';
 import type { Transcript } from './render/transcript-model.ts';
 import type { PredictionInput } from '../contract/validation/prediction-input.ts';
 import type { PredictionSource } from '../resources/predictions/prediction-source.ts';
@@ -30,7 +31,8 @@ export interface ProducedTranscript {
   release(): Promise<void>;
 }
 
-type Log = (line: string) => Promise<void>;
+/** A line of the prediction's logs; `fields` (e.g. a stage's `seconds`) go to the structured log only. */
+type Log = (line: string, fields?: { seconds: number }) => Promise<void>;
 type Produced = Omit<ProducedTranscript, 'release'>;
 
 const NOTHING_HELD = async () => {};
@@ -145,13 +147,14 @@ async function obtainMedia(ctx: ServiceContext, row: PredictionRow, workDir: str
     return { path, location: cached.path as string | null, mediaId: cached.id as string | null, fromCache: true };
   }
   const downloadedPath = join(workDir, 'source');
+  const download = startStage(ctx.metrics, 'download');
   const { bytes } = await fetchMedia(source.url, downloadedPath, {
     maxBytes: ctx.config.maxMediaBytes,
     timeoutMs: ctx.config.downloadTimeoutMs,
     allowPrivateNetwork: ctx.config.allowPrivateNetwork,
     signal,
   });
-  await log(`downloaded ${bytes} bytes`);
+  await log(`downloaded ${bytes} bytes`, { seconds: download.done() });
   const stored = await storeDownloadedMedia(ctx.database.db, {
     store,
     namespace: row.namespace,

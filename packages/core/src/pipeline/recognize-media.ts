@@ -5,6 +5,7 @@ import { splitStereoChannels } from './diarize/split-stereo-channels.ts';
 import { decodeToPcm } from './decode/decode-to-pcm.ts';
 import { assertRecordingLength } from './decode/recording-length-limit.ts';
 import { claimWorkFolder } from '../platform/work/claim-work-folder.ts';
+import { startStage, type StageClock } from '../platform/metrics/time-stage.ts';
 import type { MediaProbe } from './decode/probe-media.ts';
 import { resolveRecognitionProfile } from './recognize/recognition-profile.ts';
 import { transcribeRecording } from './recognize/transcribe-recording.ts';
@@ -15,7 +16,8 @@ import { recognitionSlotPriority } from './recognition-slot-priority.ts';
 import { runInRecognitionSlot } from './run-in-recognition-slot.ts';
 import { startDiarization, type DiarizationRun } from './start-diarization.ts';
 
-type Log = (line: string) => Promise<void>;
+/** A line of the prediction's logs; `fields` (e.g. a stage's `seconds`) go to the structured log only. */
+type Log = (line: string, fields?: { seconds: number }) => Promise<void>;
 
 /**
  * Decodes a probed recording and runs VAD, recognition and diarization on it, bounded by the
@@ -33,10 +35,11 @@ export async function recognizeMedia(
   assertRecordingLength(input.probe.durationSeconds); // before decoding: a header may claim days of audio
   await claimWorkFolder(input.workDir); // a start after a crash kills the decoders recorded here and removes the folder
   const statedSeconds = input.probe.durationSeconds; // decoding stops not far past it: a header that understates is refused
+  const decoding = startStage(ctx.metrics, 'decode'); // a stereo check that does not split counts as decoding too
   if (input.probe.channels === 2 && input.params.speakers !== 1) {
     const split = await splitStereoChannels({ mediaPath: input.mediaPath, channels: 2, workDir: input.workDir, statedSeconds, signal });
     if (split.separate) {
-      await log('stereo: a different speaker on each channel; channels transcribed separately');
+      await log('stereo: a different speaker on each channel; channels transcribed separately', { seconds: decoding.done() });
       const channel = (wavPath: string) => recognizeWav(ctx, { ...input, wavPath, durationSeconds: split.durationSeconds }, log, signal, false);
       return mergeChannelTranscripts(await channel(split.left), await channel(split.right));
     }
@@ -44,7 +47,7 @@ export async function recognizeMedia(
   const wavPath = join(input.workDir, 'audio.wav');
   const { audioFilter } = resolveRecognitionProfile(input.params.domain);
   const decoded = await decodeToPcm(input.mediaPath, wavPath, { signal, statedSeconds, ...(audioFilter ? { audioFilter } : {}) });
-  await log(`decoded ${decoded.durationSeconds.toFixed(1)} s of audio (${input.probe.formatName})`);
+  await log(`decoded ${decoded.durationSeconds.toFixed(1)} s of audio (${input.probe.formatName})`, { seconds: decoding.done() });
   return recognizeWav(ctx, { ...input, wavPath, durationSeconds: decoded.durationSeconds }, log, signal, true);
 }
 
@@ -61,9 +64,11 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
     ctx.recognitionQueue,
     async () => {
       signal?.throwIfAborted(); // canceled while waiting for its turn: no recognition
-      const early: { diarization?: DiarizationRun } = {};
+      const early: { diarization?: DiarizationRun; clock?: StageClock } = {};
       const startDiarizing = (speech: VadInterval[]) => {
+        const clock = (early.clock = startStage(ctx.metrics, 'diarization'));
         early.diarization = startDiarization({ wavPath: job.wavPath, speech, speakers: params.speakers, domain: params.domain, modelsDir: ctx.config.modelsDir, signal, log: (line) => void log(line).catch(() => {}) });
+        early.diarization.turns.then(() => clock.done(), () => {}); // its own time: it usually ends before recognition
       };
       try {
         const transcript = await transcribeRecording({
@@ -81,10 +86,10 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
           ...(params.task === 'translate' ? { task: 'translate' as const } : {}),
           signal,
           metrics: ctx.metrics,
-          onStage: (line) => void log(line).catch(() => {}), // a progress line lost in a database outage must not crash the process
+          onStage: (line, fields) => void log(line, fields).catch(() => {}), // a progress line lost in a database outage must not crash the process
           ...(diarize ? { onSpeech: startDiarizing } : {}),
         });
-        return early.diarization ? await labelSpeakers(transcript, early.diarization, log) : transcript;
+        return early.diarization && early.clock ? await labelSpeakers(transcript, early.diarization, early.clock, log) : transcript;
       } finally {
         early.diarization?.cancel(); // recognition failed or found no words: stop diarizing
       }
@@ -98,9 +103,9 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
  * Diarization for every engine, started as soon as VAD was done and run while the engine
  * recognised (startDiarization); its error fails the prediction as before, after recognition.
  */
-async function labelSpeakers(transcript: Transcript, diarization: DiarizationRun, log: Log): Promise<Transcript> {
+async function labelSpeakers(transcript: Transcript, diarization: DiarizationRun, clock: StageClock, log: Log): Promise<Transcript> {
   if (transcript.segments.length === 0) return transcript;
   const labelled = assignSpeakers(transcript, await diarization.turns);
-  await log(`diarized: ${labelled.speakers.length} speaker${labelled.speakers.length === 1 ? '' : 's'}`);
+  await log(`diarized: ${labelled.speakers.length} speaker${labelled.speakers.length === 1 ? '' : 's'}`, { seconds: clock.done() });
   return labelled;
 }

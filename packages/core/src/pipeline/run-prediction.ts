@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { AppError, isAppError } from '../platform/errors/app-error.ts';
 import { runPostProcessing } from './post-process/run-post-processing.ts';
+import { startStage } from '../platform/metrics/time-stage.ts';
 import type { PostProcessType } from '../contract/spec/post-process-types.ts';
 import type { Transcript } from './render/transcript-model.ts';
 import { predictions, type PredictionRow } from '../platform/db/schema.ts';
@@ -34,8 +35,8 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
   // One folder per attempt: a run reclaimed after an outage never shares files with a late one.
   const workDir = join(ctx.config.dataDir, 'work', `${predictionId}-${randomBytes(4).toString('hex')}`);
   const logger = ctx.logger?.child({ prediction: predictionId });
-  const log = (line: string) => {
-    logger?.info({ stage: /^[\w-]+/.exec(line)?.[0] ?? 'progress' }, line); // the same line as the prediction's logs
+  const log = (line: string, fields?: { seconds: number }) => {
+    logger?.info({ stage: /^[\w-]+/.exec(line)?.[0] ?? 'progress', ...fields }, line); // the same line as the prediction's logs, with the stage's seconds when it ends one
     return appendPredictionLog(ctx, predictionId, line);
   };
   const watch = watchCancellation(ctx.database.db, predictionId);
@@ -101,7 +102,8 @@ async function postProcess(
   const types = (params.post_process ?? []) as PostProcessType[];
   if (types.length === 0) return {};
   if (!ctx.config.llm) throw new AppError('invalid_input', 'post_process needs a language model, and none is configured on this server.');
-  return runPostProcessing({
+  const clock = startStage(ctx.metrics, 'post_processing');
+  const results = await runPostProcessing({
     transcript,
     types,
     targetLanguage: params.target_language,
@@ -111,6 +113,8 @@ async function postProcess(
     onProgress: (line) => void log(line).catch(() => {}), // progress only: never an unhandled rejection
     metrics: ctx.metrics,
   });
+  clock.done();
+  return results;
 }
 
 /** Deletes the upload of a prediction that ended before it started (canceled while queued). */

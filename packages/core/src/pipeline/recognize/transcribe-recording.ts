@@ -11,6 +11,7 @@ import { summarizeLanguages, wordSeparator } from './summarize-languages.ts';
 import { resolveRecognitionProfile } from './recognition-profile.ts';
 import type { Domain, Efficiency } from '../../contract/validation/prediction-input.ts';
 import type { ExternalCallCounter } from '../../platform/metrics/count-external-call.ts';
+import { startStage, type StageObserver } from '../../platform/metrics/time-stage.ts';
 
 export interface TranscribeRecordingInput {
   /** 16 kHz mono 16-bit WAV file (pipeline/decode/decode-to-pcm.ts). */
@@ -38,12 +39,18 @@ export interface TranscribeRecordingInput {
   /** `translate`: the engine's own translation into English (only for engines that `translate`). */
   task?: 'transcribe' | 'translate';
   signal?: AbortSignal;
-  /** Progress lines for the prediction log, e.g. `VAD: 4 speech intervals, 8.9 s of speech`. */
-  onStage?: (line: string) => void;
+  /**
+   * Progress lines for the prediction log, e.g. `VAD: 4 speech intervals, 8.9 s of speech`; the
+   * line that ends a stage (VAD, `recognized 100%`) carries its `seconds` for the structured log.
+   */
+  onStage?: (line: string, fields?: { seconds: number }) => void;
   /** Called with the VAD intervals (seconds) as soon as VAD is done, before the engine runs (to start diarization alongside it). */
   onSpeech?: (speech: VadInterval[]) => void;
-  /** Passed to the engine, which counts its calls to an outside service there (`ctx.metrics`). */
-  metrics?: ExternalCallCounter;
+  /**
+   * `ctx.metrics`: times the `vad` and `recognition` stages, and is passed to the engine, which
+   * counts its calls to an outside service there.
+   */
+  metrics?: ExternalCallCounter & StageObserver;
 }
 
 /**
@@ -58,6 +65,7 @@ export interface TranscribeRecordingInput {
  */
 export async function transcribeRecording(input: TranscribeRecordingInput): Promise<Transcript> {
   const profile = resolveRecognitionProfile(input.domain);
+  const vad = startStage(input.metrics, 'vad');
   const speech = await detectSpeech(input.wavPath, {
     modelPath: input.vadModelPath,
     threshold: profile.vad.threshold,
@@ -65,7 +73,7 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     minSpeechSeconds: profile.vad.minSpeechSeconds,
     signal: input.signal,
   });
-  input.onStage?.(describeSpeech(speech));
+  input.onStage?.(describeSpeech(speech), { seconds: vad.done() });
   input.onSpeech?.(speech);
   const source = { length: input.durationSeconds, format: input.formatName };
   // song: VAD misses sung words, so the whole recording is recognised (no gating).
@@ -78,6 +86,7 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     input.onStage?.(`language not given: ${input.engine.name} knows only ${findLanguage(only)?.name ?? only} (${only}), so ${findLanguage(only)?.name ?? only} was assumed`);
   }
   let reported = -1;
+  const recognition = startStage(input.metrics, 'recognition');
   const recognized = await input.engine.recognize({
     wavPath: input.wavPath,
     durationSeconds: input.durationSeconds,
@@ -92,11 +101,11 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     signal: input.signal,
     metrics: input.metrics,
     onProgress: (fraction) => {
-      const percent = Math.floor(fraction * 10) * 10; // one line per 10 %
-      if (percent > reported) input.onStage?.(`recognized ${(reported = percent)}%`);
+      const percent = Math.floor(fraction * 10) * 10; // one line per 10 %; 100 % once the engine returned, with the seconds
+      if (percent > reported && percent < 100) input.onStage?.(`recognized ${(reported = percent)}%`);
     },
   });
-  if (reported < 100) input.onStage?.('recognized 100%');
+  input.onStage?.('recognized 100%', { seconds: recognition.done() });
   const gated = gateWordsToSpeech(recognized, recognizable);
   const collapsed = profile.collapseRepeats ? collapseRepeats(gated) : gated;
   const kept = await correctSpelling(collapsed, input);
