@@ -4,8 +4,11 @@ import { open, stat, truncate } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../../platform/errors/app-error.ts';
+import { HttpStatusError, classifyHttpFailure } from '../../../platform/http/classify-http-failure.ts';
+import { createOutboundFetch } from '../../../platform/http/create-outbound-fetch.ts';
+import type { OutboundFetch } from '../../../platform/http/create-outbound-fetch.ts';
+import { retryHttpCall } from '../../../platform/http/retry-http-call.ts';
 
 export interface DownloadArchiveOptions {
   url: string;
@@ -17,9 +20,9 @@ export interface DownloadArchiveOptions {
   destination: string;
   /** Time allowed for one attempt, connection to last byte, ms. */
   timeoutMs: number;
-  /** Retries after the first attempt on timeouts, connection failures, cut bodies, 408, 429 and 5xx. */
+  /** Retries after the first attempt on timeouts, connection failures, cut bodies, 408, 429 and 5xx (not 501/505). */
   maxRetries: number;
-  /** First backoff delay, ms, doubled per retry. */
+  /** First backoff delay, ms, doubled per retry (at most 8 s). */
   retryBaseDelayMs: number;
   /** Largest archive accepted, bytes. */
   maxBytes: number;
@@ -46,12 +49,31 @@ function describe(error: unknown): string {
   return message + cause;
 }
 
-/** Status codes worth another attempt (RFC 9110: 408, 429 and server errors may succeed later). */
-function isTransient(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
+/** A failure no further attempt can mend (the archive is too big, the server misreads Range). */
+class RefusedError extends AppError {}
+
+/** Longest Retry-After (ms) of the release host that is waited for; a longer one ends the retries. */
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/** An error status of the release host; whether it is retried is the classifier's call. */
+class ArchiveStatusError extends HttpStatusError {
+  constructor(url: string, response: Response) {
+    super(response.status, response.statusText, response.headers);
+    this.message = `${url} answered HTTP ${response.status}`;
+  }
 }
 
-class RefusedError extends AppError {}
+/**
+ * Whether a failed attempt is worth another: the one classifier decides for error statuses and
+ * connection failures it knows as final (an unknown host); everything else an attempt throws
+ * (timeouts, a cut body, a refused resume) is retried unless it is a RefusedError, because the
+ * next attempt resumes where this one stopped.
+ */
+function classifyArchiveFailure(error: unknown): { retryable: boolean; retryAfterMs: number | null } {
+  if (error instanceof RefusedError) return { retryable: false, retryAfterMs: null };
+  const failure = classifyHttpFailure(error);
+  return failure.kind === 'other' ? { retryable: true, retryAfterMs: null } : failure;
+}
 
 async function sizeOnDisk(file: string): Promise<number> {
   return stat(file).then((info) => info.size, () => 0);
@@ -68,7 +90,7 @@ function totalOfContentRange(header: string | null): number | null {
  * appends them, or rewrites the file when the server sends the whole body (200).
  * @returns the full size in bytes once the file is complete.
  */
-async function attempt(options: DownloadArchiveOptions, etag: { value: string | null }): Promise<number> {
+async function attempt(options: DownloadArchiveOptions, fetch: OutboundFetch, etag: { value: string | null }): Promise<number> {
   const have = await sizeOnDisk(options.destination);
   const headers: Record<string, string> = {};
   if (have > 0) {
@@ -86,8 +108,7 @@ async function attempt(options: DownloadArchiveOptions, etag: { value: string | 
   }
   if (!response.ok || !response.body) {
     await response.body?.cancel();
-    const Failure = isTransient(response.status) ? AppError : RefusedError;
-    throw new Failure('upstream_refused', `${options.url} answered HTTP ${response.status}`);
+    throw new ArchiveStatusError(options.url, response);
   }
   const resumed = response.status === 206 && have > 0;
   if (response.status === 206 && !resumed) {
@@ -131,7 +152,9 @@ export async function sha256OfFile(file: string): Promise<string> {
 }
 
 /**
- * Downloads a model archive to a file with bounded retries and exponential backoff. An attempt cut
+ * Downloads a model archive to a file through the outbound agent (platform/http), with the one
+ * retry policy (retryHttpCall: `maxRetries` retries, `retryBaseDelayMs` doubled, at most 8 s;
+ * a Retry-After up to 30 s honoured). An attempt cut
  * midway (connection reset, timeout, short body) keeps what it wrote, and the next attempt asks
  * only for the rest (HTTP Range; If-Range with the server's ETag so a changed file restarts). The
  * SHA-256 is computed over the finished file.
@@ -143,21 +166,25 @@ export async function sha256OfFile(file: string): Promise<string> {
  */
 export async function downloadModelArchive(options: DownloadArchiveOptions): Promise<DownloadArchiveResult> {
   const etag = { value: null as string | null };
-  for (let retry = 0; ; retry++) {
-    const before = await sizeOnDisk(options.destination);
-    try {
-      const bytes = await attempt(options, etag);
+  const fetch = createOutboundFetch(); // the release host is the operator's choice: not SSRF-checked, as before
+  let before = 0;
+  try {
+    return await retryHttpCall(async () => {
+      before = await sizeOnDisk(options.destination);
+      const bytes = await attempt(options, fetch, etag);
       return { sha256: await sha256OfFile(options.destination), bytes, resumedFromBytes: before };
-    } catch (error) {
-      options.signal?.throwIfAborted();
-      const final = error instanceof RefusedError || retry >= options.maxRetries;
-      if (final) {
-        if (error instanceof AppError) throw new AppError(error.code, error.message, { cause: error });
-        throw new AppError('upstream_unreachable', `Downloading ${options.url} failed: ${describe(error)}`, { cause: error });
-      }
-      const delay = options.retryBaseDelayMs * 2 ** retry;
-      options.onRetry?.(retry + 1, delay, describe(error));
-      await sleep(delay, undefined, { signal: options.signal });
-    }
+    }, {
+      retries: options.maxRetries,
+      baseDelayMs: options.retryBaseDelayMs,
+      maxRetryAfterMs: MAX_RETRY_AFTER_MS,
+      signal: options.signal,
+      classify: classifyArchiveFailure,
+      onRetry: (retry, delayMs, error) => options.onRetry?.(retry, delayMs, describe(error)),
+    });
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    if (error instanceof ArchiveStatusError) throw new AppError('upstream_refused', error.message, { cause: error });
+    if (error instanceof AppError) throw new AppError(error.code, error.message, { cause: error });
+    throw new AppError('upstream_unreachable', `Downloading ${options.url} failed: ${describe(error)}`, { cause: error });
   }
 }

@@ -1,3 +1,5 @@
+import { createOutboundFetch } from '../../../../platform/http/create-outbound-fetch.ts';
+
 /** What probeReleaseHost found. */
 export type ReleaseHostProbe = { reachable: true; status: number } | { reachable: false; reason: string };
 
@@ -6,13 +8,14 @@ export type ReleaseHostProbe = { reachable: true; status: number } | { reachable
  * a download can start at all: any HTTP answer, even an error status, means the host is reachable
  * (the download then reports the status itself); a refused connection, a DNS failure or silence
  * until the timeout means it is not. Used on first start so that a machine without internet goes
- * on at once instead of waiting for the download's retries.
+ * on at once instead of waiting for the download's retries. Goes through the outbound agent
+ * (platform/http), unchecked like the download: the release host is the operator's choice.
  * @param timeoutMs milliseconds (the first start uses 5000).
  * @returns never throws; `reason` is one line such as `no answer within 5 s` or `getaddrinfo ENOTFOUND github.com`.
  */
 export async function probeReleaseHost(url: string, timeoutMs: number): Promise<ReleaseHostProbe> {
   try {
-    const response = await fetch(url, { method: 'HEAD', redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
+    const response = await createOutboundFetch()(url, { method: 'HEAD', redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
     await response.body?.cancel();
     return { reachable: true, status: response.status };
   } catch (error) {
