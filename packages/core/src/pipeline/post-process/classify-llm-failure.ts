@@ -1,9 +1,10 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { APIError } from 'openai';
+import { classifyHttpFailure } from '../../platform/http/classify-http-failure.ts';
 import type { LlmClientConfig } from './llm-client-config.ts';
 
-/** What one failed chat request means for the retry loop of completeChat. */
+/** What a failed chat request means, in plain words (the verdict is platform/http's one classifier). */
 export interface LlmFailure {
-  /** True for 408, 429, 5xx, timeouts and connection failures; never for other 4xx. */
+  /** True for 408, 429, 5xx (not 501/505), timeouts and connection failures; never for other 4xx. */
   retryable: boolean;
   /** Wait asked for by `retry-after-ms` / `Retry-After`, in ms, when the answer had one. */
   retryAfterMs: number | null;
@@ -17,18 +18,6 @@ function times(attempts: number): string {
   return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
 }
 
-/** `retry-after-ms` (ms) or `Retry-After` (seconds or an HTTP date), in ms; null when absent. */
-export function readRetryAfter(headers: Headers | undefined): number | null {
-  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms)) return Math.max(0, ms);
-  const value = headers?.get('retry-after');
-  if (!value) return null;
-  const seconds = Number.parseFloat(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
-}
-
 /** The upstream error text of a 400/422 (it often says why, e.g. "context length exceeded"), shortened. */
 function upstreamMessage(error: APIError): string {
   const body = error.error as { message?: unknown } | undefined;
@@ -37,14 +26,14 @@ function upstreamMessage(error: APIError): string {
   return short === '' ? '' : `: ${short}`;
 }
 
-function describeStatus(error: APIError & { status: number }, config: LlmClientConfig): LlmFailure {
+function describeStatus(error: APIError & { status: number }, config: LlmClientConfig, verdict: Verdict): LlmFailure {
   const { status } = error;
-  const retryAfterMs = readRetryAfter(error.headers);
+  const { retryable, retryAfterMs } = verdict;
   if (status === 429) {
-    return { retryable: true, retryAfterMs, describe: (n) => `${UPSTREAM} kept refusing with HTTP 429 Too Many Requests (${times(n)})` };
+    return { retryable, retryAfterMs, describe: (n) => `${UPSTREAM} kept refusing with HTTP 429 Too Many Requests (${times(n)})` };
   }
   if (status === 408 || status >= 500) {
-    return { retryable: true, retryAfterMs, describe: (n) => `${UPSTREAM} failed with HTTP ${status} (${times(n)})` };
+    return { retryable, retryAfterMs, describe: (n) => `${UPSTREAM} failed with HTTP ${status} (${times(n)})` };
   }
   const fixed = (text: string): LlmFailure => ({ retryable: false, retryAfterMs: null, describe: () => text });
   if (status === 401 || status === 403) return fixed(`${UPSTREAM} refused the configured API key (HTTP ${status})`);
@@ -52,22 +41,25 @@ function describeStatus(error: APIError & { status: number }, config: LlmClientC
   return fixed(`${UPSTREAM} rejected the request (HTTP ${status}${upstreamMessage(error)})`);
 }
 
+type Verdict = { retryable: boolean; retryAfterMs: number | null };
+
 /**
- * Classifies an error thrown by `client.chat.completions.create` (openai-node error classes):
- * HTTP statuses, timeouts (`config.timeoutMs` per attempt), connection failures, and bodies that
- * are not JSON (the client throws a SyntaxError; not retried). Anything else is not retryable and
- * described generically, without internal details.
+ * Words an error thrown by `client.chat.completions.create` (openai-node error classes): HTTP
+ * statuses, timeouts (`config.timeoutMs` per attempt), connection failures, and bodies that are not
+ * JSON (the client throws a SyntaxError; not retried). Whether it is retryable, and the wait asked
+ * for, come from classifyHttpFailure. Anything else is described generically, without internal details.
  */
 export function classifyLlmFailure(error: unknown, config: LlmClientConfig): LlmFailure {
-  if (error instanceof APIConnectionTimeoutError) {
+  const verdict = classifyHttpFailure(error);
+  if (verdict.kind === 'timeout') {
     const seconds = config.timeoutMs / 1000;
     return { retryable: true, retryAfterMs: null, describe: (n) => `${UPSTREAM} did not answer within ${seconds} s (${times(n)})` };
   }
-  if (error instanceof APIConnectionError) {
-    return { retryable: true, retryAfterMs: null, describe: (n) => `${UPSTREAM} could not be reached (${times(n)})` };
+  if (verdict.kind === 'network') {
+    return { retryable: verdict.retryable, retryAfterMs: null, describe: (n) => `${UPSTREAM} could not be reached (${times(n)})` };
   }
-  if (error instanceof APIError && typeof error.status === 'number') {
-    return describeStatus(error as APIError & { status: number }, config);
+  if (verdict.kind === 'status' && error instanceof APIError) {
+    return describeStatus(error as APIError & { status: number }, config, verdict);
   }
   if (error instanceof SyntaxError) {
     return { retryable: false, retryAfterMs: null, describe: () => `${UPSTREAM} sent a response that is not valid JSON` };

@@ -1,10 +1,10 @@
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { AppError } from '../../platform/errors/app-error.ts';
+import { retryHttpCall } from '../../platform/http/retry-http-call.ts';
 import { countExternalCall } from '../../platform/metrics/count-external-call.ts';
 import type { ChatSession } from './chat-session.ts';
 import { classifyLlmFailure } from './classify-llm-failure.ts';
 import { DEFAULT_RETRY_BASE_DELAY_MS, MAX_RETRY_WAIT_MS } from './llm-client-config.ts';
-import { backoffDelayMs, waitBeforeRetry } from './wait-before-retry.ts';
 
 /** One chat request: a system message (rules and task) and a user message (the material). */
 export interface ChatRequest {
@@ -45,9 +45,10 @@ export function readAnswer(completion: unknown): string {
 
 /**
  * Sends one chat-completions request through the session's queue and returns the answer text.
- * Retries 408, 429, 5xx, timeouts (`config.timeoutMs` per attempt) and connection failures at most
- * `config.maxRetries` times, waiting `Retry-After` when given (over 30 s: gives up) or an
- * exponential backoff from `config.retryBaseDelayMs` (500 ms); other 4xx are not retried.
+ * Retries through the one retry policy (platform/http retryHttpCall): 408, 429, 5xx (not 501/505),
+ * timeouts (`config.timeoutMs` per attempt) and connection failures, at most `config.maxRetries`
+ * times, waiting `Retry-After` when given (over 30 s: gives up) or an exponential backoff from
+ * `config.retryBaseDelayMs` (500 ms, jittered, at most 8 s); other 4xx are not retried.
  * Each attempt is counted in `session.metrics` (`llm`, ok or failed).
  *
  * @throws AppError `post_processing_failed` whose message is the cause in plain words, e.g.
@@ -57,23 +58,31 @@ export function readAnswer(completion: unknown): string {
 export async function completeChat(session: ChatSession, request: ChatRequest): Promise<string> {
   const { config, signal } = session;
   const params = toParams(request, config.model);
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      const completion = await session.queue.add(() => {
+  let attempts = 0;
+  let completion: unknown;
+  try {
+    completion = await retryHttpCall((attempt) => {
+      attempts = attempt;
+      return session.queue.add(() => {
         session.requests += 1;
         return countExternalCall(session.metrics, 'llm', session.client.chat.completions.create(params, { signal, timeout: config.timeoutMs, maxRetries: 0 }), signal);
       }, { signal, throwOnTimeout: true });
-      return readAnswer(completion);
-    } catch (error) {
-      signal.throwIfAborted();
-      if (error instanceof AppError) throw error;
-      const failure = classifyLlmFailure(error, config);
-      if (!failure.retryable || attempt > config.maxRetries) fail(failure.describe(attempt));
-      if (failure.retryAfterMs !== null && failure.retryAfterMs > MAX_RETRY_WAIT_MS) {
-        fail(`${failure.describe(attempt)}; it asked to wait ${Math.ceil(failure.retryAfterMs / 1000)} s`);
-      }
-      const delay = failure.retryAfterMs ?? backoffDelayMs(attempt, config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS);
-      await waitBeforeRetry(delay, signal);
+    }, {
+      retries: config.maxRetries,
+      baseDelayMs: config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
+      jitter: true,
+      maxRetryAfterMs: MAX_RETRY_WAIT_MS,
+      signal,
+    });
+  } catch (error) {
+    signal.throwIfAborted();
+    if (error instanceof AppError) throw error;
+    const failure = classifyLlmFailure(error, config);
+    const asked = failure.retryAfterMs;
+    if (failure.retryable && attempts <= config.maxRetries && asked !== null && asked > MAX_RETRY_WAIT_MS) {
+      fail(`${failure.describe(attempts)}; it asked to wait ${Math.ceil(asked / 1000)} s`);
     }
+    fail(failure.describe(attempts));
   }
+  return readAnswer(completion);
 }

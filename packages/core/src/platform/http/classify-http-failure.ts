@@ -1,3 +1,4 @@
+import { APIConnectionError, APIConnectionTimeoutError } from 'openai';
 import { AppError } from '../errors/app-error.ts';
 import { CONNECT_TIMEOUT_CODE } from './create-outbound-agent.ts';
 
@@ -39,26 +40,26 @@ const RETRY_CODES = new Set([
 ]);
 
 /**
- * The one failure classifier of outbound HTTP. Reads, in order:
+ * The one failure classifier of outbound HTTP; callers only put its verdict into their own words.
+ * Reads, in order:
+ * - an openai SDK `APIConnectionTimeoutError`: `timeout`, retryable;
+ * - an openai SDK `APIConnectionError`: `network`, retryable whatever the cause (those endpoints
+ *   are the operator's, and a local server that restarts refuses connections for a moment);
  * - an error with a numeric `status` and `headers` (an {@link HttpStatusError}, or an openai SDK
  *   `APIError`): `status`, retryable per {@link isRetryableStatus}, with the wait asked for by
  *   `retry-after-ms` or `Retry-After` (ms);
- * - an openai SDK `APIConnectionTimeoutError` (name): `timeout`, retryable;
- * - an openai SDK `APIConnectionError` (name): `network`, retryable (the SDK hides the cause);
  * - an error with a string `code` (Node and undici errors, also found in `cause` as fetch
  *   wraps them): `network`, retryable when the code is transient;
  * - anything else (AppErrors, file-system errors, bugs): `other`, never retried.
  */
 export function classifyHttpFailure(error: unknown): HttpFailure {
+  if (error instanceof APIConnectionTimeoutError) return { kind: 'timeout', retryable: true, retryAfterMs: null };
+  if (error instanceof APIConnectionError) return { kind: 'network', code: codeOf(error.cause) ?? 'UNKNOWN', retryable: true, retryAfterMs: null };
   const status = (error as { status?: unknown } | null)?.status;
   if (error instanceof Error && typeof status === 'number') {
     const headers = (error as { headers?: Headers }).headers;
     const retryable = isRetryableStatus(status);
     return { kind: 'status', status, retryable, retryAfterMs: retryable ? readRetryAfterMs(headers) : null };
-  }
-  if (error instanceof Error && error.name === 'APIConnectionTimeoutError') return { kind: 'timeout', retryable: true, retryAfterMs: null };
-  if (error instanceof Error && error.name === 'APIConnectionError') {
-    return { kind: 'network', code: codeOf(error) ?? 'UNKNOWN', retryable: true, retryAfterMs: null };
   }
   const code = error instanceof AppError ? null : codeOf(error);
   if (code === null || (code.startsWith('ERR_') && code !== 'ERR_STREAM_PREMATURE_CLOSE')) {

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { openAsBlob } from 'node:fs';
 import OpenAI from 'openai';
 import PQueue from 'p-queue';
+import { createOutboundFetch } from '../../../../platform/http/create-outbound-fetch.ts';
 import { planRemoteChunks, type PlanRemoteChunksOptions, type RemoteChunk } from './plan-remote-chunks.ts';
 import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from '../../recognition-engine.ts';
 import { assertPcm16kMono, readWavLayout } from '../../read-wav-layout.ts';
@@ -97,7 +98,8 @@ export function createOpenAiAsrEngine(options: OpenAiAsrOptions): RecognitionEng
     organization: null,
     project: null,
     timeout: options.timeoutMs,
-    maxRetries: 0, // transcribeRemoteChunk retries with its own bounded backoff
+    maxRetries: 0, // transcribeRemoteChunk retries through the one retry policy (retryHttpCall)
+    fetch: createOutboundFetch(), // the outbound agent; the endpoint is the operator's: not SSRF-checked
   });
   return {
     name: 'openai-compatible',

@@ -2,9 +2,9 @@ import type OpenAI from 'openai';
 import type { TranscriptionCreateParamsNonStreaming } from 'openai/resources/audio/transcriptions';
 import type PQueue from 'p-queue';
 import { AppError } from '../../../../platform/errors/app-error.ts';
+import { retryHttpCall } from '../../../../platform/http/retry-http-call.ts';
 import { countExternalCall, type ExternalCallCounter } from '../../../../platform/metrics/count-external-call.ts';
 import { MAX_RETRY_WAIT_MS } from '../../../post-process/llm-client-config.ts';
-import { backoffDelayMs, waitBeforeRetry } from '../../../post-process/wait-before-retry.ts';
 import { classifyRemoteAsrFailure } from './classify-remote-asr-failure.ts';
 import type { RemoteChunk } from './plan-remote-chunks.ts';
 import type { RecognizedSegment } from '../../recognition-engine.ts';
@@ -55,32 +55,35 @@ function toParams(run: RemoteAsrRun, chunk: RemoteChunk): TranscriptionCreatePar
  * Sends one chunk (a lazy slice of the WAV file: its bytes are read from the disk while the request
  * body is written, so a chunk in flight holds no copy of its audio, and a retry sends the same bytes) to
  * `POST {baseUrl}/audio/transcriptions` as `verbose_json` with segment and word timestamps, and
- * returns its segments in recording time (stitchRemoteSegments). Retries 408, 429, 5xx, timeouts and
- * connection failures at most `run.maxRetries` times, waiting `Retry-After` (over 30 s: gives up)
- * or an exponential backoff; other 4xx are not retried. Each attempt is counted in `run.metrics`.
+ * returns its segments in recording time (stitchRemoteSegments). Retries through the one retry
+ * policy (platform/http retryHttpCall): 408, 429, 5xx (not 501/505), timeouts and connection
+ * failures, at most `run.maxRetries` times, waiting `Retry-After` (over 30 s: gives up) or an
+ * exponential backoff from `run.retryBaseDelayMs` (jittered, at most 8 s); other 4xx are not retried. Each attempt is counted in `run.metrics`.
  * @throws AppError `recognition_failed` (refused, failed status, bad answer) or
  *   `recognition_unreachable` (timeouts, connection failures) — see classifyRemoteAsrFailure;
  *   `run.signal.reason` when aborted.
  */
 export async function transcribeRemoteChunk(run: RemoteAsrRun, chunk: RemoteChunk): Promise<RecognizedSegment[]> {
   const { signal } = run;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
+  let attempts = 0;
+  try {
+    return await retryHttpCall(async (attempt) => {
+      attempts = attempt;
       const answer = await run.queue.add(async () => {
         return countExternalCall(run.metrics, 'remote_asr', run.client.audio.transcriptions.create(toParams(run, chunk), { signal, timeout: run.timeoutMs, maxRetries: 0 }), signal);
       }, { signal, throwOnTimeout: true });
       return stitchRemoteSegments(answer, chunk, run.language);
-    } catch (error) {
-      signal.throwIfAborted();
-      if (error instanceof AppError) throw error;
-      const failure = classifyRemoteAsrFailure(error, run);
-      if (!failure.retryable || attempt > run.maxRetries) throw failure.toError(attempt);
-      if (failure.retryAfterMs !== null && failure.retryAfterMs > MAX_RETRY_WAIT_MS) {
-        const last = failure.toError(attempt);
-        const wait = Math.ceil(failure.retryAfterMs / 1000);
-        throw new AppError(last.code, `${last.message}; it asked to wait ${wait} s, longer than the service waits`, { cause: error });
-      }
-      await waitBeforeRetry(failure.retryAfterMs ?? backoffDelayMs(attempt, run.retryBaseDelayMs), signal);
+    }, { retries: run.maxRetries, baseDelayMs: run.retryBaseDelayMs, jitter: true, maxRetryAfterMs: MAX_RETRY_WAIT_MS, signal });
+  } catch (error) {
+    signal.throwIfAborted();
+    if (error instanceof AppError) throw error;
+    const failure = classifyRemoteAsrFailure(error, run);
+    const asked = failure.retryAfterMs;
+    if (failure.retryable && attempts <= run.maxRetries && asked !== null && asked > MAX_RETRY_WAIT_MS) {
+      const last = failure.toError(attempts);
+      const wait = Math.ceil(asked / 1000);
+      throw new AppError(last.code, `${last.message}; it asked to wait ${wait} s, longer than the service waits`, { cause: error });
     }
+    throw failure.toError(attempts);
   }
 }
