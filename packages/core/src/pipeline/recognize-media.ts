@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { assignSpeakers } from './diarize/assign-speakers.ts';
+import { QUIET_SPEECH_ONSET } from './diarize/find-quiet-speech.ts';
 import { mergeChannelTranscripts } from './diarize/merge-channel-transcripts.ts';
 import { splitStereoChannels } from './diarize/split-stereo-channels.ts';
 import { decodeToPcm } from './decode/decode-to-pcm.ts';
@@ -65,9 +66,9 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
     async () => {
       signal?.throwIfAborted(); // canceled while waiting for its turn: no recognition
       const early: { diarization?: DiarizationRun; clock?: StageClock } = {};
-      const startDiarizing = (speech: VadInterval[]) => {
+      const startDiarizing = (speech: VadInterval[], quietSpeech: VadInterval[]) => {
         const clock = (early.clock = startStage(ctx.metrics, 'diarization'));
-        early.diarization = startDiarization({ wavPath: job.wavPath, speech, speakers: params.speakers, domain: params.domain, modelsDir: ctx.config.modelsDir, signal, log: (line) => void log(line).catch(() => {}) });
+        early.diarization = startDiarization({ wavPath: job.wavPath, speech, quietSpeech, speakers: params.speakers, domain: params.domain, modelsDir: ctx.config.modelsDir, signal, log: (line) => void log(line).catch(() => {}) });
         early.diarization.turns.then(() => clock.done(), () => {}); // its own time: it usually ends before recognition
       };
       try {
@@ -87,7 +88,7 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
           signal,
           metrics: ctx.metrics,
           onStage: (line, fields) => void log(line, fields).catch(() => {}), // a progress line lost in a database outage must not crash the process
-          ...(diarize ? { onSpeech: startDiarizing } : {}),
+          ...(diarize ? { onSpeech: startDiarizing, quietSpeechThreshold: QUIET_SPEECH_ONSET } : {}),
         });
         return early.diarization && early.clock ? await labelSpeakers(transcript, early.diarization, early.clock, log) : transcript;
       } finally {

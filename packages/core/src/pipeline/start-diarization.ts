@@ -31,6 +31,8 @@ export interface StartDiarizationInput {
   wavPath: string;
   /** The VAD intervals of the recording, seconds. */
   speech: readonly VadInterval[];
+  /** Quiet speech found by the same VAD pass (detectSpeechLevels), which spares the built-in diarizer a second one. */
+  quietSpeech?: readonly VadInterval[];
   /** Spec 2.2 `speakers`, or null to estimate the count. */
   speakers: number | null;
   /** Spec 2.2 `domain` (its profile says whether short recordings are diarized). */
@@ -70,7 +72,14 @@ export function startDiarization(input: StartDiarizationInput): DiarizationRun {
     input.log?.(`speakers is ${input.speakers}, more than the diarizer can separate in ${speechSeconds.toFixed(1)} s of speech (at most ${MAX_SEPARABLE_SPEAKERS}, and one per ${MIN_SPEECH_SECONDS_PER_SPEAKER} s of speech): looking for at most ${separable}`);
   }
   const speakers = input.speakers === null ? (tooShort ? 1 : null) : Math.min(input.speakers, separable);
-  const turns = diarizeRecording({ wavPath: input.wavPath, speech: input.speech, speakers, modelsDir: input.modelsDir, signal });
+  const turns = diarizeRecording({
+    wavPath: input.wavPath,
+    speech: input.speech,
+    speakers,
+    modelsDir: input.modelsDir,
+    signal,
+    ...(input.quietSpeech ? { quietSpeech: input.quietSpeech } : {}),
+  });
   turns.catch(() => {}); // the caller awaits it after recognition, or cancels it
   return { turns, cancel: () => own.abort(new Error('Diarization no longer needed.')) };
 }

@@ -4,7 +4,7 @@ import { cutLargeClusters } from './cut-large-clusters.ts';
 import { cutWindows, embedWindows, spreadWindowLabels, type FrameWindow } from './embed-windows.ts';
 import { estimateSpeakerCount } from './estimate-speaker-count.ts';
 import { extractSpeechFeatures } from './extract-speech-features.ts';
-import { findQuietSpeech } from './find-quiet-speech.ts';
+import { addQuietSpeech, findQuietSpeech } from './find-quiet-speech.ts';
 import { fillShortPauses } from './fill-short-pauses.ts';
 import { framesToTurns } from './frames-to-turns.ts';
 import { resegmentFrames } from './resegment-frames.ts';
@@ -17,6 +17,11 @@ export interface BuiltinDiarizationInput {
   wavPath: string;
   /** Speech intervals from detectSpeech, seconds, sorted. */
   speech: readonly TimeRegion[];
+  /**
+   * Quiet speech found by the transcript VAD's own pass (detectSpeechLevels, onset QUIET_SPEECH_ONSET);
+   * when absent, findQuietSpeech runs Silero again over the gaps.
+   */
+  quietSpeech?: readonly TimeRegion[];
   /** The largest number of speakers to label (fewer when some would have under 2 s of speech), or null to estimate it (1 to 6). */
   speakers: number | null;
   signal?: AbortSignal;
@@ -48,7 +53,8 @@ const WINDOWS_PER_SLICE = 1000;
  */
 export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
   if (input.speech.length === 0 || input.speakers === 1) return oneSpeaker(input.speech);
-  input = { ...input, speech: await findQuietSpeech(input.wavPath, input.speech, { signal: input.signal }) };
+  const speech = input.quietSpeech ? addQuietSpeech(input.speech, input.quietSpeech) : await findQuietSpeech(input.wavPath, input.speech, { signal: input.signal });
+  input = { ...input, speech };
   return fillShortPauses(await diarizeSpeech(input));
 }
 

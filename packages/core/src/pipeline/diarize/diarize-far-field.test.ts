@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { detectSpeech } from '../vad/detect-speech.ts';
+import { detectSpeechLevels } from '../vad/detect-speech.ts';
+import { QUIET_SPEECH_ONSET } from './find-quiet-speech.ts';
 import { resolveDefaultVadModelPath } from '../vad/locate-vad-model.ts';
 import { audioPath } from '../recognize/shared-audio.test-helper.ts';
 import type { VadInterval } from '../render/transcript-model.ts';
@@ -16,11 +17,12 @@ const AMI = audioPath('multispeaker/ami_debug_tst01.wav');
 let reference: SpeakerTurn[];
 let uem: TimeRegion[];
 let speech: VadInterval[];
+let quietSpeech: VadInterval[];
 
 beforeAll(async () => {
   reference = parseRttm(await readFile(audioPath('multispeaker/ami_debug_tst01.rttm'), 'utf8'));
   uem = parseUem(await readFile(audioPath('multispeaker/ami_debug_tst01.uem'), 'utf8'));
-  speech = await detectSpeech(AMI, { modelPath: resolveDefaultVadModelPath() });
+  ({ speech, quietSpeech } = await detectSpeechLevels(AMI, { modelPath: resolveDefaultVadModelPath(), quietThreshold: QUIET_SPEECH_ONSET }));
 });
 
 describe('the built-in diarizer on far-field meeting audio (ami_debug_tst01)', () => {
@@ -32,6 +34,16 @@ describe('the built-in diarizer on far-field meeting audio (ami_debug_tst01)', (
   it('should reach DER 0.40 or less with a 0.25 s collar without speakers', async () => {
     const turns = await diarizeRecording({ wavPath: AMI, speech, speakers: null, engine: 'builtin' });
     expect(diarizationErrorRate(reference, turns, { collar: 0.25, uem }).der).toBeLessThanOrEqual(0.4);
+  });
+
+  it('should reach the same DER from the quiet speech of the transcript VAD pass as from a second pass', async () => {
+    for (const speakers of [4, null]) {
+      const onePass = await diarizeRecording({ wavPath: AMI, speech, quietSpeech, speakers, engine: 'builtin' });
+      const twoPasses = await diarizeRecording({ wavPath: AMI, speech, speakers, engine: 'builtin' });
+      const onePassDer = diarizationErrorRate(reference, onePass, { collar: 0.25, uem }).der;
+      expect(onePassDer).toBeLessThanOrEqual(0.4);
+      expect(onePassDer).toBeLessThanOrEqual(diarizationErrorRate(reference, twoPasses, { collar: 0.25, uem }).der + 0.02);
+    }
   });
 
   it('should label the quiet speech the VAD missed without changing the VAD intervals given', async () => {

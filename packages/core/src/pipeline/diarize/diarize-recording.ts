@@ -12,6 +12,8 @@ export interface DiarizeRecordingInput {
   wavPath: string;
   /** Speech intervals from detectSpeech, seconds. */
   speech: readonly VadInterval[];
+  /** Quiet speech from the same VAD pass (detectSpeechLevels), for the built-in diarizer; else it looks again. */
+  quietSpeech?: readonly VadInterval[];
   /** Spec 2.2 `speakers`: the number of speakers, or null to estimate it. */
   speakers: number | null;
   /** MODELS_DIR, where the sherpa-onnx diarization models may be (locate-diarization-models.ts). */
@@ -52,5 +54,11 @@ export async function diarizeRecording(input: DiarizeRecordingInput): Promise<Sp
   if (chosen.kind === 'sherpa') {
     return diarizeWithSherpa({ wavPath: input.wavPath, models: chosen.models, speakers: input.speakers, signal: input.signal });
   }
-  return diarizeBuiltin({ wavPath: input.wavPath, speech: input.speech, speakers: input.speakers, signal: input.signal });
+  return diarizeBuiltin({
+    wavPath: input.wavPath,
+    speech: input.speech,
+    speakers: input.speakers,
+    signal: input.signal,
+    ...(input.quietSpeech ? { quietSpeech: input.quietSpeech } : {}),
+  });
 }

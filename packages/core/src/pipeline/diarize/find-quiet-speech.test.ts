@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { detectSpeech } from '../vad/detect-speech.ts';
+import { detectSpeech, detectSpeechLevels } from '../vad/detect-speech.ts';
 import { resolveDefaultVadModelPath } from '../vad/locate-vad-model.ts';
 import { audioPath } from '../recognize/shared-audio.test-helper.ts';
-import { findQuietSpeech } from './find-quiet-speech.ts';
+import { addQuietSpeech, findQuietSpeech, QUIET_SPEECH_ONSET } from './find-quiet-speech.ts';
 import type { TimeRegion } from './speaker-turn.ts';
 
 const seconds = (regions: readonly TimeRegion[]) => regions.reduce((sum, region) => sum + region.end - region.start, 0);
@@ -30,5 +30,27 @@ describe('findQuietSpeech', () => {
     const wavPath = audioPath('multispeaker/ami_debug_tst01.wav');
     const speech = [{ start: 26.814, end: 27.692 }];
     expect(await findQuietSpeech(wavPath, speech, { modelPath: '/nonexistent/silero_vad.onnx' })).toEqual(speech);
+  });
+});
+
+describe('addQuietSpeech', () => {
+  it('should find the quiet speech of ami_debug_tst01 from the transcript VAD pass itself, as a second pass over the gaps does', async () => {
+    const wavPath = audioPath('multispeaker/ami_debug_tst01.wav');
+    const levels = await detectSpeechLevels(wavPath, { modelPath: resolveDefaultVadModelPath(), quietThreshold: QUIET_SPEECH_ONSET });
+    expect(levels.speech).toEqual(await vad(wavPath)); // the transcript's intervals do not change
+    const once = addQuietSpeech(levels.speech, levels.quietSpeech);
+    const twice = await findQuietSpeech(wavPath, levels.speech);
+    for (const region of levels.speech) expect(covers(once, region)).toBe(true);
+    expect(seconds(once)).toBeGreaterThan(seconds(levels.speech) + 1.5);
+    expect(covers(once, { start: 24.5, end: 25.3 })).toBe(true);
+    // Measured: 4.73 s against 4.18 s; the one pass also keeps the 0.55 s pause at 27.7 s, which a
+    // pass that starts afresh in that gap scores under the onset. DER is the same (diarize-far-field.test.ts).
+    expect(Math.abs(seconds(once) - seconds(twice))).toBeLessThan(0.75);
+  });
+
+  it('should add only the parts outside the speech that last 0.25 s or more', () => {
+    const speech = [{ start: 1, end: 2 }, { start: 3, end: 4 }];
+    const quiet = [{ start: 0.5, end: 2.2 }, { start: 2.5, end: 3.1 }, { start: 5, end: 5.2 }, { start: 6, end: 7 }];
+    expect(addQuietSpeech(speech, quiet)).toEqual([{ start: 0.5, end: 2 }, { start: 2.5, end: 4 }, { start: 6, end: 7 }]);
   });
 });

@@ -2,7 +2,7 @@ import type { Transcript, TranscriptSegment, VadInterval } from '../render/trans
 import { applySpellingHints } from './hints/apply-spelling-hints.ts';
 import { collapseRepeats } from './collapse-repeats.ts';
 import { derivePromptHints } from './hints/derive-prompt-hints.ts';
-import { detectSpeech } from '../vad/detect-speech.ts';
+import { detectSpeechLevels } from '../vad/detect-speech.ts';
 import { gateWordsToSpeech } from './gate-words-to-speech.ts';
 import { DEFAULT_PRONUNCIATION_DICTIONARY } from './hints/read-pronunciations.ts';
 import type { NativeHints, RecognitionEngine, RecognizedSegment } from './recognition-engine.ts';
@@ -44,8 +44,13 @@ export interface TranscribeRecordingInput {
    * line that ends a stage (VAD, `recognized 100%`) carries its `seconds` for the structured log.
    */
   onStage?: (line: string, fields?: { seconds: number }) => void;
-  /** Called with the VAD intervals (seconds) as soon as VAD is done, before the engine runs (to start diarization alongside it). */
-  onSpeech?: (speech: VadInterval[]) => void;
+  /**
+   * Called with the VAD intervals (seconds) as soon as VAD is done, before the engine runs (to start
+   * diarization alongside it), and the quiet speech at `quietSpeechThreshold` ([] without it).
+   */
+  onSpeech?: (speech: VadInterval[], quietSpeech: VadInterval[]) => void;
+  /** A lower VAD onset whose speech the same VAD pass also reports to `onSpeech` (the built-in diarizer's quiet speech). */
+  quietSpeechThreshold?: number;
   /**
    * `ctx.metrics`: times the `vad` and `recognition` stages, and is passed to the engine, which
    * counts its calls to an outside service there.
@@ -66,15 +71,16 @@ export interface TranscribeRecordingInput {
 export async function transcribeRecording(input: TranscribeRecordingInput): Promise<Transcript> {
   const profile = resolveRecognitionProfile(input.domain);
   const vad = startStage(input.metrics, 'vad');
-  const speech = await detectSpeech(input.wavPath, {
+  const { speech, quietSpeech } = await detectSpeechLevels(input.wavPath, {
     modelPath: input.vadModelPath,
     threshold: profile.vad.threshold,
     minSilenceSeconds: profile.vad.minSilenceSeconds,
     minSpeechSeconds: profile.vad.minSpeechSeconds,
     signal: input.signal,
+    ...(input.quietSpeechThreshold === undefined ? {} : { quietThreshold: input.quietSpeechThreshold }),
   });
   input.onStage?.(describeSpeech(speech), { seconds: vad.done() });
-  input.onSpeech?.(speech);
+  input.onSpeech?.(speech, quietSpeech);
   const source = { length: input.durationSeconds, format: input.formatName };
   // song: VAD misses sung words, so the whole recording is recognised (no gating).
   const recognizable = profile.gateToSpeech ? speech : [{ start: 0, end: input.durationSeconds }];

@@ -29,7 +29,7 @@ export interface DetectSpeechOptions {
 
 type WorkerMessage =
   | { type: 'progress'; fraction: number }
-  | { type: 'done'; intervals: VadInterval[] }
+  | { type: 'done'; intervals: VadInterval[]; quietIntervals?: VadInterval[] }
   | { type: 'error'; code: AppErrorCode; message: string }
   | { type: 'stopped' }; // after an abort, when nobody listens any more
 
@@ -49,12 +49,34 @@ const WORKER_URL = new URL('./detect-speech.worker.cjs', import.meta.url);
  *   `signal.reason` when aborted.
  */
 export async function detectSpeech(wavPath: string, options: DetectSpeechOptions): Promise<VadInterval[]> {
+  return (await detectSpeechLevels(wavPath, options)).speech;
+}
+
+/** What detectSpeechLevels finds. */
+export interface SpeechLevels {
+  /** The transcript's speech intervals: what detectSpeech returns. */
+  speech: VadInterval[];
+  /**
+   * With `quietThreshold`: the stretches where the same scores reach that lower onset (ends after
+   * `minSilenceSeconds` under onset − 0.15, no padding, no length cap), seconds, sorted; else [].
+   */
+  quietSpeech: VadInterval[];
+}
+
+/**
+ * detectSpeech, and from the same model scores (no second pass over the file) the quiet speech at a
+ * lower onset, which the built-in diarizer labels as well (diarize/find-quiet-speech.ts:
+ * far-field talkers score 0.2–0.5).
+ * @param options.quietThreshold the lower onset, e.g. 0.2; without it `quietSpeech` is [].
+ * @throws as detectSpeech.
+ */
+export async function detectSpeechLevels(wavPath: string, options: DetectSpeechOptions & { quietThreshold?: number }): Promise<SpeechLevels> {
   options.signal?.throwIfAborted();
   await assertVadModel(options.modelPath);
   const layout = await readWavLayout(wavPath);
   assertPcm16kMono(layout, wavPath);
-  if (layout.dataBytes < 2) return [];
-  return runVadWorker({
+  if (layout.dataBytes < 2) return { speech: [], quietSpeech: [] };
+  const done = await runVadWorker({
     wavPath,
     dataOffset: layout.dataOffset,
     dataBytes: layout.dataBytes,
@@ -66,16 +88,18 @@ export async function detectSpeech(wavPath: string, options: DetectSpeechOptions
     maxSpeechSeconds: options.maxSpeechSeconds ?? 30,
     speechPadSeconds: options.speechPadSeconds ?? 0.03,
     maxStreams: options.batchStreams ?? 16,
+    ...(options.quietThreshold === undefined ? {} : { quietThreshold: options.quietThreshold }),
   }, options);
+  return { speech: done.intervals, quietSpeech: done.quietIntervals ?? [] };
 }
 
 /**
  * Runs the VAD worker. On abort the promise rejects at once and the worker is asked to stop through
  * a shared flag it reads between chunks (about every second of audio) and then ends by itself: it is
- * never terminated in the middle of a native sherpa-onnx call, which aborts the whole process
+ * never terminated in the middle of a native onnxruntime call, which can abort the whole process
  * ("terminate called after throwing an instance of 'Napi::Error'").
  */
-function runVadWorker(workerData: Record<string, unknown>, options: DetectSpeechOptions): Promise<VadInterval[]> {
+function runVadWorker(workerData: Record<string, unknown>, options: DetectSpeechOptions): Promise<{ intervals: VadInterval[]; quietIntervals?: VadInterval[] }> {
   return new Promise((resolve, reject) => {
     const stop = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(WORKER_URL, { workerData: { ...workerData, stop } });
@@ -92,7 +116,7 @@ function runVadWorker(workerData: Record<string, unknown>, options: DetectSpeech
     options.signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'progress') options.onProgress?.(message.fraction);
-      else if (message.type === 'done') finish(() => resolve(message.intervals));
+      else if (message.type === 'done') finish(() => resolve(message));
       else if (message.type === 'error') finish(() => reject(new AppError(message.code, `Voice activity detection failed: ${message.message}`)));
     });
     worker.on('error', (error) =>

@@ -13,12 +13,12 @@
  * per audio minute.
  *
  * workerData: { wavPath, dataOffset, dataBytes, sampleRate, modelPath, threshold, minSilenceSeconds,
- *   minSpeechSeconds, maxSpeechSeconds, speechPadSeconds, stop, maxStreams? }: `stop` is an Int32Array
+ *   minSpeechSeconds, maxSpeechSeconds, speechPadSeconds, stop, maxStreams?, quietThreshold? }: `stop` is an Int32Array
  *   on shared memory; when its first value becomes 1 the worker stops between model calls, posts
  *   { type: 'stopped' } and ends (it is never terminated from outside, which could abort the process
  *   inside a native call).
- * Posts { type: 'progress', fraction } messages, then { type: 'done', intervals: [{start, end}] }
- * (seconds, rounded to ms) or { type: 'error', code: 'engine_unavailable' | 'recognition_failed', message }.
+ * Posts { type: 'progress', fraction } messages, then { type: 'done', intervals: [{start, end}],
+ * quietIntervals?: [{start, end}] } (seconds, rounded to ms; quietIntervals when quietThreshold is set) or { type: 'error', code: 'engine_unavailable' | 'recognition_failed', message }.
  */
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
@@ -215,6 +215,41 @@ function findIntervals(probabilities, totalSamples, options) {
   return speeches.map((s) => ({ start: seconds(s.start), end: seconds(s.end) })).filter((s) => s.end > s.start);
 }
 
+/**
+ * Stretches where the probability reaches `onset` and has not stayed below `onset − 0.15` for
+ * `minSilenceSeconds` (the quiet speech of far-field talkers, which the transcript's threshold misses;
+ * diarize/find-quiet-speech.ts has the reasons and the same rules), without padding or length cap;
+ * pieces shorter than `minSpeechSeconds` dropped. Seconds, rounded to ms.
+ */
+function findQuietIntervals(probabilities, totalSamples, options) {
+  const sr = options.sampleRate;
+  const onset = options.quietThreshold;
+  const offset = onset - 0.15;
+  const windowSeconds = WINDOW / sr;
+  const regions = [];
+  let start = -1;
+  let silentSince = -1;
+  const close = (end) => {
+    if (end - start >= options.minSpeechSeconds) regions.push({ start, end });
+    start = -1;
+    silentSince = -1;
+  };
+  for (let i = 0; i < probabilities.length; i++) {
+    const p = probabilities[i];
+    const time = i * windowSeconds;
+    if (p >= onset) {
+      if (start < 0) start = time;
+      silentSince = -1;
+    } else if (start >= 0 && p < offset) {
+      if (silentSince < 0) silentSince = time;
+      if (time + windowSeconds - silentSince >= options.minSilenceSeconds) close(silentSince);
+    }
+  }
+  if (start >= 0) close(silentSince >= 0 ? silentSince : totalSamples / sr);
+  const ms = (seconds) => Math.round(seconds * 1000) / 1000;
+  return regions.map((r) => ({ start: ms(r.start), end: ms(r.end) }));
+}
+
 async function run() {
   const messageOf = (error) => (error instanceof Error ? error.message : String(error));
   let model;
@@ -226,7 +261,9 @@ async function run() {
   try {
     const scored = await scoreWindows(workerData, model.ort, model.session);
     if (scored === null) return { type: 'stopped' };
-    return { type: 'done', intervals: findIntervals(scored.probabilities, scored.totalSamples, workerData) };
+    const intervals = findIntervals(scored.probabilities, scored.totalSamples, workerData);
+    if (typeof workerData.quietThreshold !== 'number') return { type: 'done', intervals };
+    return { type: 'done', intervals, quietIntervals: findQuietIntervals(scored.probabilities, scored.totalSamples, workerData) };
   } catch (error) {
     return { type: 'error', code: 'recognition_failed', message: messageOf(error) };
   } finally {
