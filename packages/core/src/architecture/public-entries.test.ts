@@ -10,8 +10,10 @@ const CORE = join(ROOT, 'packages', 'core') + sep;
 const PUBLIC_ENTRIES = new Set(['@transcribe/core', '@transcribe/core/testing']);
 
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs)$/;
-/** Folders that hold no project source: dependencies, data and models a run downloads or writes. */
-const SKIPPED = new Set(['node_modules', 'data', 'models', 'drizzle', 'docs']);
+/** Scratch files of a working session (`name.tmp.ts`), never committed. */
+const SCRATCH = /\.tmp\.[a-z]+$/;
+/** Folders that hold no project source: dependencies, data and models a run downloads or writes, scratch. */
+const SKIPPED = new Set(['node_modules', 'data', 'models', 'drizzle', 'docs', 'tmp']);
 
 /** Every source file of the repository outside packages/core, as paths relative to the root. */
 function sourcesOutsideCore(folder = ROOT): string[] {
@@ -21,7 +23,7 @@ function sourcesOutsideCore(folder = ROOT): string[] {
       if (entry.name.startsWith('.') || SKIPPED.has(entry.name) || path + sep === CORE) return [];
       return sourcesOutsideCore(path);
     }
-    return SOURCE.test(entry.name) ? [relative(ROOT, path)] : [];
+    return SOURCE.test(entry.name) && !SCRATCH.test(entry.name) ? [relative(ROOT, path)] : [];
   });
 }
 
