@@ -5,13 +5,15 @@ import { createApiMenu } from './api-menu.ts';
 import { handleCommands } from './handle-commands.ts';
 import { handleMediaMessages } from './handle-media-message.ts';
 import { handleResultButtons } from './handle-result-buttons.ts';
+import { logBotFailure } from './log-bot-failure.ts';
 import { replyForError, SEND_A_RECORDING_REPLY } from './reply-for-error.ts';
 import { createSettingsConversation } from './settings-conversation.ts';
 
 /**
  * Installs the bot's middleware in order: conversations (the settings conversation sees updates
  * first while active), the API menu, commands, result buttons, recordings, then a hint for
- * other text. Errors of a handler are logged and answered in plain words.
+ * other text. Errors of a handler are logged (the service's structured logger, component `bot`)
+ * and answered in plain words.
  */
 export function installHandlers(bot: Bot<BotContext>, deps: BotDeps): void {
   bot.use(conversations());
@@ -24,7 +26,7 @@ export function installHandlers(bot: Bot<BotContext>, deps: BotDeps): void {
   bot.on('message:text', (ctx) => ctx.reply(SEND_A_RECORDING_REPLY));
   bot.on('callback_query:data', (ctx) => ctx.answerCallbackQuery({ text: 'This button no longer works.' }));
   bot.catch(async ({ ctx, error }) => {
-    console.error(`[bot] update ${ctx.update.update_id} failed:`, error);
+    logBotFailure(deps.service, 'error', `update ${ctx.update.update_id} failed`, error, { update: ctx.update.update_id });
     if (ctx.chat) await ctx.reply(replyForError(error, deps.settings)).catch(() => undefined);
   });
 }

@@ -1,11 +1,12 @@
 import type { Router } from 'express';
+import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
 import type { ServiceContext } from '@transcribe/core';
 import type { BotContext, BotDeps, StartBotOptions } from './bot-context.ts';
 import { BOT_COMMANDS } from './handle-commands.ts';
 import { installHandlers } from './install-handlers.ts';
+import { logBotFailure } from './log-bot-failure.ts';
 import { selectPostProcessRunner } from './post-process-runner.ts';
-import { retryApiCalls } from './retry-api-calls.ts';
 import { createJobTracker } from './track-jobs.ts';
 import { resolveBotSettings } from './resolve-bot-settings.ts';
 import { startPolling } from './start-polling.ts';
@@ -24,6 +25,15 @@ export interface RunningBot {
 }
 
 /**
+ * Retries of Bot API calls (@grammyjs/auto-retry): an answer 429 is retried after its
+ * `retry_after` when that is at most 30 s, a 5xx after 3 s, 6 s, 12 s; at most 3 retries, so an
+ * outbound call is never retried without bound. A call that cannot reach the Bot API at all
+ * (HttpError) is not retried here: the plugin would retry it without limit; grammY's polling loop
+ * retries `getUpdates` itself, and a job whose reply fails ends with that error (logged).
+ */
+const API_RETRY = { maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true };
+
+/**
  * Starts the Telegram bot on the service's core: long polling by default, or webhook
  * mode when `webhookUrl` is set (setWebhook with a secret token; the returned router checks
  * Telegram's `X-Telegram-Bot-Api-Secret-Token` header). Registers the command list.
@@ -33,18 +43,18 @@ export async function startBot(ctx: ServiceContext, options: StartBotOptions): P
   const settings = resolveBotSettings(ctx, options);
   const secret = options.webhookUrl ? webhookSecret(options) : null;
   const bot = new Bot<BotContext>(options.token, { client: { apiRoot: settings.apiRoot, timeoutSeconds: 60 } });
-  bot.api.config.use(retryApiCalls());
-  const jobs = createJobTracker(options.maxConcurrentJobs ?? 4, (error) => console.error('[bot] job failed:', error));
+  bot.api.config.use(autoRetry(API_RETRY));
+  const jobs = createJobTracker(options.maxConcurrentJobs ?? 4, (error) => logBotFailure(ctx, 'error', 'job failed', error));
   const deps: BotDeps = { service: ctx, api: bot.api, settings, jobs, postProcess: selectPostProcessRunner(ctx, options.llm) };
   installHandlers(bot, deps);
   await initBot(bot);
-  await bot.api.setMyCommands(BOT_COMMANDS).catch((error) => console.warn('[bot] setMyCommands failed:', (error as Error).message));
+  await bot.api.setMyCommands(BOT_COMMANDS).catch((error: unknown) => logBotFailure(ctx, 'warn', 'setMyCommands failed', error));
   const username = bot.botInfo.username;
   if (options.webhookUrl && secret) {
     const webhook = await startWebhook(bot, options.webhookUrl, secret);
     return { username, ...webhook, stop: () => jobs.stopAll() };
   }
-  const stopPolling = await startPolling(bot);
+  const stopPolling = await startPolling(ctx, bot);
   return {
     username,
     async stop() {

@@ -1,0 +1,81 @@
+import { createServer, type Server } from 'node:http';
+import express from 'express';
+import { logEvent, type ServiceContext } from '@transcribe/core';
+import type { Env } from '../../api/src/env.ts';
+import { startService } from '../../api/src/start-service.ts';
+import { startBot } from './start-bot.ts';
+
+export interface RunningBotAlone {
+  ctx: ServiceContext;
+  /** The bot's @username from getMe. */
+  username: string;
+  /** Webhook mode: where the webhook server listens, e.g. `http://127.0.0.1:8080`; null in long polling. */
+  webhookServerUrl: string | null;
+  /** Stops taking updates, ends the bot's jobs, then stops the core (running work ends within SHUTDOWN_TIMEOUT_MS). */
+  stop(): Promise<void>;
+}
+
+/**
+ * `npm run bot`: the Telegram bot alone on the core, without the HTTP API. The core is opened by the
+ * API app's startService with `http: false` (the one place the environment becomes a
+ * ServiceContext): the database (PGlite in DATA_DIR, or PostgreSQL with DATABASE_URL) and its
+ * migrations, the job queue, the webhook worker and, when WORKER_CONCURRENCY > 0 (default 2), the
+ * transcribe worker in this process. With PGlite this process is the data folder's only owner (it
+ * writes DATA_DIR/service.json, so `npm start` refuses the folder meanwhile) and must run the
+ * worker; with DATABASE_URL, WORKER_CONCURRENCY=0 leaves the jobs to `npm run worker` processes.
+ * Long polling by default; with BOT_WEBHOOK_URL, a server on HOST:PORT takes Telegram's POSTs at
+ * that URL's path and answers nothing else (404). Links shown with new keys point at
+ * PUBLIC_BASE_URL (where `npm start` serves the API), else `http://localhost:PORT`.
+ * @throws Error when TELEGRAM_BOT_TOKEN is unset, the token is refused, the data folder is in use,
+ *   the engine is missing, or the webhook port cannot be listened on.
+ */
+export async function startBotAlone(env: Env): Promise<RunningBotAlone> {
+  if (!env.TELEGRAM_BOT_TOKEN) throw new Error('TELEGRAM_BOT_TOKEN is required: `npm run bot` runs the Telegram bot only (get a token from @BotFather).');
+  const service = await startService(env, { http: false });
+  const { ctx } = service;
+  ctx.config.apiBaseUrl = `${(env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '')}/v1/replicate/v1`;
+  let server: Server | null = null;
+  try {
+    const bot = await startBot(ctx, {
+      token: env.TELEGRAM_BOT_TOKEN,
+      apiRoot: env.TELEGRAM_API_ROOT,
+      webhookUrl: env.BOT_WEBHOOK_URL,
+      webhookSecret: env.BOT_WEBHOOK_SECRET,
+      keyGraceSeconds: env.KEY_REISSUE_GRACE_SECONDS,
+      publicApiBaseUrl: ctx.config.apiBaseUrl.replace(/\/v1$/, ''),
+    });
+    if (bot.webhookHandler) server = await listen(express().use(bot.webhookHandler), env.PORT, env.HOST);
+    const port = server ? (server.address() as { port: number }).port : null;
+    const mode = port === null ? 'long polling' : `webhook, listening on ${env.HOST}:${port}`;
+    logEvent(ctx, 'info', 'bot', `@${bot.username} running alone (${mode}); no HTTP API in this process; engine ${ctx.engine.name}`);
+    return {
+      ctx,
+      username: bot.username,
+      webhookServerUrl: port === null ? null : `http://127.0.0.1:${port}`,
+      async stop() {
+        const closing = server ? new Promise<void>((done) => server!.close(() => done())) : Promise.resolve();
+        server?.closeAllConnections();
+        await bot.stop();
+        await closing;
+        await service.stop();
+      },
+    };
+  } catch (error) {
+    server?.close();
+    await service.stop();
+    throw error;
+  }
+}
+
+/** Listens on `host:port`. @throws Error naming the port when it is in use or needs privileges. */
+function listen(app: express.Express, port: number, host: string): Promise<Server> {
+  return new Promise((done, fail) => {
+    const server = createServer(app);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') fail(new Error(`port ${port} is in use; set PORT to a free port for the bot's webhook`));
+      else if (error.code === 'EACCES') fail(new Error(`port ${port} needs privileges this process lacks; set PORT to 1024 or above`));
+      else fail(error);
+    });
+    server.listen(port, host, () => done(server));
+  });
+}
