@@ -7,12 +7,7 @@
 
 // Pipeline, recognize: a remote transcription server (the openai-asr engine's upstream).
 export { fingerprintTranscription, startTranscriptionServer } from '../pipeline/recognize/test-support/start-transcription-server.ts';
-export type {
-  RecordedTranscriptionRequest,
-  TranscriptionReply,
-  TranscriptionScript,
-  TranscriptionServer,
-} from '../pipeline/recognize/test-support/start-transcription-server.ts';
+export type { RecordedTranscriptionRequest, TranscriptionReply, TranscriptionServer } from '../pipeline/recognize/test-support/start-transcription-server.ts';
 
 // Pipeline, recognize/models: a release host for model installs, and fixture models.
 export { packTarBz2, serveReleaseFiles, startBlackHole, writeFixtureModel } from '../pipeline/recognize/models/install/serve-release-files.test-helper.ts';
@@ -22,18 +17,16 @@ export { FIXTURE_MODELS_DIR } from '../pipeline/recognize/test-support/fixture-m
 // Pipeline, decode: hostile media and a recording ffmpeg stand-in.
 export { makeFlacBomb } from '../pipeline/decode/test-support/make-flac-bomb.ts';
 export { recordFfmpegOutputs } from '../pipeline/decode/test-support/record-ffmpeg-outputs.ts';
-export type { FfmpegOutput } from '../pipeline/decode/test-support/record-ffmpeg-outputs.ts';
 
 // Pipeline, render: fixed transcripts.
 export { MULTI_SPEAKER_TRANSCRIPT } from '../pipeline/render/__fixtures__/transcripts.ts';
 
 // Pipeline, post-process: an OpenAI-compatible chat server and a script that answers like a model.
 export { startChatServer } from '../pipeline/post-process/test-support/start-chat-server.ts';
-export type { ChatReply, ChatScript, ChatServer, RecordedChatRequest } from '../pipeline/post-process/test-support/start-chat-server.ts';
+export type { ChatServer } from '../pipeline/post-process/test-support/start-chat-server.ts';
 export { identifyRequest, replyLikeAModel } from '../pipeline/post-process/test-support/reply-like-a-model.ts';
-export type { RequestIdentity } from '../pipeline/post-process/test-support/reply-like-a-model.ts';
 export { testLlmConfig } from '../pipeline/post-process/test-support/test-llm-config.ts';
 
 // Platform, storage: an S3-compatible server.
 export { startS3Server } from '../platform/storage/test-support/start-s3-server.ts';
-export type { RecordedS3Request, S3Server } from '../platform/storage/test-support/start-s3-server.ts';
+export type { S3Server } from '../platform/storage/test-support/start-s3-server.ts';
