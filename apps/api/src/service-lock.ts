@@ -14,14 +14,26 @@ export function serviceLockPath(dataDir: string): string {
 }
 
 
-/** Reads the lock of a service that is still running, or null when none runs (a stale file is ignored). */
+/**
+ * Reads the lock of a service that is still running, or null when none runs (a stale file is ignored).
+ * @throws Error when the folder's owner serves no API (port 0: `npm run bot`, the bot alone), since
+ *   the caller could neither reach it over loopback nor open the embedded database beside it.
+ */
 export async function readLiveServiceLock(dataDir: string): Promise<ServiceLockInfo | null> {
+  let info: ServiceLockInfo;
   try {
-    const info = JSON.parse(await readFile(serviceLockPath(dataDir), 'utf8')) as ServiceLockInfo;
-    return isPidRunning(info.pid) && info.pid !== process.pid ? info : null;
+    info = JSON.parse(await readFile(serviceLockPath(dataDir), 'utf8')) as ServiceLockInfo;
+    if (!isPidRunning(info.pid) || info.pid === process.pid) return null;
   } catch {
     return null;
   }
+  if (info.port === 0) {
+    throw new Error(
+      `The embedded database in ${dataDir} is in use by the bot running alone as process ${info.pid} (npm run bot), ` +
+        'which serves no API and PGlite allows one process. Stop it first, run "npm start" instead (it runs the bot too), or set DATABASE_URL to use PostgreSQL.',
+    );
+  }
+  return info;
 }
 
 /** Writes the lock file readable by its owner only (it holds the admin token). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../api/src/test-support/spawn-service.ts';
+import { freePort, runScriptToEnd } from '../../api/src/test-support/spawn-service.ts';
 import { REPO_ROOT } from '../../api/src/test-support/shared-paths.ts';
 import { startFakeBotApi, testUser, type FakeBotApi } from './test-support/fake-bot-api.ts';
 import { commandUpdate } from './test-support/telegram-updates.ts';
@@ -12,47 +12,59 @@ import { commandUpdate } from './test-support/telegram-updates.ts';
 /** Time a child may take to open PGlite and start on a busy 2-core machine, ms. */
 const START_TIMEOUT_MS = 180_000;
 
+interface SpawnedBot {
+  child: ChildProcess;
+  output(): string;
+  /** Sends SIGTERM to the process group (npm and the node under it); resolves to the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `npm run bot` in its own process group, so a stop reaches node under npm (and nothing else). */
+function spawnBot(env: Record<string, string>): SpawnedBot {
+  const child = spawn('npm', ['run', '--silent', 'bot'], {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', LOG_LEVEL: 'info', RECOGNITION_ENGINE: 'fake', MODELS_AUTO_INSTALL: '0', ...env },
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  return {
+    child,
+    output: () => output,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done(child.exitCode);
+        child.once('exit', (code) => done(code));
+        process.kill(-child.pid!, signal);
+      }),
+  };
+}
+
 /** `npm run bot` (apps/bot/src/main.ts): the bot alone with the core, against a local Bot API server. */
 describe('npm run bot', () => {
   let fake: FakeBotApi;
   let dataDir: string;
-  let port: number;
-  let child: ChildProcess;
-  let output = '';
+  const spawned: SpawnedBot[] = [];
 
   beforeAll(async () => {
     fake = await startFakeBotApi();
     dataDir = await mkdtemp(join(tmpdir(), 'bot-alone-'));
-    port = await freePort();
-    // Its own process group, so the stop reaches node under npm (and nothing else).
-    child = spawn('npm', ['run', '--silent', 'bot'], {
-      cwd: REPO_ROOT,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot,
-        HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', RECOGNITION_ENGINE: 'fake', MODELS_AUTO_INSTALL: '0',
-      },
-    });
-    child.stdout?.on('data', (chunk) => (output += chunk));
-    child.stderr?.on('data', (chunk) => (output += chunk));
-  }, START_TIMEOUT_MS);
+  });
 
   afterAll(async () => {
-    if (child?.exitCode === null) {
-      const exited = new Promise((done) => child.once('exit', done));
-      process.kill(-child.pid!, 'SIGKILL');
-      await exited;
-    }
+    for (const bot of spawned) await bot.stop('SIGKILL');
     await fake?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('should answer /start in chat, serve no HTTP API, and stop cleanly on SIGTERM', async () => {
-    await fake.waitForCall((call) => call.method === 'getMe', START_TIMEOUT_MS).catch(() => {
-      throw new Error(`the bot never called getMe:\n${output}`);
-    });
-    await waitFor(() => /"component":"bot".*running alone \(long polling\)/.test(output), START_TIMEOUT_MS, () => output);
+  it('should answer /start by long polling, serve no HTTP API, keep the data folder to itself, and stop on SIGTERM', async () => {
+    const port = await freePort();
+    const bot = spawnBot({ DATA_DIR: join(dataDir, 'polling'), TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, PORT: String(port) });
+    spawned.push(bot);
+    await waitFor(() => /"component":"bot".*running alone \(long polling\)/.test(bot.output()), START_TIMEOUT_MS, bot.output);
+    expect(fake.calls.some((call) => call.method === 'getMe')).toBe(true);
     fake.pushUpdate(commandUpdate(testUser(6161), '/start'));
     const reply = await fake.waitForCall((call) => call.method === 'sendMessage' && call.payload.chat_id === 6161, 60_000);
     expect(String(reply.payload.text)).not.toBe('');
@@ -61,20 +73,40 @@ describe('npm run bot', () => {
     // No HTTP API: nothing answers on PORT, and the data folder's lock names no port.
     const api = await fetch(`http://127.0.0.1:${port}/health`).then((response) => response.status, (error: Error) => error);
     expect(api).toBeInstanceOf(Error);
-    const lock = JSON.parse(await readFile(join(dataDir, 'service.json'), 'utf8')) as { pid: number; port: number };
+    const lock = JSON.parse(await readFile(join(dataDir, 'polling', 'service.json'), 'utf8')) as { port: number };
     expect(lock.port).toBe(0);
+    // PGlite has one owner: the key CLI says who holds the folder instead of opening it beside the bot.
+    const cli = await runScriptToEnd('apps/api/src/cli/apikey.ts', ['list'], { DATA_DIR: join(dataDir, 'polling') });
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toMatch(/in use by the bot running alone as process \d+/);
 
-    const exited = new Promise<number | null>((done) => child.once('exit', done));
-    process.kill(-child.pid!, 'SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await bot.stop()).toBe(0);
+  });
+
+  it('should take updates on its webhook path only, with the secret, when BOT_WEBHOOK_URL is set', async () => {
+    const port = await freePort();
+    const hook = `http://127.0.0.1:${port}/telegram-hook`;
+    const bot = spawnBot({ DATA_DIR: join(dataDir, 'webhook'), TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, PORT: String(port), BOT_WEBHOOK_URL: hook });
+    spawned.push(bot);
+    await waitFor(() => /"component":"bot".*running alone \(webhook, listening on/.test(bot.output()), START_TIMEOUT_MS, bot.output);
+    const registered = await fake.waitForCall((call) => call.method === 'setWebhook');
+    expect(registered.payload.url).toBe(hook);
+    const update = { update_id: 1, ...commandUpdate(testUser(6262), '/start') };
+    const post = (secret: string) =>
+      fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret }, body: JSON.stringify(update) });
+    expect((await post('wrong')).status).toBe(401);
+    expect((await post(String(registered.payload.secret_token))).status).toBe(200);
+    await fake.waitForCall((call) => call.method === 'sendMessage' && call.payload.chat_id === 6262, 60_000);
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(404); // the webhook only, no API
+    expect(await bot.stop()).toBe(0);
   });
 });
 
 /** Polls `check` every 50 ms; throws with `describe()` after `timeoutMs`. */
-async function waitFor(check: () => boolean, timeoutMs: number, describe: () => string): Promise<void> {
+async function waitFor(check: () => boolean, timeoutMs: number, output: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out:\n${describe()}`);
+    if (Date.now() > deadline) throw new Error(`timed out:\n${output()}`);
     await sleep(50);
   }
 }
