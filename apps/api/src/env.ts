@@ -146,11 +146,16 @@ export function checkEnv(source: NodeJS.ProcessEnv): { env: Env; problems: [] } 
 }
 
 /**
- * Parses the environment; on a bad value prints the variable's name and the rule and exits (fail fast).
+ * Parses the environment; on a bad value writes the variable's name and the rule to stderr, one
+ * plain line per broken variable, and exits 1 (fail fast).
+ * Why plain text and not the structured logger: this runs before any logger exists, and LOG_LEVEL
+ * itself may be the broken variable; the reader is an operator at a terminal or in
+ * `docker compose logs`, who needs the variable's name at once; and the process ends here, so
+ * no log collector has anything to correlate the line with.
  */
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const checked = checkEnv(source);
   if (checked.env) return checked.env;
-  for (const problem of checked.problems) console.error(problem);
+  process.stderr.write(`${checked.problems.join('\n')}\n`);
   process.exit(1);
 }

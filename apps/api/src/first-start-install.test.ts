@@ -6,20 +6,23 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findCatalogModel, RECOMMENDED_CPU_MODEL } from '@transcribe/core';
 import { packTarBz2, type ReleaseHost, serveReleaseFiles, startBlackHole, writeFixtureModel } from '@transcribe/core/testing';
 import { autoInstallMirror } from './select-engine.ts';
+import { findLogLines } from './test-support/read-log-lines.ts';
 import { freePort, runScriptToEnd, spawnService } from './test-support/spawn-service.ts';
 
 const CLI = 'apps/api/src/cli/models.ts';
 const BASE = findCatalogModel(RECOMMENDED_CPU_MODEL)!;
 
-/** Waits until `read()` contains `text`, for at most `timeoutMs`. @returns milliseconds waited. */
-async function waitFor(read: () => string, text: string, timeoutMs: number): Promise<number> {
+/** Waits until the service's structured log has a line of `component` whose message contains `text`. */
+async function waitForLog(read: () => string, component: string, text: string, timeoutMs: number): Promise<void> {
   const started = performance.now();
-  while (!read().includes(text)) {
-    if (performance.now() - started > timeoutMs) throw new Error(`"${text}" did not appear within ${timeoutMs} ms in:\n${read()}`);
+  while (findLogLines(read(), component, text).length === 0) {
+    if (performance.now() - started > timeoutMs) throw new Error(`no ${component} line with "${text}" within ${timeoutMs} ms in:\n${read()}`);
     await sleep(100);
   }
-  return performance.now() - started;
 }
+
+/** The service's lines of `component` (its structured log) whose message contains `text`. */
+const logged = (output: string, component: string, text = '') => findLogLines(output, component, text);
 
 describe('first start without a model', () => {
   let work: string;
@@ -90,10 +93,11 @@ describe('first start without a model', () => {
   });
 
   it('the service starts on PocketSphinx at once and tries nothing with MODELS_AUTO_INSTALL=0', async () => {
-    const service = await spawnService({ DATA_DIR: join(work, `data-off-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: '0' });
+    const service = await spawnService({ DATA_DIR: join(work, `data-off-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: '0', LOG_LEVEL: 'info' });
     try {
-      expect(service.output()).toContain('[recognition] engine pocketsphinx: auto, no sherpa-onnx model');
+      expect(logged(service.output(), 'recognition', 'engine pocketsphinx: auto, no sherpa-onnx model')).toHaveLength(1);
       await sleep(1000);
+      expect(logged(service.output(), 'models')).toEqual([]);
       expect(service.output()).not.toContain('[models]');
       expect(await readdir(modelsDir)).toEqual([]);
     } finally {
@@ -103,14 +107,14 @@ describe('first start without a model', () => {
 
   it('the service answers on PocketSphinx while the download runs, and the download ends with the service', async () => {
     host.stallAfter(100); // the archive is a few kB: stall early in it
-    const service = await spawnService({ DATA_DIR: join(work, `data-stall-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: host.url }, 30_000);
+    const service = await spawnService({ DATA_DIR: join(work, `data-stall-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: host.url, LOG_LEVEL: 'info' }, 30_000);
     try {
-      await waitFor(service.output, `[models] downloading ${BASE.name}: 0%`, 20_000);
+      await waitForLog(service.output, 'models', `downloading ${BASE.name}: 0%`, 20_000);
       expect(host.stalled()).toBe(1);
       // The download hangs half-way, and the service answers all the same, on PocketSphinx.
       expect((await fetch(`${service.url}/health`)).ok).toBe(true);
-      expect(service.output()).toContain('[recognition] engine pocketsphinx');
-      expect(service.output()).toContain(`[models] no model installed: installing ${BASE.name} (recommended for CPU)`);
+      expect(logged(service.output(), 'recognition', 'engine pocketsphinx')).toHaveLength(1);
+      expect(logged(service.output(), 'models', `no model installed: installing ${BASE.name} (recommended for CPU)`)).toHaveLength(1);
     } finally {
       await service.kill();
       host.stallAfter(null);
@@ -124,14 +128,14 @@ describe('first start without a model', () => {
   it('the service falls back in one line, a few seconds after it starts, when the release host is unreachable', async () => {
     const hole = await startBlackHole();
     const started = performance.now();
-    const service = await spawnService({ DATA_DIR: join(work, `data-hole-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: hole.url }, 30_000);
+    const service = await spawnService({ DATA_DIR: join(work, `data-hole-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: hole.url, LOG_LEVEL: 'info' }, 30_000);
     try {
       const healthy = performance.now() - started;
-      expect(service.output()).toContain('[recognition] engine pocketsphinx');
-      await waitFor(service.output, '[models] cannot reach', 20_000);
+      expect(logged(service.output(), 'recognition', 'engine pocketsphinx')).toHaveLength(1);
+      await waitForLog(service.output, 'models', 'cannot reach', 20_000);
       const fallback = performance.now() - started;
-      expect(service.output()).toContain(`staying on PocketSphinx; to install ${BASE.name} later run \`npm run models -- download ${BASE.name}\``);
-      expect(service.output().match(/\[models\]/g)).toHaveLength(1);
+      expect(logged(service.output(), 'models', `staying on PocketSphinx; to install ${BASE.name} later run \`npm run models -- download ${BASE.name}\``)).toHaveLength(1);
+      expect(logged(service.output(), 'models')).toHaveLength(1); // one line, and nothing else from the install
       expect((await fetch(`${service.url}/health`)).ok).toBe(true);
       console.log(`unreachable host: service healthy after ${(healthy / 1000).toFixed(1)} s, fallback line after ${(fallback / 1000).toFixed(1)} s`);
     } finally {

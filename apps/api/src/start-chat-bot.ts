@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { ServiceContext } from '@transcribe/core';
+import { logEvent, type ServiceContext } from '@transcribe/core';
 import type { Env } from './env.ts';
 
 /**
@@ -21,6 +21,6 @@ export async function startChatBot(ctx: ServiceContext, env: Env, router: Router
     publicApiBaseUrl: ctx.config.apiBaseUrl.replace(/\/v1$/, ''),
   });
   if (bot.webhookHandler) router.use(bot.webhookHandler);
-  console.log(`[bot] @${bot.username} running (${env.BOT_WEBHOOK_URL ? 'webhook' : 'long polling'})`);
+  logEvent(ctx, 'info', 'bot', `@${bot.username} running (${env.BOT_WEBHOOK_URL ? 'webhook' : 'long polling'})`);
   return () => bot.stop();
 }

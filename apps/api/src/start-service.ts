@@ -24,7 +24,7 @@ import { createApp } from './http/create-app.ts';
 import { checkReadiness } from './http/check-readiness.ts';
 import { createServiceMetrics } from './metrics/create-service-metrics.ts';
 import { createServiceLogger } from './logging/create-service-logger.ts';
-import type { DestinationStream } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { createRequestLimiter } from './http/rate-limit.ts';
 import { startPartialUploadSweeper } from './http/sweep-partial-uploads.ts';
 import { selectEngine, vadModelPath } from './select-engine.ts';
@@ -42,23 +42,31 @@ export interface RunningService {
 
 /**
  * Starts the whole service in this process (spec 1): database (PGlite by default, PostgreSQL with
- * DATABASE_URL) with migrations, the pg-boss queue, the worker, and the HTTP API.
+ * DATABASE_URL) with migrations, the pg-boss queue, the worker, and the HTTP API. Everything it
+ * logs, from the first start-up line on, goes through one structured logger (`ctx.logger`).
+ * @param options.logger the process's logger (the entry points make it, to log before and after
+ *   this); default a new one at LOG_LEVEL, silent in tests unless LOG_LEVEL is set, writing to
+ *   `options.logDestination` (tests) or stdout.
  * @throws Error naming the cause when the embedded database is in use or the engine is missing.
  */
-export async function startService(env: Env, options: { http?: boolean; logDestination?: DestinationStream } = {}): Promise<RunningService> {
+export async function startService(env: Env, options: { http?: boolean; logDestination?: DestinationStream; logger?: Logger } = {}): Promise<RunningService> {
+  // Tests read logs only where they ask for them (LOG_LEVEL and a destination); vitest sets VITEST.
+  const quiet = env.NODE_ENV === 'test' || process.env.VITEST !== undefined;
+  const logger = options.logger ?? createServiceLogger({ level: env.LOG_LEVEL ?? (quiet ? 'silent' : 'info'), destination: options.logDestination });
   const dataDir = resolve(env.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
   const embedded = !env.DATABASE_URL;
   if (embedded) await refuseSecondOwner(dataDir);
   // Work files under DATA_DIR/work; those of a killed run are removed and its pocketsphinx/ffmpeg children killed.
-  await prepareWorkRoot(join(dataDir, 'work'), { soleOwner: embedded });
-  const engine = await selectEngine(env);
-  const mediaStore = selectMediaStore(env);
+  await prepareWorkRoot(join(dataDir, 'work'), { soleOwner: embedded, logger });
+  const engine = await selectEngine(env, logger);
+  const mediaStore = selectMediaStore(env, logger);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: join(dataDir, 'pglite') });
   const boss = await openJobQueue(database, {
     databaseUrl: env.DATABASE_URL,
     expireInSeconds: env.JOB_EXPIRE_SECONDS,
     maintenanceIntervalSeconds: env.QUEUE_MAINTENANCE_SECONDS,
+    logger,
   });
   if (embedded) await requeueInterruptedJobs(database, boss);
   // Authenticated keys are cached here and dropped as any process revokes them (LISTEN/NOTIFY); a
@@ -74,6 +82,7 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
     predictionEvents: createPredictionEvents(),
     ...(apiKeyCache ? { apiKeyCache } : {}),
     stopping: stopping.signal,
+    logger,
     config: {
       dataDir,
       mediaStore,
@@ -89,9 +98,6 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
       pricePerMinute: env.PRICE_PER_MINUTE,
     },
   };
-  // Tests read logs only where they ask for them (LOG_LEVEL and a destination); vitest sets VITEST.
-  const quiet = env.NODE_ENV === 'test' || process.env.VITEST !== undefined;
-  ctx.logger = createServiceLogger({ level: env.LOG_LEVEL ?? (quiet ? 'silent' : 'info'), destination: options.logDestination });
   const metrics = createServiceMetrics(ctx); // before the worker starts: every prediction it ends is counted
   ctx.metrics = metrics.predictions;
   await startPartialUploadSweeper(ctx, { soleOwner: embedded }); // data: uploads cut short by a stop

@@ -1,17 +1,20 @@
 import { createCli, runCli } from './cli/create-cli.ts';
 import { parseEnv } from './env.ts';
 import { logStrayRejections } from './log-stray-rejections.ts';
+import { createServiceLogger } from './logging/create-service-logger.ts';
 import { startService, type RunningService } from './start-service.ts';
 
 /**
  * `npm run worker`: a worker process without the HTTP API, sharing the PostgreSQL queue with the
- * service and other workers. Needs DATABASE_URL (PGlite admits one process only).
+ * service and other workers. Needs DATABASE_URL (PGlite admits one process only). Its lines go
+ * through the structured logger (LOG_LEVEL; component `worker`).
  */
 async function runWorker(): Promise<void> {
   const env = parseEnv();
-  logStrayRejections('worker'); // a database outage must not end the process
+  const logger = createServiceLogger({ level: env.LOG_LEVEL ?? 'info' });
+  logStrayRejections('worker', logger); // a database outage must not end the process
   if (!env.DATABASE_URL) {
-    console.error('[worker] DATABASE_URL is required: extra workers share a PostgreSQL queue (PGlite admits one process).');
+    logger.fatal({ component: 'worker' }, 'DATABASE_URL is required: extra workers share a PostgreSQL queue (PGlite admits one process).');
     process.exit(1);
   }
   // Installed before the start: a SIGTERM during start-up is honoured once the start is done.
@@ -26,11 +29,11 @@ async function runWorker(): Promise<void> {
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
   try {
-    service = await startService(env, { http: false });
-    console.log(`[worker] taking jobs (concurrency ${env.WORKER_CONCURRENCY}, engine ${service.ctx.engine.name})`);
+    service = await startService(env, { http: false, logger });
+    logger.info({ component: 'worker', engine: service.ctx.engine.name }, `taking jobs (concurrency ${env.WORKER_CONCURRENCY}, engine ${service.ctx.engine.name})`);
     if (stopping) stopAndExit(service);
   } catch (error) {
-    console.error(`[worker] could not start: ${(error as Error).message}`);
+    logger.fatal({ component: 'worker' }, `could not start: ${(error as Error).message}`);
     process.exit(1);
   }
 }

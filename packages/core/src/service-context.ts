@@ -141,8 +141,11 @@ export interface ServiceContext {
    * which a create wakes at once (platform/jobs/wake-transcribe-workers.ts). Absent in API-only processes.
    */
   localTranscribeWorkers?: Set<string>;
-  /** The structured logger (pino; apps/api/src/logging/): stage lines of predictions, worker and webhook events. */
-  logger?: Logger;
+  /**
+   * The structured logger (pino; apps/api/src/logging/): stage lines of predictions, worker, queue,
+   * webhook and bot events. Always present, so that nothing in the service writes to the console.
+   */
+  logger: Logger;
   /** Where the pipeline reports what operators count (apps/api/src/metrics/: Prometheus); absent: nothing is counted. */
   metrics?: PredictionMetrics;
   /**

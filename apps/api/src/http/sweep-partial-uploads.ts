@@ -1,6 +1,6 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServiceContext } from '@transcribe/core';
+import { logEvent, type ServiceContext } from '@transcribe/core';
 import { PARTIAL_UPLOAD_SUFFIX } from './receive-json-body.ts';
 
 /**
@@ -44,7 +44,7 @@ export async function sweepPartialUploads(dataDir: string, options: { olderThanM
  */
 export async function startPartialUploadSweeper(ctx: ServiceContext, options: { soleOwner: boolean }): Promise<void> {
   const removed = await sweepPartialUploads(ctx.config.dataDir, { olderThanMs: options.soleOwner ? 0 : PARTIAL_UPLOAD_STALE_MS });
-  if (removed > 0) console.log(`[uploads] removed ${removed} partial data: upload(s) left by an earlier run`);
+  if (removed > 0) logEvent(ctx, 'info', 'uploads', `removed ${removed} partial data: upload(s) left by an earlier run`);
   const timer = setInterval(() => {
     void sweepPartialUploads(ctx.config.dataDir, { olderThanMs: PARTIAL_UPLOAD_STALE_MS });
   }, PARTIAL_UPLOAD_SWEEP_MS);

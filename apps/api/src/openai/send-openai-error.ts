@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { AppError } from '@transcribe/core';
 import { statusOfCode } from '../http/map-error.ts';
+import { logUnexpectedError } from '../logging/log-unexpected-error.ts';
 
 /** The error body of OpenAI's API reference ("Error codes"), which its SDKs read into `APIError`. */
 export interface OpenAiErrorBody {
@@ -59,7 +60,7 @@ export function handleOpenAiError(fieldOf: (param: string) => string): ErrorRequ
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return sendOpenAiError(res, 400, 'The request could not be read.', { code: 'invalid_request' });
     }
-    console.error('[openai] unexpected error', error);
+    logUnexpectedError(req, 'openai', error);
     sendOpenAiError(res, 500, 'An internal error occurred. Try again; if it repeats, tell the operator.', { code: 'internal' });
   };
 }

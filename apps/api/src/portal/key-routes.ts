@@ -1,5 +1,5 @@
 import express, { Router } from 'express';
-import { AppError, listOwnerApiKeys, MAX_KEY_REISSUE_GRACE_SECONDS, reissueUserApiKey, serviceRootUrl, type ServiceContext } from '@transcribe/core';
+import { AppError, listOwnerApiKeys, logEvent, MAX_KEY_REISSUE_GRACE_SECONDS, reissueUserApiKey, serviceRootUrl, type ServiceContext } from '@transcribe/core';
 import { apiKeyPage, newKeyPage } from './pages/api-key-page.ts';
 import { sendPage } from './pages/layout.ts';
 import { requireCsrf, requireSession } from './portal-guards.ts';
@@ -27,7 +27,7 @@ export function keyRoutes(ctx: ServiceContext): Router {
 
   router.post('/api/key', requireSession, form, requireCsrf, async (req, res) => {
     const session = res.locals.portal!;
-    const key = await reissueUserApiKey(db, { owner: session.owner, label: PORTAL_KEY_LABEL, graceSeconds: graceOf((req.body as Record<string, unknown>).old_key), cache: ctx.apiKeyCache, confirmWith: ctx.database });
+    const key = await reissueUserApiKey(db, { owner: session.owner, label: PORTAL_KEY_LABEL, graceSeconds: graceOf((req.body as Record<string, unknown>).old_key), cache: ctx.apiKeyCache, confirmWith: ctx.database, log: (message) => logEvent(ctx, 'warn', 'keys', message) });
     sendPage(res, { title: 'Your new API key', session, current: '/portal/api', body: newKeyPage(key, serviceRootUrl(ctx)) });
   });
 

@@ -55,7 +55,8 @@ describe('the database going away during processing (PostgreSQL)', () => {
 
   it('should survive a 4 s outage: every prediction still ends once, charged at most once', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     // Leases outlive the outage (as the defaults do: 45 s), so a live worker's run is not taken from it.
-    const env = fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '2', FAKE_ENGINE_DELAY_MS: '1500', PRICE_PER_MINUTE: '1', JOB_LEASE_STALE_MS: '10000' });
+    // LOG_LEVEL warn: reclaims and stray rejections are logged, and shown when a prediction fails.
+    const env = fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '2', FAKE_ENGINE_DELAY_MS: '1500', PRICE_PER_MINUTE: '1', JOB_LEASE_STALE_MS: '10000', LOG_LEVEL: 'warn' });
     service = await spawnService(env, SPAWN_TIMEOUT_MS);
     const key = await createKeyWithCli(env);
     const ids: string[] = [];

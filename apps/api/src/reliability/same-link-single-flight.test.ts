@@ -69,7 +69,7 @@ async function gatedServer(bytes: Buffer) {
 
 /** `npm run worker` as a child process, with its output collected. */
 function startWorker(env: Record<string, string>) {
-  const child: ChildProcess = runScript('apps/api/src/worker-main.ts', [], env);
+  const child: ChildProcess = runScript('apps/api/src/worker-main.ts', [], { LOG_LEVEL: 'info', ...env }); // info: its `taking jobs` line is awaited
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -113,7 +113,7 @@ describe('same link, same moment: single flight across worker processes on Postg
     api = await spawnService(fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '0' }), SPAWN_TIMEOUT_MS);
     const workerEnv = fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '300', PRICE_PER_MINUTE: '1' });
     workers = [startWorker(workerEnv), startWorker(workerEnv)];
-    await Promise.all(workers.map((worker) => waitForOutput(worker, /\[worker\] taking jobs/, SPAWN_TIMEOUT_MS)));
+    await Promise.all(workers.map((worker) => waitForOutput(worker, /"component":"worker"[^\n]*"msg":"taking jobs/, SPAWN_TIMEOUT_MS)));
     keyA = await createKeyWithCli(fakeEngineEnv(dataDir, database.url), 'user a');
     keyB = await createKeyWithCli(fakeEngineEnv(dataDir, database.url), 'user b');
     sql = postgres(database.url, { max: 2, onnotice: () => {} });
@@ -227,7 +227,7 @@ describe('same link, same moment: single flight across worker processes on Postg
     expect((await job())?.retry_count).toBe(0);
     expect((await job())?.state).not.toBe('active');
     workers[index] = startWorker(fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '300', PRICE_PER_MINUTE: '1' }));
-    await waitForOutput(workers[index]!, /\[worker\] taking jobs/, SPAWN_TIMEOUT_MS);
+    await waitForOutput(workers[index]!, /"component":"worker"[^\n]*"msg":"taking jobs/, SPAWN_TIMEOUT_MS);
     await fetch(`${api!.url}/v1/replicate/v1/predictions/${first}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${keyA}` } });
     const done = await waitForPrediction(api!.url, keyB, second, isSettled, 120_000);
     expect(done.status, String(done.error)).toBe('succeeded');

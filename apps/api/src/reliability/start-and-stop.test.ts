@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeEngineEnv, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { REPO_ROOT } from '../test-support/shared-paths.ts';
+import { findLogLines } from '../test-support/read-log-lines.ts';
 import { freePort } from '../test-support/spawn-service.ts';
 
 interface Started {
@@ -56,7 +57,7 @@ describe('starting and stopping the service as the README does', () => {
   const newEnv = async (port: number) => {
     const dir = await mkdtemp(join(tmpdir(), 'start-stop-'));
     dirs.push(dir);
-    return { ...fakeEngineEnv(dir, null), PORT: String(port), HOST: '127.0.0.1', MODELS_AUTO_INSTALL: '0' };
+    return { ...fakeEngineEnv(dir, null), PORT: String(port), HOST: '127.0.0.1', MODELS_AUTO_INSTALL: '0', LOG_LEVEL: 'info' };
   };
 
   afterAll(async () => {
@@ -76,7 +77,7 @@ describe('starting and stopping the service as the README does', () => {
       await waitForHealth(port, started);
       started.child.kill('SIGTERM'); // to the process the person started, not to node below it
       expect(await started.exited).toBe(0);
-      expect(started.output()).toContain('[service] SIGTERM: finishing running work, then stopping');
+      expect(findLogLines(started.output(), 'service', 'SIGTERM: finishing running work, then stopping')).toHaveLength(1);
       // The service itself is gone, not only its wrapper: the port is free and /health is refused.
       expect(await fetch(`http://127.0.0.1:${port}/health`).then(() => 'answered', () => 'refused')).toBe('refused');
       expect(await portIsFree(port)).toBe(true);
@@ -90,7 +91,7 @@ describe('starting and stopping the service as the README does', () => {
     const started = start('npm', ['start'], await newEnv(port));
     live.push(started);
     expect(await started.exited).toBe(1);
-    expect(started.output()).toContain(`[service] could not start: port ${port} is in use; set PORT to a free port, or stop what listens there`);
+    expect(findLogLines(started.output(), 'service', `could not start: port ${port} is in use; set PORT to a free port, or stop what listens there`)).toHaveLength(1);
     expect(started.output()).not.toContain('Cannot read properties');
   });
 });

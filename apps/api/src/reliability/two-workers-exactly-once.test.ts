@@ -14,7 +14,7 @@ const PREDICTIONS = 30;
 
 /** `npm run worker` as a child process, with its output collected. */
 function startWorker(env: Record<string, string>) {
-  const child: ChildProcess = runScript('apps/api/src/worker-main.ts', [], env);
+  const child: ChildProcess = runScript('apps/api/src/worker-main.ts', [], { LOG_LEVEL: 'info', ...env }); // info: its `taking jobs` line is awaited
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -59,7 +59,7 @@ describe('two `npm run worker` processes on one PostgreSQL queue', () => {
     api = await spawnService(fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '0' }), SPAWN_TIMEOUT_MS);
     const workerEnv = fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '2', FAKE_ENGINE_DELAY_MS: '300' });
     workers = [startWorker(workerEnv), startWorker(workerEnv)];
-    await Promise.all(workers.map((worker) => waitForOutput(worker, /\[worker\] taking jobs/, SPAWN_TIMEOUT_MS)));
+    await Promise.all(workers.map((worker) => waitForOutput(worker, /"component":"worker"[^\n]*"msg":"taking jobs/, SPAWN_TIMEOUT_MS)));
     const key = await createKeyWithCli(fakeEngineEnv(dataDir, database.url));
     const ids: string[] = [];
     for (let n = 0; n < PREDICTIONS; n++) {

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
-import { AppError, createApiKey, createPortalLoginLink, listApiKeys, revokeApiKey, type ServiceContext } from '@transcribe/core';
+import { AppError, createApiKey, createPortalLoginLink, listApiKeys, logEvent, revokeApiKey, type ServiceContext } from '@transcribe/core';
 
 function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
@@ -31,7 +31,7 @@ export function adminRoutes(ctx: ServiceContext, adminToken: string): Router {
     res.json(await listApiKeys(ctx.database.db));
   });
   router.post('/api-keys/:id/revoke', async (req, res) => {
-    await revokeApiKey(ctx.database.db, String(req.params.id), { cache: ctx.apiKeyCache, confirmWith: ctx.database });
+    await revokeApiKey(ctx.database.db, String(req.params.id), { cache: ctx.apiKeyCache, confirmWith: ctx.database, log: (message) => logEvent(ctx, 'warn', 'keys', message) });
     res.json({ revoked: req.params.id });
   });
   router.post('/portal/login-links', async (req, res) => {

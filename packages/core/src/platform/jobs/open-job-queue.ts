@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
 import type { Database } from '../db/open-database.ts';
 
 /** The pg-boss queue that carries one job per prediction to run. */
@@ -11,6 +12,11 @@ export interface JobQueueOptions {
   expireInSeconds: number;
   /** How often pg-boss looks for expired jobs, in seconds. */
   maintenanceIntervalSeconds?: number;
+  /**
+   * Where pg-boss's own errors go (component `queue`): a lost connection while polling, a failed
+   * maintenance run. pg-boss recovers from them itself, so they are warnings, not crashes.
+   */
+  logger: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -27,7 +33,7 @@ export async function openJobQueue(database: Database, options: JobQueueOptions)
   const boss = options.databaseUrl
     ? new PgBoss({ connectionString: options.databaseUrl, max: 4, ...common })
     : new PgBoss({ db: { executeSql: (text, values) => database.executeSql(text, values) }, ...common });
-  boss.on('error', (error) => console.error('[queue]', error.message));
+  boss.on('error', (error) => options.logger.warn({ component: 'queue', err: { type: error.name, message: error.message } }, `pg-boss: ${error.message}`));
   await boss.start();
   await boss.createQueue(TRANSCRIBE_QUEUE, {
     name: TRANSCRIBE_QUEUE,

@@ -59,7 +59,7 @@ export async function startTranscribeWorker(ctx: ServiceContext, options: Transc
     let ended!: () => void;
     running.set(job.id, { abort: (reason) => hardStop.abort(reason), done: new Promise<void>((resolve) => (ended = resolve)) });
     try {
-      const release = await holdJobLease(ctx.database.db, { predictionId, jobId: job.id, workerId }, heartbeatMs);
+      const release = await holdJobLease(ctx.database.db, { predictionId, jobId: job.id, workerId }, heartbeatMs, ctx);
       try {
         await runPrediction(ctx, predictionId, hardStop.signal);
       } catch (error) {

@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { readWorkFolderOwner } from './claim-work-folder.ts';
 import { currentProcessIdentity, isProcessAlive, readProcess } from './process-identity.ts';
 import { CHILDREN_FOLDER, type ChildRecord } from './track-child-process.ts';
@@ -24,15 +25,18 @@ export interface WorkSweep {
  * never hit), then the folder is removed. Folders of live processes that share DATA_DIR are kept.
  * @param options.soleOwner true when no other process can use this DATA_DIR (embedded PGlite: the
  *   service lock of service-lock.ts), so that folders without an owner file are stale too.
+ * @param options.logger where a sweep that found something says so (component `work`, a warning:
+ *   it means the last stop was unclean).
  * @returns what was removed and killed.
  * @throws the file system's error when `root` cannot be created or read.
  */
-export async function prepareWorkRoot(root: string, options: { soleOwner: boolean }): Promise<WorkSweep> {
+export async function prepareWorkRoot(root: string, options: { soleOwner: boolean; logger: Pick<Logger, 'warn'> }): Promise<WorkSweep> {
   await mkdir(root, { recursive: true });
   const sweep = await sweepWorkFolders(root, options);
   setWorkRoot(root);
   if (sweep.removedFolders.length + sweep.killedPids.length > 0) {
-    console.log(`[work] after an unclean stop: removed ${sweep.removedFolders.length} work folder(s), killed ${sweep.killedPids.length} leftover process(es)`);
+    const message = `after an unclean stop: removed ${sweep.removedFolders.length} work folder(s), killed ${sweep.killedPids.length} leftover process(es)`;
+    options.logger.warn({ component: 'work', removed_folders: sweep.removedFolders.length, killed_pids: sweep.killedPids }, message);
   }
   return sweep;
 }

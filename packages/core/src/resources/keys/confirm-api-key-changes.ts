@@ -22,7 +22,11 @@ export interface KeyChangeTicket {
 export interface ConfirmApiKeyChangesOptions {
   /** Upper bound of the wait, ms (default {@link DEFAULT_KEY_CHANGE_CONFIRM_TIMEOUT_MS}). */
   timeoutMs?: number;
-  /** Where an unconfirmed change is reported (default: console, `[keys]` prefix). */
+  /**
+   * Where an unconfirmed change is reported, e.g. `(message) => logEvent(ctx, 'warn', 'keys', message)`
+   * or a CLI's stderr; absent: not reported (the change holds all the same; the process that did not
+   * confirm falls back on its KEY_CACHE_TTL_MS).
+   */
   log?: (message: string) => void;
 }
 
@@ -53,7 +57,7 @@ export async function confirmApiKeyChanges<T>(
 ): Promise<T> {
   if (!database || database.kind !== 'postgres') return change(null);
   const timeoutMs = options.timeoutMs ?? DEFAULT_KEY_CHANGE_CONFIRM_TIMEOUT_MS;
-  const log = options.log ?? ((message) => console.warn(`[keys] ${message}`));
+  const log = options.log ?? (() => {});
   const token = randomBytes(8).toString('hex');
   const confirmedBy = new Set<string>();
   let wake = () => {};

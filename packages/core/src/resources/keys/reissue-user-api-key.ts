@@ -21,6 +21,8 @@ export interface ReissueApiKeyRequest {
   cache?: ApiKeyCache | undefined;
   /** The open database, on which the call waits for every key-caching process to confirm (confirm-api-key-changes.ts). */
   confirmWith?: Database | undefined;
+  /** Where a key-caching process that did not confirm in time is reported (confirmApiKeyChanges); absent: not reported. */
+  log?: (message: string) => void;
 }
 
 export interface ReissuedApiKey extends CreatedApiKey {
@@ -56,7 +58,7 @@ export async function reissueUserApiKey(db: Db, request: ReissueApiKeyRequest): 
     const created = await createApiKey(tx as unknown as Db, label, owner);
     await publishApiKeyChanges(tx as unknown as Db, revoked.map((row) => row.id), ticket);
     return { ...created, revokedKeyIds: revoked.map((row) => row.id), oldKeysStopAt };
-  }));
+  }), { log: request.log });
   request.cache?.forget(reissued.revokedKeyIds);
   return reissued;
 }

@@ -16,6 +16,8 @@ export interface RevokeApiKeyOptions {
    * dropped the key (confirm-api-key-changes.ts); without it the change is only announced.
    */
   confirmWith?: Database | undefined;
+  /** Where a key-caching process that did not confirm in time is reported (confirmApiKeyChanges); absent: not reported. */
+  log?: (message: string) => void;
 }
 
 /**
@@ -36,6 +38,6 @@ export async function revokeApiKey(db: Db, id: string, options: RevokeApiKeyOpti
       .set({ revokedAt: effectiveAt })
       .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
     await publishApiKeyChanges(tx as unknown as Db, [id], ticket);
-  }));
+  }), { log: options.log });
   options.cache?.forget([id]);
 }
