@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import express from 'express';
+import type { Logger } from 'pino';
 import { logEvent, type ServiceContext } from '@transcribe/core';
 import type { Env } from '../../api/src/env.ts';
 import { startService } from '../../api/src/start-service.ts';
@@ -26,12 +27,14 @@ export interface RunningBotAlone {
  * Long polling by default; with BOT_WEBHOOK_URL, a server on HOST:PORT takes Telegram's POSTs at
  * that URL's path and answers nothing else (404). Links shown with new keys point at
  * PUBLIC_BASE_URL (where `npm start` serves the API), else `http://localhost:PORT`.
+ * @param options.logger the process's structured logger (becomes `ctx.logger`); default one made
+ *   by startService at LOG_LEVEL.
  * @throws Error when TELEGRAM_BOT_TOKEN is unset, the token is refused, the data folder is in use,
  *   the engine is missing, or the webhook port cannot be listened on.
  */
-export async function startBotAlone(env: Env): Promise<RunningBotAlone> {
+export async function startBotAlone(env: Env, options: { logger?: Logger } = {}): Promise<RunningBotAlone> {
   if (!env.TELEGRAM_BOT_TOKEN) throw new Error('TELEGRAM_BOT_TOKEN is required: `npm run bot` runs the Telegram bot only (get a token from @BotFather).');
-  const service = await startService(env, { http: false });
+  const service = await startService(env, { http: false, ...(options.logger ? { logger: options.logger } : {}) });
   const { ctx } = service;
   ctx.config.apiBaseUrl = `${(env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '')}/v1/replicate/v1`;
   let server: Server | null = null;
