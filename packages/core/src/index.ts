@@ -191,6 +191,7 @@ export type { OutputFormat, PredictionInput } from './contract/validation/predic
 export { parseLegacyInput } from './contract/validation/parse-legacy-input.ts';
 export type { LegacyInput, LegacyOutputFormat } from './contract/validation/parse-legacy-input.ts';
 export { containsNul } from './contract/validation/contains-nul.ts';
+export { buildLegacyInputJsonSchema, buildPredictionInputJsonSchema } from './contract/validation/build-input-json-schema.ts';
 export { LANGUAGES, LANGUAGE_LIST_PATH, findLanguage } from './contract/spec/languages.ts';
 export type { Language } from './contract/spec/languages.ts';
 export { POST_PROCESS_TYPES, POST_PROCESS_TYPE_NAMES, TYPES_NEEDING_TARGET_LANGUAGE } from './contract/spec/post-process-types.ts';

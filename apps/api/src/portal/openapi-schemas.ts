@@ -1,42 +1,16 @@
-import { DOMAINS, EFFICIENCIES, LANGUAGES, OUTPUT_FORMATS, POST_PROCESS_TYPE_NAMES } from '@transcribe/core';
+import { buildLegacyInputJsonSchema, buildPredictionInputJsonSchema } from '@transcribe/core';
 
 type Schema = Record<string, unknown>;
 
 const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
 const timestamp: Schema = { type: ['string', 'null'], format: 'date-time' };
 
-/** Spec 2.2: the `input` object of model `service/transcribe`. */
-const predictionInput: Schema = {
-  type: 'object',
-  description: 'Spec 2.2. Unknown members and the ignored parameters (batch_size, correction, debug, spelling, stereo, enhance_asr, log_progress, auto_multilingual) are accepted and have no effect.',
-  required: ['audio'],
-  properties: {
-    audio: { type: 'string', format: 'uri', description: 'HTTP(S) link to one audio or video recording, a data: URI, or the urls.get of a file uploaded with POST /files.' },
-    language: { type: ['string', 'null'], description: 'Recognition language: a code or English name of spec 2.5, or null / "auto" to detect.' },
-    speakers: { type: ['integer', 'null'], minimum: 1, maximum: 32, description: 'Expected number of speakers.' },
-    output_format: { type: 'string', enum: [...OUTPUT_FORMATS], default: 'json' },
-    domain: { type: ['string', 'null'], enum: [...DOMAINS, null] },
-    efficiency: { type: ['string', 'null'], enum: [...EFFICIENCIES, null] },
-    multilingual: { type: ['boolean', 'null'] },
-    prompt: { type: ['string', 'null'], description: 'Hint for transcript correction.' },
-    hotwords: { type: ['string', 'null'], description: 'Comma-separated keywords for recognition.' },
-    cut_start: { type: ['string', 'number', 'null'], description: 'Trimming is unsupported: only 0, "0.0", "", null or a zero time such as 0:00 (spec 2.2).' },
-    cut_duration: { type: ['string', 'number', 'null'], description: 'Trimming is unsupported: only -1, "-1.0", "", null or a zero time (spec 2.2).' },
-    post_process: {
-      type: ['array', 'null'],
-      maxItems: 8,
-      uniqueItems: true,
-      items: { type: 'string', enum: [...POST_PROCESS_TYPE_NAMES] },
-      description: 'Post-processing types of spec 2.4. A list (even empty) changes output to {transcript, results} (spec 2.3.2).',
-    },
-    custom_prompt: { type: ['string', 'null'], minLength: 1, maxLength: 8192, description: 'Required when post_process contains custom.' },
-    target_language: {
-      type: ['string', 'null'],
-      description: 'Required when post_process contains translation or translated_subtitles: a code or English name of spec 2.5.',
-      examples: LANGUAGES.slice(0, 3).map((language) => language.code),
-    },
-  },
-};
+/**
+ * Spec 2.2: the `input` object of model `service/transcribe`, generated from the zod schema that
+ * parses it (core contract/validation/prediction-input-schema.ts), so the document and the 422
+ * rules cannot drift apart.
+ */
+const predictionInput: Schema = buildPredictionInputJsonSchema();
 
 const prediction: Schema = {
   type: 'object',
@@ -123,7 +97,7 @@ export const OPENAPI_SCHEMAS: Record<string, Schema> = {
     required: ['input'],
     properties: {
       version: { type: 'string', enum: ['transcribe', 'service/transcribe'] },
-      input: { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' }, output_format: { type: 'string', enum: ['text', 'json_verbose', 'txt_file_url'], default: 'text' } } },
+      input: buildLegacyInputJsonSchema(),
     },
   },
   Problem: {

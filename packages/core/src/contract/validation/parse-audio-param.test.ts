@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectInvalid, parseWith } from './expect-invalid-input.test-helper.ts';
-import { MAX_AUDIO_LINK_CHARS, parseAudioParam } from './parse-audio-param.ts';
+import { MAX_AUDIO_LINK_CHARS } from './audio-schema.ts';
+import { parseLegacyInput } from './parse-legacy-input.ts';
 
 const B64 = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=';
 
@@ -23,7 +24,7 @@ describe('audio (spec 2.2, replicate-compat 3)', () => {
   });
 
   it('should trim surrounding whitespace', () => {
-    expect(parseAudioParam('  https://example.com/a.mp3\n')).toBe('https://example.com/a.mp3');
+    expect(parseWith({ audio: '  https://example.com/a.mp3\n' }).audio).toBe('https://example.com/a.mp3');
   });
 
   it.each([
@@ -66,12 +67,12 @@ describe('audio (spec 2.2, replicate-compat 3)', () => {
 
   it('should check only the ends of a large data URI payload', () => {
     const middle = `${'A'.repeat(3000)}!${'A'.repeat(3000)}`;
-    expect(parseAudioParam(`data:audio/wav;base64,${middle}`)).toMatch(/^data:/);
-    expectInvalid(() => parseAudioParam(`data:audio/wav;base64,${'A'.repeat(3000)}!AAAA`), 'audio');
+    expect(parseWith({ audio: `data:audio/wav;base64,${middle}` }).audio).toMatch(/^data:/);
+    expectInvalid(() => parseWith({ audio: `data:audio/wav;base64,${'A'.repeat(3000)}!AAAA` }), 'audio');
   });
 
   it('should name url instead of audio when asked', () => {
-    expectInvalid(() => parseAudioParam(undefined, 'url'), 'url');
+    expectInvalid(() => parseLegacyInput({}), 'url');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectInvalid, parseWith } from './expect-invalid-input.test-helper.ts';
-import { MAX_CUSTOM_PROMPT_CHARS } from './parse-custom-prompt.ts';
+import { MAX_CUSTOM_PROMPT_CHARS } from './custom-prompt-schema.ts';
 
 const CUSTOM = { post_process: ['custom'] };
 const MAX = MAX_CUSTOM_PROMPT_CHARS;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectInvalid, parseWith } from './expect-invalid-input.test-helper.ts';
-import { MAX_HINT_CHARS, MAX_HOTWORD_CHARS, MAX_HOTWORDS } from './parse-hint-params.ts';
+import { MAX_HINT_CHARS, MAX_HOTWORD_CHARS, MAX_HOTWORDS } from './hint-schemas.ts';
 
 describe('prompt (spec 2.2)', () => {
   it.each([

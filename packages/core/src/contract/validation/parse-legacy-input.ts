@@ -2,11 +2,11 @@
  * The earlier variant of the interface (spec 9): input `{ url, output_format }` where `url` takes
  * the place of `audio` and output_format is text (default), json_verbose or txt_file_url.
  */
+import { z } from 'zod';
 import type { PredictionInput } from './prediction-input.ts';
-import { readParam } from './invalid-input.ts';
-import { parseAudioParam } from './parse-audio-param.ts';
-import { parseChoice } from './parse-choice.ts';
-import { requireInputObject } from './parse-prediction-input.ts';
+import { audioSchema } from './audio-schema.ts';
+import { choiceSchema } from './choice-schema.ts';
+import { inputObjectProblem, pickOwnMembers, reportInputIssue } from './report-input-issue.ts';
 
 export const LEGACY_OUTPUT_FORMATS = ['text', 'json_verbose', 'txt_file_url'] as const;
 export type LegacyOutputFormat = (typeof LEGACY_OUTPUT_FORMATS)[number];
@@ -18,31 +18,39 @@ export interface LegacyInput {
   legacyFormat: LegacyOutputFormat;
 }
 
+const LEGACY_RULES = ['input', 'url', 'output_format'];
+
 /**
- * Validates a legacy creation input (spec 9).
- *
+ * The zod schema of a legacy creation input (spec 9), also its JSON Schema in the OpenAPI document.
  * - `url`: required; same accepted forms as `audio` (http(s) link or base64 data URI), see
- *   parseAudioParam; details name `url`.
+ *   audioSchema; details name `url`.
  * - `output_format`: absent or null → `text`; else exactly one of text, json_verbose, txt_file_url.
  * - every other member (the spec lists none) is ignored, `audio` included.
+ */
+export const legacyInputSchema = z.object(
+  {
+    url: audioSchema('url'),
+    output_format: choiceSchema('output_format', LEGACY_OUTPUT_FORMATS).meta({ default: 'text' }).nullish().transform((format) => format ?? 'text'),
+  },
+  { error: (issue) => inputObjectProblem(issue.input) },
+);
+
+/**
+ * Validates a legacy creation input with {@link legacyInputSchema}.
  *
  * @param raw the decoded `input` member.
  * @returns the equivalent PredictionInput (output_format `text`) and the legacy format.
- * @throws AppError `invalid_input` with param `input`, `url` or `output_format`.
+ * @throws AppError `invalid_input` with param `input`, `url` or `output_format` (the first broken, in that order).
  */
 export function parseLegacyInput(raw: unknown): LegacyInput {
-  const input = requireInputObject(raw);
-  const audio = parseAudioParam(readParam(input, 'url'), 'url');
-  const format = readParam(input, 'output_format');
-  const legacyFormat = format === undefined || format === null
-    ? 'text'
-    : parseChoice(format, 'output_format', LEGACY_OUTPUT_FORMATS);
+  const result = legacyInputSchema.safeParse(pickOwnMembers(raw, LEGACY_RULES.slice(1)));
+  if (!result.success) throw reportInputIssue(result.error.issues, LEGACY_RULES);
   return {
     input: {
-      audio, language: null, speakers: null, output_format: 'text', domain: null, efficiency: null,
+      audio: result.data.url, language: null, speakers: null, output_format: 'text', domain: null, efficiency: null,
       multilingual: null, prompt: null, hotwords: [], post_process: null, custom_prompt: null,
       target_language: null,
     },
-    legacyFormat,
+    legacyFormat: result.data.output_format,
   };
 }

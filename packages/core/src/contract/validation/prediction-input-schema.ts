@@ -1,0 +1,117 @@
+/**
+ * The zod schema of the whole creation input (spec 2.2, 4.5, 7, 8): the one source of both the
+ * parser (parse-prediction-input.ts) and the JSON Schema of the OpenAPI document
+ * (build-input-json-schema.ts). Each parameter's schema lives in its own file.
+ */
+import { z } from 'zod';
+import type { PostProcessType } from '../spec/post-process-types.ts';
+import type { PredictionInput } from './prediction-input.ts';
+import { inputObjectProblem } from './report-input-issue.ts';
+import { audioSchema } from './audio-schema.ts';
+import { languageSchema } from './language-schema.ts';
+import { speakersSchema } from './speakers-schema.ts';
+import { outputFormatSchema } from './output-format-schema.ts';
+import { domainSchema, efficiencySchema, multilingualSchema } from './recognition-option-schemas.ts';
+import { hotwordsSchema, promptSchema } from './hint-schemas.ts';
+import { cutDurationSchema, cutStartSchema } from './cut-schemas.ts';
+import { postProcessSchema } from './post-process-schema.ts';
+import { customPromptProblem, customPromptSchema, needsCustomPrompt } from './custom-prompt-schema.ts';
+import { targetLanguageProblem, targetLanguageSchema, typeNeedingTargetLanguage } from './target-language-schema.ts';
+
+/** What the rules depend on: the configured engine and language model (ParseInputOptions without the upload). */
+export interface InputSchemaOptions {
+  /** Codes the configured recognition engine recognises (RecognitionEngine.languages), or 'any'. */
+  recognitionLanguages: readonly string[] | 'any';
+  /** Name of the configured recognition engine, for details. */
+  engineName: string;
+  /** Absolute URL of the service's language list (`{apiBaseUrl}/languages`), named in language details. */
+  languageListUrl?: string | undefined;
+  /** Whether the engine tells languages apart (RecognitionEngine.identifiesLanguages): `multilingual: true` needs it. */
+  identifiesLanguages: boolean;
+  /** Whether a language model is configured; post-processing needs one. */
+  llmConfigured: boolean;
+  /** False when the recording came as a file in the request (spec 4.1): `audio` is then not read at all. */
+  readsAudio: boolean;
+}
+
+/**
+ * The rules in the order they are checked; the first broken one is reported (reportInputIssue).
+ * `language_model` is the rule "a language model is configured when post_process is non-empty".
+ */
+export const PREDICTION_INPUT_RULES = [
+  'input', 'audio', 'language', 'speakers', 'output_format', 'domain', 'efficiency', 'multilingual', 'prompt',
+  'hotwords', 'cut_start', 'cut_duration', 'post_process', 'language_model', 'custom_prompt', 'target_language',
+] as const;
+
+const DESCRIPTION = 'Spec 2.2. Unknown members and the ignored parameters (batch_size, correction, debug, spelling, stereo, enhance_asr, log_progress, auto_multilingual) are accepted and have no effect.';
+
+/**
+ * Builds the schema of a creation `input` for one configuration.
+ *
+ * Parameters are read in PREDICTION_INPUT_RULES order; the rules between parameters
+ * (language_model, custom_prompt and target_language needing post_process types) are one
+ * refinement of the object that runs even when a parameter failed, so rule order decides what is
+ * reported. Ignored parameters and unknown members are stripped (not copied).
+ *
+ * @param options the configured engine and language model, and whether `audio` is read.
+ * @returns a zod schema whose output is a PredictionInput (`audio` undefined when `readsAudio` is
+ *   false: the caller fills it) and whose issues carry the 422 details (param = `path[0]`).
+ */
+export function buildPredictionInputSchema(options: InputSchemaOptions) {
+  const shape = {
+    ...(options.readsAudio ? { audio: audioSchema() } : {}),
+    language: languageSchema(options),
+    speakers: speakersSchema(),
+    output_format: outputFormatSchema(),
+    domain: domainSchema(),
+    efficiency: efficiencySchema(),
+    multilingual: multilingualSchema(options),
+    prompt: promptSchema(),
+    hotwords: hotwordsSchema(),
+    cut_start: cutStartSchema(),
+    cut_duration: cutDurationSchema(),
+    post_process: postProcessSchema(),
+    custom_prompt: customPromptSchema(),
+    target_language: targetLanguageSchema(options.languageListUrl),
+  };
+  return z
+    .object(shape, { error: (issue) => inputObjectProblem(issue.input) })
+    .superRefine((input, ctx) => {
+      const failed = new Set(ctx.issues.map((issue) => issue.path?.[0]));
+      if (failed.has(undefined) || failed.has('post_process')) return;
+      const types = input.post_process;
+      if (types !== null && types.length > 0 && !options.llmConfigured) {
+        const message = 'post_process needs a language model, and none is configured on this server; leave post_process out or ask the operator to configure one.';
+        ctx.addIssue({ code: 'custom', path: ['post_process'], params: { rule: 'language_model' }, message });
+      }
+      const customProblem = failed.has('custom_prompt') ? undefined : customPromptProblem(input.custom_prompt, types);
+      if (customProblem !== undefined) ctx.addIssue({ code: 'custom', path: ['custom_prompt'], message: customProblem });
+      const targetProblem = failed.has('target_language') ? undefined : targetLanguageProblem(input.target_language, types, options.languageListUrl);
+      if (targetProblem !== undefined) ctx.addIssue({ code: 'custom', path: ['target_language'], message: targetProblem });
+    }, { when: () => true })
+    .describe(DESCRIPTION)
+    .transform((input): PredictionInput => toPredictionInput(input as typeof input & { audio?: string }));
+}
+
+function toPredictionInput(input: {
+  audio?: string; language: string | null; speakers: number | null; output_format: PredictionInput['output_format'];
+  domain: PredictionInput['domain']; efficiency: PredictionInput['efficiency']; multilingual: boolean | null;
+  prompt: string | null; hotwords: string[]; post_process: PostProcessType[] | null;
+  custom_prompt?: string | null | undefined; target_language: string | null;
+}): PredictionInput {
+  const types = input.post_process;
+  return {
+    audio: input.audio as string,
+    language: input.language,
+    speakers: input.speakers,
+    output_format: input.output_format,
+    domain: input.domain,
+    efficiency: input.efficiency,
+    multilingual: input.multilingual,
+    prompt: input.prompt,
+    hotwords: input.hotwords,
+    post_process: types,
+    custom_prompt: needsCustomPrompt(types) ? (input.custom_prompt ?? null) : null,
+    target_language: typeNeedingTargetLanguage(types) === undefined ? null : input.target_language,
+  };
+}
