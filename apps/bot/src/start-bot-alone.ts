@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import express from 'express';
-import type { Logger } from 'pino';
 import { logEvent, type ServiceContext } from '@transcribe/core';
 import type { Env } from '../../api/src/env.ts';
 import { startService } from '../../api/src/start-service.ts';
@@ -32,7 +31,7 @@ export interface RunningBotAlone {
  * @throws Error when TELEGRAM_BOT_TOKEN is unset, the token is refused, the data folder is in use,
  *   the engine is missing, or the webhook port cannot be listened on.
  */
-export async function startBotAlone(env: Env, options: { logger?: Logger } = {}): Promise<RunningBotAlone> {
+export async function startBotAlone(env: Env, options: { logger?: ServiceContext['logger'] } = {}): Promise<RunningBotAlone> {
   if (!env.TELEGRAM_BOT_TOKEN) throw new Error('TELEGRAM_BOT_TOKEN is required: `npm run bot` runs the Telegram bot only (get a token from @BotFather).');
   const service = await startService(env, { http: false, ...(options.logger ? { logger: options.logger } : {}) });
   const { ctx } = service;
