@@ -111,7 +111,7 @@ export { decodeToPcm } from './pipeline/decode/decode-to-pcm.ts';
 
 // Pipeline, VAD: Silero voice-activity detection.
 export { assertVadModel, resolveDefaultVadModelPath } from './pipeline/vad/locate-vad-model.ts';
-export { detectSpeech } from './pipeline/vad/detect-speech.ts';
+export { detectSpeech, detectSpeechLevels } from './pipeline/vad/detect-speech.ts';
 
 // Pipeline, recognize: the engines, one recording at a time, and the word error rate.
 export type { RecognitionEngine, RecognizedSegment } from './pipeline/recognize/recognition-engine.ts';
@@ -137,6 +137,7 @@ export { removeModel } from './pipeline/recognize/models/install/remove-model.ts
 
 // Pipeline, diarize: speaker turns, their error rate and reference files.
 export { diarizeRecording } from './pipeline/diarize/diarize-recording.ts';
+export { QUIET_SPEECH_ONSET } from './pipeline/diarize/find-quiet-speech.ts';
 export { diarizationErrorRate } from './pipeline/diarize/diarization-error-rate.ts';
 export { parseRttm, parseUem } from './pipeline/diarize/parse-rttm.ts';
 // Pipeline, diarize: the built-in diarizer's steps, one by one (bench/quality calibrates them).

@@ -82,27 +82,33 @@ function logLikelihoods(frames: FrameMatrix, labels: Int32Array, speaker: number
   const mean = new Float64Array(d);
   const covariance = new Float64Array(d * d);
   for (let i = 0; i < frames.rows; i += 1) {
-    if (labels[i] === speaker) for (let k = 0; k < d; k += 1) mean[k]! += values[i * d + k]! / size;
+    if (labels[i] === speaker) for (let k = 0; k < d; k += 1) mean[k]! += values[i * d + k]!;
   }
+  for (let k = 0; k < d; k += 1) mean[k]! /= size;
+  // Sums first, one division per entry at the end (a division per frame and entry cost more than the rest).
+  const centred = new Float64Array(d);
   for (let i = 0; i < frames.rows; i += 1) {
     if (labels[i] !== speaker) continue;
+    for (let k = 0; k < d; k += 1) centred[k] = values[i * d + k]! - mean[k]!;
     for (let a = 0; a < d; a += 1) {
-      const xa = values[i * d + a]! - mean[a]!;
-      for (let b = 0; b <= a; b += 1) covariance[a * d + b]! += (xa * (values[i * d + b]! - mean[b]!)) / size;
+      const xa = centred[a]!;
+      for (let b = 0; b <= a; b += 1) covariance[a * d + b]! += xa * centred[b]!;
     }
   }
+  for (let a = 0; a < d; a += 1) for (let b = 0; b <= a; b += 1) covariance[a * d + b]! /= size;
   for (let a = 0; a < d; a += 1) covariance[a * d + a]! += RIDGE;
   const lower = cholesky(covariance, d);
   let logDet = 0;
   for (let a = 0; a < d; a += 1) logDet += 2 * Math.log(lower[a * d + a]!);
   const y = new Float64Array(d);
+  const inverseDiagonal = Float64Array.from({ length: d }, (_, a) => 1 / lower[a * d + a]!);
   for (let i = 0; i < frames.rows; i += 1) {
     const row = i * d;
     let distance = 0;
     for (let a = 0; a < d; a += 1) {
       let sum = values[row + a]! - mean[a]!;
       for (let b = 0; b < a; b += 1) sum -= lower[a * d + b]! * y[b]!;
-      y[a] = sum / lower[a * d + a]!;
+      y[a] = sum * inverseDiagonal[a]!;
       distance += y[a]! * y[a]!;
     }
     result[i] = -0.5 * (distance + logDet);
@@ -123,19 +129,27 @@ function cholesky(matrix: Float64Array, d: number): Float64Array {
   return lower;
 }
 
-/** Centred moving average over SMOOTHING_FRAMES frames that never crosses a speech-region boundary. */
+/**
+ * Centred moving average over SMOOTHING_FRAMES frames (`[i − half, i + half)`) that never crosses a
+ * speech-region boundary; frames of one region are contiguous, so each frame's window is cut to its
+ * region. -Infinity (a speaker without a model) stays -Infinity. Running sums: O(frames).
+ */
 function smooth(values: Float64Array, regions: Uint32Array): Float64Array {
   const half = SMOOTHING_FRAMES >> 1;
-  const result = new Float64Array(values.length);
-  for (let i = 0; i < values.length; i += 1) {
-    let sum = 0;
-    let count = 0;
-    for (let j = Math.max(0, i - half); j < Math.min(values.length, i + half); j += 1) {
-      if (regions[j] !== regions[i]) continue;
-      sum += values[j]!;
-      count += 1;
+  const n = values.length;
+  const result = new Float64Array(n);
+  if (n > 0 && values[0] === -Infinity) return result.fill(-Infinity); // logLikelihoods: all or none
+  const prefix = new Float64Array(n + 1);
+  for (let i = 0; i < n; i += 1) prefix[i + 1] = prefix[i]! + values[i]!;
+  for (let start = 0; start < n; ) {
+    let end = start + 1;
+    while (end < n && regions[end] === regions[start]) end += 1;
+    for (let i = start; i < end; i += 1) {
+      const from = Math.max(start, i - half);
+      const to = Math.min(end, i + half);
+      result[i] = (prefix[to]! - prefix[from]!) / (to - from);
     }
-    result[i] = sum / count;
+    start = end;
   }
   return result;
 }

@@ -18,7 +18,7 @@ export interface DetectSpeechOptions {
   /** Added before and after each interval, seconds (default 0.03, Silero's `speech_pad_ms` 30). */
   speechPadSeconds?: number;
   /**
-   * Most pieces of the file scored together in one model call (default 16; 1 scores the file in one
+   * Most pieces of the file scored together in one model call (default 32; 1 scores the file in one
    * sequential pass). Only benchmarks and tests set it.
    */
   batchStreams?: number;
@@ -87,7 +87,7 @@ export async function detectSpeechLevels(wavPath: string, options: DetectSpeechO
     minSpeechSeconds: options.minSpeechSeconds ?? 0.25,
     maxSpeechSeconds: options.maxSpeechSeconds ?? 30,
     speechPadSeconds: options.speechPadSeconds ?? 0.03,
-    maxStreams: options.batchStreams ?? 16,
+    maxStreams: options.batchStreams ?? 32,
     ...(options.quietThreshold === undefined ? {} : { quietThreshold: options.quietThreshold }),
   }, options);
   return { speech: done.intervals, quietSpeech: done.quietIntervals ?? [] };
