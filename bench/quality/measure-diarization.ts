@@ -2,11 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   decodeToPcm,
-  detectSpeech,
+  detectSpeechLevels,
   diarizationErrorRate,
   diarizeRecording,
   parseRttm,
   parseUem,
+  QUIET_SPEECH_ONSET,
   resolveDefaultVadModelPath,
 } from '@transcribe/core';
 
@@ -24,10 +25,11 @@ export async function measureDiarization(audioDir: string, workDir: string): Pro
     await decodeToPcm(`${base}.wav`, wavPath);
     const reference = parseRttm(await readFile(`${base}.rttm`, 'utf8'));
     const uem = await readFile(`${base}.uem`, 'utf8').then(parseUem, () => undefined);
-    const speech = await detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() });
+    // As in a prediction: one VAD pass gives the transcript's speech and the diarizer's quiet speech.
+    const { speech, quietSpeech } = await detectSpeechLevels(wavPath, { modelPath: resolveDefaultVadModelPath(), quietThreshold: QUIET_SPEECH_ONSET });
     const known = new Set(reference.map((t) => t.speaker)).size;
     for (const speakers of [known, null]) {
-      const turns = await diarizeRecording({ wavPath, speech, speakers });
+      const turns = await diarizeRecording({ wavPath, speech, quietSpeech, speakers });
       const result = diarizationErrorRate(reference, turns, { collar: 0.25, ...(uem ? { uem } : {}) });
       const found = new Set(turns.map((t) => t.speaker)).size;
       rows.push(`| ${recording.name} | ${speakers ?? 'estimated'} | ${found} | ${result.der.toFixed(3)} | ${result.missed.toFixed(1)} | ${result.falseAlarm.toFixed(1)} | ${result.confusion.toFixed(1)} |`);
