@@ -43,6 +43,21 @@ export const PREDICTION_INPUT_RULES = [
   'hotwords', 'cut_start', 'cut_duration', 'post_process', 'language_model', 'custom_prompt', 'target_language',
 ] as const;
 
+/** The parameters whose rules do not depend on the configuration, built once (a zod schema is immutable). */
+const FIXED = {
+  audio: audioSchema(),
+  speakers: speakersSchema(),
+  output_format: outputFormatSchema(),
+  domain: domainSchema(),
+  efficiency: efficiencySchema(),
+  prompt: promptSchema(),
+  hotwords: hotwordsSchema(),
+  cut_start: cutStartSchema(),
+  cut_duration: cutDurationSchema(),
+  post_process: postProcessSchema(),
+  custom_prompt: customPromptSchema(),
+};
+
 const DESCRIPTION = 'Spec 2.2. Unknown members and the ignored parameters (batch_size, correction, debug, spelling, stereo, enhance_asr, log_progress, auto_multilingual) are accepted and have no effect.';
 
 /**
@@ -59,19 +74,19 @@ const DESCRIPTION = 'Spec 2.2. Unknown members and the ignored parameters (batch
  */
 export function buildPredictionInputSchema(options: InputSchemaOptions) {
   const shape = {
-    ...(options.readsAudio ? { audio: audioSchema() } : {}),
+    ...(options.readsAudio ? { audio: FIXED.audio } : {}),
     language: languageSchema(options),
-    speakers: speakersSchema(),
-    output_format: outputFormatSchema(),
-    domain: domainSchema(),
-    efficiency: efficiencySchema(),
+    speakers: FIXED.speakers,
+    output_format: FIXED.output_format,
+    domain: FIXED.domain,
+    efficiency: FIXED.efficiency,
     multilingual: multilingualSchema(options),
-    prompt: promptSchema(),
-    hotwords: hotwordsSchema(),
-    cut_start: cutStartSchema(),
-    cut_duration: cutDurationSchema(),
-    post_process: postProcessSchema(),
-    custom_prompt: customPromptSchema(),
+    prompt: FIXED.prompt,
+    hotwords: FIXED.hotwords,
+    cut_start: FIXED.cut_start,
+    cut_duration: FIXED.cut_duration,
+    post_process: FIXED.post_process,
+    custom_prompt: FIXED.custom_prompt,
     target_language: targetLanguageSchema(options.languageListUrl),
   };
   return z
