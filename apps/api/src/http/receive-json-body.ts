@@ -28,7 +28,7 @@ export const JSON_OTHER_LIMIT_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
 /** Characters of a streamed data: URI kept at its start to check its form as a whole URI would be checked. */
 const SAMPLE_HEAD_CHARS = 2400;
-/** Characters of a streamed data: URI kept at its end (parseAudioParam looks at the last 1024). */
+/** Characters of a streamed data: URI kept at its end (audioSchema, contract/validation/audio-schema.ts, looks at the last 1024). */
 const SAMPLE_TAIL_CHARS = 1024;
 /**
  * Longest stretch of body work before the event loop gets a turn, in ms. Chunks already buffered are
@@ -549,14 +549,14 @@ function keepTail(sink: DataUriSink, text: string): void {
 
 /**
  * What `req.body` holds in place of a streamed data: URI: the whole URI when short, else its header
- * and first 1024 data characters, then its last 1024, trimmed. parseAudioParam checks exactly these
+ * and first 1024 data characters, then its last 1024, trimmed. audioSchema checks exactly these
  * parts of a URI and describeInput shows only the header, so both answer as for the whole URI.
  */
 function sampleOf(sink: DataUriSink): string {
   const length = sink.chars - sink.trailingCount;
   if (length <= SAMPLE_HEAD_CHARS) return sink.head.slice(0, length);
   const comma = sink.head.indexOf(',');
-  if (comma < 0 || comma > 256) return sink.head; // a header parseAudioParam refuses either way
+  if (comma < 0 || comma > 256) return sink.head; // a header audioSchema refuses either way
   return sink.head.slice(0, comma + 1 + 1024) + sink.tail;
 }
 

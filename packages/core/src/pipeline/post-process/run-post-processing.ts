@@ -13,7 +13,7 @@ import { runPostProcessType } from './run-post-process-type.ts';
 
 export interface PostProcessingRequest {
   transcript: Transcript;
-  /** Requested types, unique, in request order (validated by parse-post-process.ts, spec 2.2). */
+  /** Requested types, unique, in request order (validated by contract/validation/post-process-schema.ts, spec 2.2). */
   types: readonly PostProcessType[];
   /** Spec 2.5 code or English name; needed by translation and translated_subtitles. */
   targetLanguage: string | null;

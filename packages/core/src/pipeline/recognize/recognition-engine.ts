@@ -70,7 +70,7 @@ export interface RecognitionEngine {
   /**
    * Whether the engine can tell languages apart within one recording (spec 2.2 `multilingual`):
    * absent means false, and a request with `multilingual: true` is refused with HTTP 422 before
-   * download (contract/validation/parse-recognition-options.ts).
+   * download (contract/validation/recognition-option-schemas.ts).
    */
   readonly identifiesLanguages?: boolean;
   /**
