@@ -7,8 +7,6 @@
 
 // What every use-case receives: the collaborators, passed in, never module state.
 export type { PredictionMetrics, RequestKind, RequestLimiter, ServiceContext } from './service-context.ts';
-export { logEvent } from './platform/logging/log-event.ts';
-export type { EventLevel } from './platform/logging/log-event.ts';
 
 // Resources: predictions, what the API creates, lists, waits for and cancels.
 export { createPrediction } from './resources/predictions/create-prediction.ts';
@@ -18,7 +16,6 @@ export { listPredictions } from './resources/predictions/list-predictions.ts';
 export { waitForPrediction } from './resources/predictions/wait-for-prediction.ts';
 export { cancelPrediction } from './resources/predictions/cancel-prediction.ts';
 export { createPredictionEvents } from './resources/predictions/prediction-events.ts';
-export type { PredictionEvent, PredictionEvents } from './resources/predictions/prediction-events.ts';
 export { SETTLED_STATUSES } from './resources/predictions/append-prediction-log.ts';
 export { parseWebhookParams } from './resources/predictions/parse-webhook-params.ts';
 export { isTerminalStatus } from './resources/predictions/public-prediction.ts';
@@ -162,6 +159,10 @@ export type { LlmClientConfig } from './pipeline/post-process/llm-client-config.
 export { AppError, isAppError } from './platform/errors/app-error.ts';
 export type { AppErrorCode } from './platform/errors/app-error.ts';
 
+// Platform: structured logging of background events.
+export { logEvent } from './platform/logging/log-event.ts';
+export type { EventLevel } from './platform/logging/log-event.ts';
+
 // Platform: the database (PostgreSQL or PGlite) and its drizzle tables.
 export { openDatabase } from './platform/db/open-database.ts';
 export type { Database, Db } from './platform/db/open-database.ts';
@@ -187,7 +188,7 @@ export { isPidRunning, readProcess } from './platform/work/process-identity.ts';
 export { measureFolderBytes } from './platform/work/measure-folder-bytes.ts';
 
 // Contract: the input of a prediction (spec 2.2), the legacy interface (spec 9) and the spec tables.
-export { DOMAINS, EFFICIENCIES, OUTPUT_FORMATS } from './contract/validation/prediction-input.ts';
+export { OUTPUT_FORMATS } from './contract/validation/prediction-input.ts';
 export type { OutputFormat, PredictionInput } from './contract/validation/prediction-input.ts';
 export { parseLegacyInput } from './contract/validation/parse-legacy-input.ts';
 export type { LegacyInput, LegacyOutputFormat } from './contract/validation/parse-legacy-input.ts';
