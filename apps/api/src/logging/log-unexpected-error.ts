@@ -13,6 +13,6 @@ import type { Logger } from 'pino';
  */
 export function logUnexpectedError(req: IncomingMessage, component: string, error: unknown): void {
   const log = (req as IncomingMessage & { log?: Logger }).log;
-  const err = error instanceof Error ? { type: error.name, message: error.message, stack: error.stack } : { type: typeof error, message: String(error) };
+  const err = error instanceof Error ? error : new Error(String(error)); // serialized as {type, message, stack}
   log?.error({ component, err }, `unexpected error: ${err.message}`);
 }
