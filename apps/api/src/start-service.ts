@@ -119,7 +119,9 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
   const port = server ? (server.address() as { port: number }).port : 0;
   const url = `http://127.0.0.1:${port}`;
   ctx.config.apiBaseUrl = `${(env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')}/v1/replicate/v1`;
-  if (embedded && server) await writeServiceLock(dataDir, { pid: process.pid, port, adminToken });
+  // PGlite has one owner: the lock is written without HTTP too (the bot alone, apps/bot/src/main.ts;
+  // port 0: no API to call), so a second process refuses the data folder.
+  if (embedded) await writeServiceLock(dataDir, { pid: process.pid, port, adminToken });
   const stopBot = server ? await startChatBot(ctx, env, botRouter) : null;
   const stop = async () => {
     // Stop taking work first (requests and queued jobs), then let what runs finish within the deadline.
