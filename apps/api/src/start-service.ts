@@ -21,6 +21,8 @@ import {
 } from '@transcribe/core';
 import type { Env } from './env.ts';
 import { createApp } from './http/create-app.ts';
+import { createPredictionBodyCache } from './http/prediction-body-cache.ts';
+import { watchPredictionChanges } from './http/watch-prediction-changes.ts';
 import { checkReadiness } from './http/check-readiness.ts';
 import { createServiceMetrics } from './metrics/create-service-metrics.ts';
 import { createServiceLogger } from './logging/create-service-logger.ts';
@@ -115,7 +117,10 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
   const botRouter = express.Router();
   let queueRunning = true;
   const readiness = () => checkReadiness(ctx, { dataDir, minFreeDiskBytes: env.MIN_FREE_DISK_BYTES, queueRunning: () => queueRunning });
-  const server = options.http === false ? null : await listen(createApp(ctx, { adminToken, botRouter, predictionCacheBytes: env.PREDICTION_CACHE_BYTES, readiness, metrics: metrics.registry }), env.PORT, env.HOST);
+  // Polls are answered from memory, kept exact by every prediction write (http/watch-prediction-changes.ts).
+  const predictionBodies = options.http === false ? null : createPredictionBodyCache(env.PREDICTION_CACHE_BYTES);
+  const predictionWatch = predictionBodies ? await watchPredictionChanges(ctx, predictionBodies) : null;
+  const server = predictionBodies ? await listen(createApp(ctx, { adminToken, botRouter, predictionBodies, readiness, metrics: metrics.registry }), env.PORT, env.HOST) : null;
   const port = server ? (server.address() as { port: number }).port : 0;
   const url = `http://127.0.0.1:${port}`;
   ctx.config.apiBaseUrl = `${(env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')}/v1/replicate/v1`;
@@ -135,6 +140,7 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
     await closing;
     await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS, wait: true });
     await keyWatch?.stop();
+    await predictionWatch?.stop();
     await database.close();
     if (embedded) await removeServiceLock(dataDir);
   };

@@ -51,6 +51,11 @@ export {
   confirmApiKeyChanges,
 } from './resources/keys/confirm-api-key-changes.ts';
 export { watchApiKeyChanges } from './resources/keys/watch-api-key-changes.ts';
+export type { BroadcastTicket, ConfirmedBroadcast } from './platform/db/confirmed-broadcast.ts';
+export { confirmBroadcast } from './platform/db/confirm-broadcast.ts';
+export { watchBroadcast } from './platform/db/watch-broadcast.ts';
+export type { BroadcastWatch } from './platform/db/watch-broadcast.ts';
+export { announcePredictionChange, PREDICTION_BROADCAST } from './resources/predictions/announce-prediction-change.ts';
 
 // Resources: billing and usage.
 export { chargePrediction } from './resources/billing/charge-prediction.ts';

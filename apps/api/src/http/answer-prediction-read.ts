@@ -1,12 +1,16 @@
 import type { Request, Response } from 'express';
 import { findPrediction, type ServiceContext } from '@transcribe/core';
-import { isSettledPrediction, type PredictionBodyCache } from './prediction-body-cache.ts';
+import { toCachedAnswer, type CachedAnswer, type PredictionBodyCache } from './prediction-body-cache.ts';
 import { predictionBody } from './send-prediction.ts';
 
 /**
- * `GET /v1/predictions/{id}` (spec 4.3): the caller's prediction as JSON, 200. A finished prediction's
- * body is kept in `cache` per (key, id, `X-Service-Output-Transformers` value), so repeated polls of it
- * answer from memory with the same bytes; unfinished ones are read from the database every time.
+ * `GET /v1/predictions/{id}` (spec 4.3): the caller's prediction as JSON, 200, with a strong `ETag`
+ * (a hash of the body); a request whose `If-None-Match` names that tag (or `*`) gets 304 with no
+ * body (RFC 9110 13.1.2), so a client polling an unchanged prediction downloads nothing. Answers
+ * come from `cache` per (key, id, `X-Service-Output-Transformers` value) when it holds them:
+ * finished predictions always, unfinished ones while the cache trusts its invalidations
+ * (prediction-body-cache.ts, watch-prediction-changes.ts); otherwise the row is read from the
+ * database and the answer offered to the cache.
  * @throws AppError `not_found` (another key's or no such prediction), `invalid_input` (malformed header, spec 4.4).
  */
 export async function answerPredictionRead(ctx: ServiceContext, cache: PredictionBodyCache, req: Request, res: Response): Promise<void> {
@@ -14,11 +18,21 @@ export async function answerPredictionRead(ctx: ServiceContext, cache: Predictio
   const apiKeyId: string = res.locals.apiKey.id;
   res.locals.predictionId = id; // for the request log line
   const header = req.get('x-service-output-transformers') ?? null;
-  let body = cache.get(apiKeyId, id, header);
-  if (!body) {
+  let answer: CachedAnswer | undefined = cache.get(apiKeyId, id, header);
+  if (!answer) {
+    const ticket = cache.beginRead(id);
     const row = await findPrediction(ctx.database.db, id, apiKeyId);
-    body = Buffer.from(JSON.stringify(predictionBody(ctx, req, row)));
-    if (isSettledPrediction(row)) cache.set(apiKeyId, id, header, body);
+    answer = toCachedAnswer(row, Buffer.from(JSON.stringify(predictionBody(ctx, req, row))));
+    cache.set(apiKeyId, id, header, answer, ticket);
   }
-  res.status(200).set('Content-Type', 'application/json; charset=utf-8').send(body);
+  res.set('ETag', answer.etag);
+  if (matchesEntityTag(req.get('if-none-match'), answer.etag)) return void res.status(304).end();
+  res.status(200).set('Content-Type', 'application/json; charset=utf-8').send(answer.body);
+}
+
+/** RFC 9110 13.1.2: `If-None-Match` is `*` or a list of tags, compared weakly (a `W/` prefix is ignored). */
+function matchesEntityTag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }

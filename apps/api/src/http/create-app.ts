@@ -14,7 +14,7 @@ import { authenticate } from './authenticate.ts';
 import type { Registry } from 'prom-client';
 import type { Readiness } from './check-readiness.ts';
 import { logRequests } from '../logging/log-requests.ts';
-import { createPredictionBodyCache } from './prediction-body-cache.ts';
+import { createPredictionBodyCache, type PredictionBodyCache } from './prediction-body-cache.ts';
 import { rateLimit } from './rate-limit.ts';
 import { lingerUnreadBody } from './linger-unread-body.ts';
 import { handleError, sendProblem } from './map-error.ts';
@@ -30,6 +30,11 @@ export interface AppOptions {
   keyCacheTtlMs?: number;
   /** PREDICTION_CACHE_BYTES: memory for the answers of finished predictions (0 = off). */
   predictionCacheBytes?: number;
+  /**
+   * The cache of prediction answers, kept exact for unfinished ones by watch-prediction-changes.ts
+   * (start-service.ts); absent: one of `predictionCacheBytes` that holds finished answers only.
+   */
+  predictionBodies?: PredictionBodyCache;
   /** What `GET /ready` reports (check-readiness.ts); without it `/ready` answers like `/health`. */
   readiness?: () => Promise<Readiness>;
   /** The Prometheus registry served at `GET /metrics` (metrics/create-service-metrics.ts); none: 404. */
@@ -83,7 +88,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   });
   if (options.adminToken) app.use('/internal', express.json(), adminRoutes(ctx, options.adminToken));
   const keys = ctx.apiKeyCache ?? createApiKeyCache({ ttlMs: options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS });
-  const bodies = createPredictionBodyCache(options.predictionCacheBytes ?? DEFAULT_PREDICTION_CACHE_BYTES);
+  const bodies = options.predictionBodies ?? createPredictionBodyCache(options.predictionCacheBytes ?? DEFAULT_PREDICTION_CACHE_BYTES);
   const api = apiRouter(ctx, keys, 'audio', predictionRoutes(ctx, bodies), fileRoutes(ctx), accountRoutes(ctx), languageRoutes(ctx));
   api.use(webhookRoutes(ctx));
   const signedText = signedTextRoutes(ctx); // the signed txt_file_url works without a key (spec 9)

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { createPredictionBodyCache, isSettledPrediction } from './prediction-body-cache.ts';
+import { createPredictionBodyCache, isSettledPrediction, type CachedAnswer } from './prediction-body-cache.ts';
 
-const body = (bytes: number, fill = 'x') => Buffer.from(fill.repeat(bytes));
+/** A settled answer of `bytes` bytes. */
+const body = (bytes: number, fill = 'x'): CachedAnswer => ({ body: Buffer.from(fill.repeat(bytes)), etag: '"e"', progress: 2 ** 40, settled: true });
+/** An unfinished answer at `progress`. */
+const running = (progress: number, text = `p${progress}`): CachedAnswer => ({ body: Buffer.from(text), etag: `"${text}"`, progress, settled: false });
 
 describe('prediction body cache', () => {
   it('should keep one body per key, prediction and header value', () => {
     const cache = createPredictionBodyCache(1024 * 1024);
     cache.set('key_a', 'p1', null, body(10, 'a'));
     cache.set('key_a', 'p1', 'text', body(10, 't'));
-    expect(cache.get('key_a', 'p1', null)?.toString()).toBe('a'.repeat(10));
-    expect(cache.get('key_a', 'p1', 'text')?.toString()).toBe('t'.repeat(10));
+    expect(cache.get('key_a', 'p1', null)?.body.toString()).toBe('a'.repeat(10));
+    expect(cache.get('key_a', 'p1', 'text')?.body.toString()).toBe('t'.repeat(10));
     expect(cache.get('key_a', 'p1', '')).toBeUndefined(); // an empty header is not "no header"
     expect(cache.get('key_b', 'p1', null)).toBeUndefined(); // another key never sees it
     expect(cache.size).toBe(2);
@@ -41,6 +44,48 @@ describe('prediction body cache', () => {
     const off = createPredictionBodyCache(0);
     off.set('k', 'p1', null, body(1));
     expect(off.size).toBe(0);
+  });
+
+  it('should keep unfinished answers only while it trusts its invalidations', () => {
+    const cache = createPredictionBodyCache(1024 * 1024);
+    expect(cache.set('k', 'p1', null, running(1), cache.beginRead('p1'))).toBe(false); // not trusted yet
+    cache.trustUnfinished = true;
+    expect(cache.set('k', 'p1', null, running(1))).toBe(false); // no ticket: never an unfinished answer
+    expect(cache.set('k', 'p1', null, running(1), cache.beginRead('p1'))).toBe(true);
+    expect(cache.get('k', 'p1', null)?.progress).toBe(1);
+    cache.trustUnfinished = false; // the channel is down: nothing unfinished is served, and it is dropped
+    expect(cache.get('k', 'p1', null)).toBeUndefined();
+    cache.trustUnfinished = true;
+    expect(cache.get('k', 'p1', null)).toBeUndefined();
+  });
+
+  it('should not store a read that began before its prediction was forgotten, nor one that began before trust changed', () => {
+    const cache = createPredictionBodyCache(1024 * 1024);
+    cache.trustUnfinished = true;
+    const early = cache.beginRead('p1');
+    cache.forget(['p1']); // a write committed and was announced while the read was in flight
+    expect(cache.set('k', 'p1', null, running(1), early)).toBe(false);
+    expect(cache.set('k', 'p1', null, running(2), cache.beginRead('p1'))).toBe(true);
+    cache.forget(['p1']);
+    expect(cache.get('k', 'p1', null)).toBeUndefined();
+    const beforeLoss = cache.beginRead('p2');
+    cache.trustUnfinished = false;
+    cache.trustUnfinished = true;
+    expect(cache.set('k', 'p2', null, running(1), beforeLoss)).toBe(false);
+    // Settled answers stay: those rows never change.
+    cache.set('k', 'p3', null, body(10));
+    cache.forget(['p3']);
+    expect(cache.get('k', 'p3', null)).toBeDefined();
+  });
+
+  it('should never replace a later state with an earlier one', () => {
+    const cache = createPredictionBodyCache(1024 * 1024);
+    cache.trustUnfinished = true;
+    const slow = cache.beginRead('p1');
+    const fast = cache.beginRead('p1');
+    expect(cache.set('k', 'p1', null, running(5), fast)).toBe(true);
+    expect(cache.set('k', 'p1', null, running(3), slow)).toBe(false);
+    expect(cache.get('k', 'p1', null)?.progress).toBe(5);
   });
 
   it('should treat only succeeded, failed and canceled predictions as settled', () => {

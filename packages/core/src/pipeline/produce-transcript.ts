@@ -16,6 +16,7 @@ import { startStage } from '../platform/metrics/time-stage.ts';
 import type { Transcript } from './render/transcript-model.ts';
 import type { PredictionInput } from '../contract/validation/prediction-input.ts';
 import type { PredictionSource } from '../resources/predictions/prediction-source.ts';
+import { announcePredictionChange } from '../resources/predictions/announce-prediction-change.ts';
 import { recognizeMedia } from './recognize-media.ts';
 
 export interface ProducedTranscript {
@@ -103,6 +104,7 @@ async function takeReadyAnswer(ctx: ServiceContext, row: PredictionRow, link: st
   if (!probe) return null; // damaged: downloaded again in single flight (2.6.5)
   await log('recording taken from the cache (same link)');
   await ctx.database.db.update(predictions).set({ audioSeconds: probe.durationSeconds }).where(and(eq(predictions.id, row.id), eq(predictions.status, 'processing')));
+  await announcePredictionChange(ctx, row.id); // metrics.audio_duration shows it
   await ctx.hooks?.beforeCachedTranscriptRead?.(cached.id);
   const transcript = await readVariantTranscript(ctx.database.db, cached.id, header.version);
   await log('transcript taken from the cache: same link and recognition parameters');
@@ -123,6 +125,7 @@ async function produceFromSource(ctx: ServiceContext, row: PredictionRow, workDi
   }
   probe ??= await probeMedia(media.path, { signal });
   await ctx.database.db.update(predictions).set({ audioSeconds: probe.durationSeconds }).where(and(eq(predictions.id, row.id), eq(predictions.status, 'processing')));
+  await announcePredictionChange(ctx, row.id); // metrics.audio_duration shows it
   const wanted = recognitionParamsOf(params, ctx.engine.name);
   if (media.fromCache && header && sameRecognitionParams(header.params, wanted)) {
     await ctx.hooks?.beforeCachedTranscriptRead?.(media.mediaId!);

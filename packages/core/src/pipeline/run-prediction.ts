@@ -18,6 +18,7 @@ import { produceTranscript } from './produce-transcript.ts';
 import type { PredictionSource } from '../resources/predictions/prediction-source.ts';
 import { releaseUpload } from '../platform/storage/share-upload.ts';
 import { finishPrediction } from '../resources/predictions/finish-prediction.ts';
+import { announcePredictionChange } from '../resources/predictions/announce-prediction-change.ts';
 import { TERMINAL_STATUSES } from '../resources/predictions/public-prediction.ts';
 import { watchCancellation } from '../resources/predictions/watch-cancellation.ts';
 
@@ -168,5 +169,6 @@ async function markStarted(ctx: ServiceContext, id: string): Promise<PredictionR
   if (row.startedAt) return row;
   const startedAt = new Date();
   await ctx.database.db.update(predictions).set({ startedAt }).where(and(eq(predictions.id, id), eq(predictions.status, 'processing')));
+  await announcePredictionChange(ctx, id); // `started_at` shows it
   return { ...row, startedAt };
 }

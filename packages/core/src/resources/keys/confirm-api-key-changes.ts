@@ -1,5 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Database } from '../../platform/db/open-database.ts';
+import { confirmBroadcast } from '../../platform/db/confirm-broadcast.ts';
+import type { BroadcastTicket, ConfirmedBroadcast } from '../../platform/db/confirmed-broadcast.ts';
+import { API_KEY_CHANGES_CHANNEL } from './publish-api-key-changes.ts';
 
 /** Channel on which each watching process confirms that it dropped the announced keys. */
 export const API_KEY_CHANGE_ACKS_CHANNEL = 'transcribe_api_key_change_acks';
@@ -14,10 +16,14 @@ export const API_KEY_WATCHER_APPLICATION_NAME = 'transcribe-key-watcher';
 export const DEFAULT_KEY_CHANGE_CONFIRM_TIMEOUT_MS = 3_000;
 
 /** Passed to publishApiKeyChanges: the token watchers confirm with; `announced` is set once sent. */
-export interface KeyChangeTicket {
-  token: string;
-  announced: boolean;
-}
+export type KeyChangeTicket = BroadcastTicket;
+
+/** The key-change channel as a confirmed broadcast (platform/db/confirmed-broadcast.ts). */
+export const API_KEY_BROADCAST: ConfirmedBroadcast = {
+  channel: API_KEY_CHANGES_CHANNEL,
+  acksChannel: API_KEY_CHANGE_ACKS_CHANNEL,
+  watcherApplicationName: API_KEY_WATCHER_APPLICATION_NAME,
+};
 
 export interface ConfirmApiKeyChangesOptions {
   /** Upper bound of the wait, ms (default {@link DEFAULT_KEY_CHANGE_CONFIRM_TIMEOUT_MS}). */
@@ -41,7 +47,8 @@ export interface ConfirmApiKeyChangesOptions {
  * the keys, and this waits for as many confirmations as there are watcher connections in
  * `pg_stat_activity` of this database (counted before the change, so every one of them receives
  * it). A process that is stuck or just died makes this wait at most `timeoutMs`, which is logged;
- * that process then relies on its KEY_CACHE_TTL_MS fallback.
+ * that process then relies on its KEY_CACHE_TTL_MS fallback. The machinery is the shared confirmed
+ * broadcast of platform/db/confirm-broadcast.ts.
  *
  * Without `database`, or on PGlite (one process; its notifications are delivered in-process before
  * the commit returns), `change` runs with a `null` ticket and nothing is awaited; nor is anything
@@ -55,42 +62,10 @@ export async function confirmApiKeyChanges<T>(
   change: (ticket: KeyChangeTicket | null) => Promise<T>,
   options: ConfirmApiKeyChangesOptions = {},
 ): Promise<T> {
-  if (!database || database.kind !== 'postgres') return change(null);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_KEY_CHANGE_CONFIRM_TIMEOUT_MS;
-  const log = options.log ?? (() => {});
-  const token = randomBytes(8).toString('hex');
-  const confirmedBy = new Set<string>();
-  let wake = () => {};
-  const unlisten = await database.listen(API_KEY_CHANGE_ACKS_CHANNEL, (payload) => {
-    const [from, watcher] = payload.split(':');
-    if (from !== token || !watcher) return;
-    confirmedBy.add(watcher);
-    wake();
+  const log = options.log;
+  return confirmBroadcast(database, API_KEY_BROADCAST, change, {
+    timeoutMs: options.timeoutMs ?? DEFAULT_KEY_CHANGE_CONFIRM_TIMEOUT_MS,
+    onUnconfirmed: log && ((missing, expected, timeoutMs) =>
+      log(`${missing} of ${expected} key-watching processes did not confirm a key change within ${timeoutMs} ms; there the change takes effect within KEY_CACHE_TTL_MS`)),
   });
-  try {
-    const { rows } = await database.executeSql(
-      'SELECT count(*)::int AS watchers FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
-      [API_KEY_WATCHER_APPLICATION_NAME],
-    );
-    const expected = (rows[0] as { watchers: number } | undefined)?.watchers ?? 0;
-    const ticket: KeyChangeTicket = { token, announced: false };
-    const result = await change(ticket);
-    if (!ticket.announced) return result; // nothing changed, so nobody confirms
-    const deadline = Date.now() + timeoutMs;
-    while (confirmedBy.size < expected && Date.now() < deadline) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, deadline - Date.now());
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-    if (confirmedBy.size < expected) {
-      log(`${expected - confirmedBy.size} of ${expected} key-watching processes did not confirm a key change within ${timeoutMs} ms; there the change takes effect within KEY_CACHE_TTL_MS`);
-    }
-    return result;
-  } finally {
-    await unlisten().catch(() => {});
-  }
 }

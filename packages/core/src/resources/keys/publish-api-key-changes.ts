@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/open-database.ts';
-import type { KeyChangeTicket } from './confirm-api-key-changes.ts';
+import type { BroadcastTicket } from '../../platform/db/confirmed-broadcast.ts';
 
 /** The PostgreSQL notification channel on which revoked and reissued key ids are announced. */
 export const API_KEY_CHANGES_CHANNEL = 'transcribe_api_key_changes';
@@ -21,7 +21,7 @@ const MAX_PAYLOAD_BYTES = 7_000;
  * that token once it has dropped the keys, and `ticket.announced` is set.
  * @throws Error from the driver when the statement fails (the caller's transaction then rolls back).
  */
-export async function publishApiKeyChanges(db: Db, ids: readonly string[], ticket: KeyChangeTicket | null = null): Promise<void> {
+export async function publishApiKeyChanges(db: Db, ids: readonly string[], ticket: BroadcastTicket | null = null): Promise<void> {
   if (ids.length === 0) return;
   const joined = ids.join(',');
   const list = Buffer.byteLength(joined) < MAX_PAYLOAD_BYTES ? joined : FORGET_ALL_API_KEYS;

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../service-context.ts';
 import { predictions, type PredictionRow } from '../../platform/db/schema.ts';
 import { stampLogLine } from './append-prediction-log.ts';
 import { findPrediction } from './find-prediction.ts';
+import { announcePredictionChange } from './announce-prediction-change.ts';
 
 /**
  * Cancels a key's prediction (`POST /v1/predictions/{id}/cancel`, replicate-compat.md 8 and 10.15):
@@ -11,11 +12,12 @@ import { findPrediction } from './find-prediction.ts';
  * and never changes it again: finishPrediction only ends rows still `processing` and
  * appendPredictionLog only writes to unfinished rows, so the `completed` webhook sent here equals
  * every later GET). A prediction that already ended is returned unchanged. When this call canceled
- * it, `ended` is published on `ctx.predictionEvents` and awaited (the webhook worker enqueues `completed`).
+ * it, the change is announced (announce-prediction-change.ts: every cached answer of it is dropped
+ * before this returns) and `ended` is published on `ctx.predictionEvents` and awaited (the webhook worker enqueues `completed`).
  * @returns the row after the call.
  * @throws AppError `not_found` when the key has no such prediction.
  */
-export async function cancelPrediction(ctx: Pick<ServiceContext, 'database' | 'predictionEvents'>, id: string, apiKeyId: string): Promise<PredictionRow> {
+export async function cancelPrediction(ctx: Pick<ServiceContext, 'database' | 'predictionEvents'> & Partial<Pick<ServiceContext, 'logger'>>, id: string, apiKeyId: string): Promise<PredictionRow> {
   const { db } = ctx.database;
   const completedAt = new Date();
   const [canceled] = await db
@@ -23,6 +25,7 @@ export async function cancelPrediction(ctx: Pick<ServiceContext, 'database' | 'p
     .set({ status: 'canceled', completedAt, logs: sql`${predictions.logs} || ${stampLogLine('canceled', completedAt)}` })
     .where(and(eq(predictions.id, id), eq(predictions.apiKeyId, apiKeyId), inArray(predictions.status, ['starting', 'processing'])))
     .returning();
+  if (canceled) await announcePredictionChange(ctx, id);
   if (canceled) await ctx.predictionEvents.publish({ type: 'ended', predictionId: id }); // webhook `completed`
   return canceled ?? findPrediction(db, id, apiKeyId);
 }

@@ -1,13 +1,14 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { containsNul } from '../../contract/validation/contains-nul.ts';
 import { predictions, type PredictionRow } from '../../platform/db/schema.ts';
 import { TRANSCRIBE_QUEUE } from '../../platform/jobs/open-job-queue.ts';
+import { bindJobExecutor } from '../../platform/jobs/bind-job-executor.ts';
+import type { Db } from '../../platform/db/open-database.ts';
 import { wakeTranscribeWorkers } from '../../platform/jobs/wake-transcribe-workers.ts';
 import { writeDataUri, type DecodedDataUri } from '../../pipeline/fetch/decode-data-uri.ts';
-import { shareUpload } from '../../platform/storage/share-upload.ts';
+import { releaseUpload, shareUpload } from '../../platform/storage/share-upload.ts';
 import type { PredictionChannel, ServiceContext } from '../../service-context.ts';
 import { checkPredictionInput } from './check-prediction-input.ts';
 import type { PredictionInput } from '../../contract/validation/prediction-input.ts';
@@ -48,8 +49,8 @@ export interface CreatePredictionRequest {
 
 /**
  * Creates a prediction: validates the input (spec 2.2, 4.5: before anything is downloaded), stores an
- * inline `data:` recording as an upload, inserts the row in status `processing` (spec 3) and enqueues
- * its job, waking this process's idle workers (a repeat with a stored transcript then ends within
+ * inline `data:` recording as an upload, inserts the row in status `processing` (spec 3) and its job
+ * in one transaction, waking this process's idle workers (a repeat with a stored transcript then ends within
  * milliseconds instead of after the queue's polling interval). Returns the stored row.
  * @throws AppError `invalid_input` (422, no row made), `media_too_large`, `service_busy`.
  */
@@ -63,26 +64,23 @@ export async function createPrediction(ctx: ServiceContext, request: CreatePredi
   }
   const id = newPredictionId();
   const source = await storeSource(ctx, id, params, request.upload ?? null, request.decodedAudio ?? null);
-  const [row] = await ctx.database.db
-    .insert(predictions)
-    .values({
-      id,
-      apiKeyId: request.apiKeyId,
-      namespace: request.namespace,
-      status: 'processing',
-      input: request.legacyInput
-        ? describeInput(request.legacyInput, source.kind === 'upload' ? source.bytes : undefined, LEGACY_INPUT_ECHO)
-        : describeInput(raw, source.kind === 'upload' ? source.bytes : undefined, CURRENT_INPUT_ECHO),
-      params,
-      source,
-      outputTransformers: request.outputTransformers ?? null,
-      legacyFormat: request.legacyFormat ?? null,
-      webhook: request.webhook ?? null,
-      webhookEventsFilter: request.webhookEventsFilter ?? null,
-    })
-    .returning();
-  if (!row) throw new Error('insert into predictions returned no row');
-  await enqueue(ctx, row);
+  const row = await insertAndEnqueue(ctx, source, {
+    id,
+    apiKeyId: request.apiKeyId,
+    namespace: request.namespace,
+    status: 'processing',
+    input: request.legacyInput
+      ? describeInput(request.legacyInput, source.kind === 'upload' ? source.bytes : undefined, LEGACY_INPUT_ECHO)
+      : describeInput(raw, source.kind === 'upload' ? source.bytes : undefined, CURRENT_INPUT_ECHO),
+    params,
+    source,
+    outputTransformers: request.outputTransformers ?? null,
+    legacyFormat: request.legacyFormat ?? null,
+    webhook: request.webhook ?? null,
+    webhookEventsFilter: request.webhookEventsFilter ?? null,
+  });
+  ctx.metrics?.created(row.namespace as PredictionChannel);
+  wakeTranscribeWorkers(ctx);
   return row;
 }
 
@@ -120,16 +118,22 @@ async function storeSource(
   return shareUpload(ctx, id, { kind: 'upload', path, bytes });
 }
 
-async function enqueue(ctx: ServiceContext, row: PredictionRow): Promise<void> {
+/**
+ * Inserts the prediction and its pg-boss job in one transaction (one commit; bindJobExecutor), so a
+ * job never names a missing prediction and a prediction is never left without its job.
+ * @throws AppError `service_busy` when the row or the job cannot be stored (nothing is then kept, nor
+ *   the stored upload).
+ */
+async function insertAndEnqueue(ctx: ServiceContext, source: PredictionSource, values: typeof predictions.$inferInsert): Promise<PredictionRow> {
   try {
-    await ctx.boss.send(TRANSCRIBE_QUEUE, { predictionId: row.id });
+    return await ctx.database.db.transaction(async (tx) => {
+      const [row] = await tx.insert(predictions).values(values).returning();
+      if (!row) throw new Error('insert into predictions returned no row');
+      await ctx.boss.send(TRANSCRIBE_QUEUE, { predictionId: row.id }, { db: bindJobExecutor(tx as unknown as Db) });
+      return row;
+    });
   } catch (cause) {
-    await ctx.database.db
-      .update(predictions)
-      .set({ status: 'failed', error: 'The service could not queue this prediction. Try again shortly.', completedAt: new Date() })
-      .where(eq(predictions.id, row.id));
+    await releaseUpload(ctx, source); // no prediction owns it
     throw new AppError('service_busy', 'The service could not queue this prediction. Try again shortly.', { cause });
   }
-  ctx.metrics?.created(row.namespace as PredictionChannel);
-  wakeTranscribeWorkers(ctx);
 }

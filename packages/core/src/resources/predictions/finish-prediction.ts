@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../service-context.ts';
 import { predictions } from '../../platform/db/schema.ts';
 import { stampLogLine } from './append-prediction-log.ts';
+import { announcePredictionChange } from './announce-prediction-change.ts';
 
 export type PredictionOutcome =
   | { status: 'succeeded'; output: unknown; transcript: unknown; results: unknown }
@@ -11,14 +12,15 @@ export type PredictionOutcome =
  * Moves a `processing` prediction to its terminal state once (spec 3): a prediction that already
  * ended (e.g. canceled meanwhile) is left as it is. The last log line (`succeeded` or
  * `failed: <error>`) is written in the same update, so a finished row never changes afterwards
- * (the API caches its answer). When this call ended it, `log-appended` is published on
+ * (the API caches its answer). When this call ended it, the change is announced
+ * (announce-prediction-change.ts: every cached answer of it is dropped before this returns) and `log-appended` is published on
  * `ctx.predictionEvents` without waiting (webhook `logs` with the last line); `ended` is the
  * caller's to publish, after its own end-of-run steps.
  * @returns whether this call ended it.
  * @throws the database's error when the update fails.
  */
 export async function finishPrediction(
-  ctx: Pick<ServiceContext, 'database' | 'predictionEvents'>,
+  ctx: Pick<ServiceContext, 'database' | 'predictionEvents'> & Partial<Pick<ServiceContext, 'logger'>>,
   id: string,
   outcome: PredictionOutcome,
   startedAt: Date,
@@ -35,6 +37,7 @@ export async function finishPrediction(
     .set(values)
     .where(and(eq(predictions.id, id), eq(predictions.status, 'processing')))
     .returning({ id: predictions.id });
+  if (ended.length > 0) await announcePredictionChange(ctx, id);
   if (ended.length > 0) void ctx.predictionEvents.publish({ type: 'log-appended', predictionId: id });
   return ended.length > 0;
 }

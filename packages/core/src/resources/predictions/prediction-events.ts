@@ -3,10 +3,12 @@
  * - `started`: its work began (a worker marked it started);
  * - `log-appended`: a line was added to its `logs` (progress, or the last line with its end);
  * - `ended`: it may have reached a terminal state (succeeded, failed or canceled); a listener
- *   reads the row to know.
+ *   reads the row to know;
+ * - `changed`: its row was written (any column a GET shows), published by every writer before it
+ *   returns (announce-prediction-change.ts), so this process's cached answers can be dropped.
  */
 export interface PredictionEvent {
-  type: 'started' | 'log-appended' | 'ended';
+  type: 'started' | 'log-appended' | 'ended' | 'changed';
   predictionId: string;
 }
 

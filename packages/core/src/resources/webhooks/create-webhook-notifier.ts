@@ -56,7 +56,7 @@ export function createWebhookNotifier(ctx: ServiceContext, options: WebhookDeliv
     handle(event) {
       if (event.type === 'started') return notifyStart(notifier, event.predictionId);
       if (event.type === 'log-appended') return notifyLogs(notifier, event.predictionId);
-      return notifyCompleted(notifier, event.predictionId);
+      if (event.type === 'ended') return notifyCompleted(notifier, event.predictionId);
     },
     settle: async (predictionId) => {
       await notifier.progress.get(predictionId)?.chain;
