@@ -122,3 +122,4 @@ export * from './job-schema.ts';
 export * from './webhook-schema.ts';
 export * from './portal-schema.ts';
 export * from './rate-limit-schema.ts';
+export * from './bot-schema.ts';
