@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { AppError } from '../../platform/errors/app-error.ts';
-import { invalidInput } from './invalid-input.ts';
+import { invalidInput, readParam } from './invalid-input.ts';
 
 /**
  * The 422 detail for an `input` that is missing or not a JSON object (null, a list, a string, …).
@@ -26,7 +26,10 @@ export function inputObjectProblem(value: unknown): string {
 export function pickOwnMembers(raw: unknown, names: readonly string[]): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
   const members: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const name of names) if (Object.hasOwn(raw, name)) members[name] = (raw as Record<string, unknown>)[name];
+  for (const name of names) {
+    const value = readParam(raw as Readonly<Record<string, unknown>>, name);
+    if (value !== undefined) members[name] = value;
+  }
   return members;
 }
 
