@@ -1,0 +1,130 @@
+import { LANGUAGES } from '@transcribe/core';
+
+/** Locales whose names of the languages are matched besides English and each language's own name. */
+const NAME_LOCALES = ['en', 'ru'];
+
+/** One spec 2.5 language with every name it is known by, normalised (see normalise). */
+interface NamedLanguage {
+  code: string;
+  names: string[];
+}
+
+/**
+ * Finds the spec 2.5 language meant by what a person typed: a code in any common form (`de`,
+ * `DE`, `de-DE`, `de_AT`, `deu`, `ger`), the English name (`German`), the language's own name
+ * (`Deutsch`, `русский`) or its Russian name (`немецкий`), case and accents ignored. A name may
+ * be misspelt by a little (one edit for names up to 5 letters, two for longer ones, a swap of two
+ * letters counting as one) or cut short to a unique start of at least 3 letters (`deu`, `portug`):
+ * people type on phones, and a picker of 100 buttons is slow.
+ * @param allowed codes the caller can use (e.g. the engine's languages), or `'any'`.
+ * @returns the spec code (`de`, `yue`, `jw`), or null when nothing fits well enough or two
+ *   languages fit equally well.
+ */
+export function matchLanguage(text: string, allowed: readonly string[] | 'any' = 'any'): string | null {
+  const wanted = normalise(text);
+  if (wanted === '') return null;
+  const languages = namedLanguages().filter((language) => allowed === 'any' || allowed.includes(language.code));
+  const byCode = codeOf(text);
+  const exact = languages.find((language) => language.code === byCode || language.names.includes(wanted));
+  if (exact) return exact.code;
+  if (wanted.length >= 3) {
+    const starts = languages.filter((language) => language.names.some((name) => name.startsWith(wanted)));
+    if (starts.length === 1) return starts[0]!.code;
+  }
+  const limit = wanted.length <= 5 ? 1 : 2;
+  let best: { code: string; distance: number; tie: boolean } | null = null;
+  for (const language of languages) {
+    const distance = Math.min(...language.names.map((name) => editDistance(wanted, name)));
+    if (distance > limit) continue;
+    if (!best || distance < best.distance) best = { code: language.code, distance, tie: false };
+    else if (distance === best.distance) best.tie = true;
+  }
+  return best && !best.tie ? best.code : null;
+}
+
+/** The English name of a spec 2.5 code (`de` → `German`), or the code itself when unknown. */
+export function languageName(code: string): string {
+  return LANGUAGES.find((language) => language.code === code)?.name ?? code;
+}
+
+/**
+ * The spec 2.5 code a Telegram `language_code` (IETF tag such as `de`, `pt-br`) names, or null
+ * (no tag, or a language the spec does not list).
+ */
+export function languageFromTelegram(languageCode: string | undefined): string | null {
+  if (!languageCode) return null;
+  const code = codeOf(languageCode);
+  return LANGUAGES.some((language) => language.code === code) ? code : null;
+}
+
+let cached: NamedLanguage[] | null = null;
+
+/** The 100 languages with their names, built once (Intl.DisplayNames is slow to create). */
+function namedLanguages(): NamedLanguage[] {
+  if (cached) return cached;
+  const displays = NAME_LOCALES.map((locale) => new Intl.DisplayNames([locale], { type: 'language', fallback: 'none' }));
+  cached = LANGUAGES.map(({ code, name }) => {
+    const names = new Set([normalise(name)]);
+    const tag = canonicalTag(code);
+    for (const display of [...displays, ownDisplay(tag)]) {
+      const shown = tag ? display?.of(tag) : undefined;
+      if (shown) names.add(normalise(shown));
+    }
+    names.delete('');
+    return { code, names: [...names] };
+  });
+  return cached;
+}
+
+function ownDisplay(tag: string | null): Intl.DisplayNames | undefined {
+  try {
+    return tag ? new Intl.DisplayNames([tag], { type: 'language', fallback: 'none' }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A typed code as a spec code: the primary subtag of a tag (`de-DE`, `de_AT` → `de`), three-letter
+ * and old codes through the ICU aliases (`deu`, `ger` → `de`; `jv` → spec's `jw`). Not a check
+ * that the code exists.
+ */
+function codeOf(text: string): string {
+  const tag = canonicalTag(text.trim().replace(/_/g, '-'));
+  const primary = (tag ?? text.trim().toLowerCase()).split('-')[0] ?? '';
+  const spec = LANGUAGES.find((language) => canonicalTag(language.code) === primary);
+  return spec?.code ?? primary;
+}
+
+function canonicalTag(text: string): string | null {
+  try {
+    return Intl.getCanonicalLocales(text)[0]?.toLowerCase() ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Lower case, accents and apostrophes dropped, spaces collapsed: `ʻŌlelo Hawaiʻi` → `olelo hawaii`. */
+function normalise(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f\u02bb\u02bc'’`]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours cost 1. */
+export function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i += 1) {
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = best;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
