@@ -58,8 +58,6 @@ export interface StartBotOptions {
   keyGraceSeconds: number;
   /** Overrides the download limit (bytes); never above the service's `maxMediaBytes`. */
   maxFileBytes?: number;
-  /** Transcriptions and post-processing jobs at once; more get a "busy" reply. Default 4. */
-  maxConcurrentJobs?: number;
   /** Language model for the post-processing buttons (spec 2.4); default `ctx.config.llm`. */
   llm?: LlmClientConfig;
   /** Progress re-read interval, ms (default 1000). */

@@ -6,6 +6,8 @@ export interface ProgressState {
   downloadedBytes: number | null;
   /** The prediction as last read, or null before it exists. */
   prediction: Pick<PredictionRow, 'status' | 'startedAt' | 'logs'> | null;
+  /** Transcriptions a worker takes before this one while it waits (count-transcribe-jobs-ahead), or null when unknown. */
+  ahead?: number | null;
 }
 
 const DECODED = /decoded ([\d.]+) s of audio/;
@@ -21,7 +23,7 @@ export function describeProgress(state: ProgressState): string {
   const lines = [state.downloadedBytes === null ? '⏳ Getting the file from Telegram…' : `✅ File received (${formatSize(state.downloadedBytes)})`];
   const row = state.prediction;
   if (row === null) return lines.join('\n');
-  if (row.startedAt === null) return [...lines, '⏳ Waiting in the queue…'].join('\n');
+  if (row.startedAt === null) return [...lines, `⏳ Waiting in the queue${describePlace(state.ahead ?? null)}…`].join('\n');
   const decoded = DECODED.exec(row.logs);
   lines.push(decoded ? `✅ Audio decoded (${Number(decoded[1]).toFixed(1)} s)` : '⏳ Decoding the audio…');
   if (!decoded) return lines.join('\n');
@@ -33,6 +35,12 @@ export function describeProgress(state: ProgressState): string {
   const recognised = percent >= 100 || row.status === 'succeeded';
   lines.push(recognised ? '✅ Speech recognised' : `⏳ Recognising speech… ${percent}%`);
   return lines.join('\n');
+}
+
+/** ` (3 ahead)`, ` (next in line)`, or nothing when the position is unknown. */
+function describePlace(ahead: number | null): string {
+  if (ahead === null) return '';
+  return ahead === 0 ? ' (next in line)' : ` (${ahead} ahead)`;
 }
 
 /** 2_000_000 → `1.9 MiB`; small files in KiB: 53248 → `52 KiB`. */

@@ -13,6 +13,7 @@ export const BOT_COMMANDS: BotCommand[] = [
   { command: 'usage', description: 'What you have transcribed so far' },
   { command: 'api', description: 'Your API key for the HTTP API' },
   { command: 'portal', description: 'A one-time link to the web portal' },
+  { command: 'cancel', description: 'Cancel your recordings waiting or being transcribed' },
 ];
 
 /** The /start and /help reply. */
@@ -28,7 +29,7 @@ export function helpText(deps: BotDeps): string {
   ].join('\n');
 }
 
-/** /start, /help, /api (with the API menu), /settings (the conversation), /usage, /portal and /cancel. */
+/** /start, /help, /api (with the API menu), /settings (the conversation), /usage and /portal (/cancel: handle-cancel.ts). */
 export function handleCommands(deps: BotDeps, apiMenu: Menu<BotContext>): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command(['start', 'help'], (ctx) => ctx.reply(helpText(deps)));
@@ -44,6 +45,5 @@ export function handleCommands(deps: BotDeps, apiMenu: Menu<BotContext>): Compos
     const minutes = Math.round((link.expiresAt.getTime() - Date.now()) / 60_000);
     await ctx.reply(`Your one-time sign-in link to the portal (works once, for ${minutes} minutes):\n${link.url}`);
   });
-  composer.command('cancel', (ctx) => ctx.reply('There is nothing to cancel.'));
   return composer;
 }

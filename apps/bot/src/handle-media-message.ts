@@ -1,30 +1,39 @@
 import { Composer } from 'grammy';
-import { AppError, mediaTooLargeError } from '@transcribe/core';
+import { AppError, getGroupTranscribeAll, mediaTooLargeError } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
-import { findMedia } from './find-media.ts';
-import { replyForError } from './reply-for-error.ts';
+import { replyForError, STOPPED_REPLY } from './reply-for-error.ts';
+import { selectRecording } from './select-recording.ts';
 import { transcribeMedia } from './transcribe-media.ts';
 
+/** The answer to a group message that mentions the bot without a recording to transcribe. */
+export const GROUP_HINT_REPLY = 'Reply to a voice message or a recording with a mention of me, and I will transcribe it.';
+
 /**
- * Messages with files: recordings start a background transcription; other files, files
- * over the size limit and recordings arriving while the bot is full get a plain-words reply.
- * Messages without files go on to the next handler.
+ * Messages with files: recordings start a background transcription (never refused: each becomes a
+ * queued prediction); other files and files over the size limit get a plain-words reply. In groups
+ * only what select-recording.ts says is addressed to the bot is answered, in the recording's thread,
+ * and the person who asked is charged. Messages without files go on to the next handler.
  */
 export function handleMediaMessages(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.on('message', async (ctx, next) => {
-    const found = findMedia(ctx.message);
-    if (found === null || !ctx.from) return next();
-    const reply = (error: AppError) =>
-      ctx.reply(replyForError(error, deps.settings), { reply_parameters: { message_id: ctx.message.message_id, allow_sending_without_reply: true } });
+    if (!ctx.from) return next();
+    const me = { id: ctx.me.id, username: ctx.me.username };
+    const request = await selectRecording(ctx.message, me, () => getGroupTranscribeAll(deps.service.database.db, ctx.chat.id));
+    if (request.kind === 'none') return next();
+    if (request.kind === 'ignore') return;
+    const threadId = ctx.message.is_topic_message ? ctx.message.message_thread_id ?? null : null;
+    const answer = (text: string, replyTo: number) =>
+      ctx.reply(text, { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true }, ...(threadId ? { message_thread_id: threadId } : {}) });
+    if (request.kind === 'hint') return void (await answer(GROUP_HINT_REPLY, ctx.message.message_id));
+    const { found, message } = request;
+    const reply = (error: AppError) => answer(replyForError(error, deps.settings), message.message_id);
     if (found === 'unsupported') return void (await reply(new AppError('unsupported_media_type', 'not audio or video')));
     if (found.fileSize !== undefined && found.fileSize > deps.settings.maxFileBytes) {
       return void (await reply(mediaTooLargeError(deps.settings.maxFileBytes, found.fileSize)));
     }
-    const job = { chatId: ctx.chat.id, userId: ctx.from.id, messageId: ctx.message.message_id, media: found };
-    if (!deps.jobs.tryRun((signal) => transcribeMedia(deps, job, signal))) {
-      await reply(new AppError('service_busy', 'the bot is running as many jobs as it may'));
-    }
+    const job = { chatId: ctx.chat.id, threadId, userId: ctx.from.id, messageId: message.message_id, media: found };
+    if (!deps.jobs.tryRun((signal) => transcribeMedia(deps, job, signal))) await answer(STOPPED_REPLY, message.message_id);
   });
   return composer;
 }

@@ -9,6 +9,7 @@ import { logBotFailure } from './log-bot-failure.ts';
 import { selectPostProcessRunner } from './post-process-runner.ts';
 import { createJobTracker } from './track-jobs.ts';
 import { resolveBotSettings } from './resolve-bot-settings.ts';
+import { resumeBotDeliveries } from './resume-bot-deliveries.ts';
 import { startPolling } from './start-polling.ts';
 import { startWebhook, webhookSecret } from './start-webhook.ts';
 
@@ -20,7 +21,7 @@ export interface RunningBot {
   /** Webhook mode: express router taking Telegram's POSTs at `webhookPath` (mount with `app.use`). */
   webhookHandler?: Router;
   webhookPath?: string;
-  /** Stops taking updates, ends running jobs (they tell their chats to resend) and waits for them. */
+  /** Stops taking updates and following recordings (their deliveries stay stored: the next start resumes them) and waits for that. */
   stop(): Promise<void>;
 }
 
@@ -36,7 +37,8 @@ const API_RETRY = { maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors:
 /**
  * Starts the Telegram bot on the service's core: long polling by default, or webhook
  * mode when `webhookUrl` is set (setWebhook with a secret token; the returned router checks
- * Telegram's `X-Telegram-Bot-Api-Secret-Token` header). Registers the command list.
+ * Telegram's `X-Telegram-Bot-Api-Secret-Token` header). Registers the command list and resumes the
+ * recordings whose results were not yet shown (resume-bot-deliveries.ts).
  * @throws Error when the token is refused, the grace period is over 5 minutes or the secret is malformed.
  */
 export async function startBot(ctx: ServiceContext, options: StartBotOptions): Promise<RunningBot> {
@@ -44,11 +46,12 @@ export async function startBot(ctx: ServiceContext, options: StartBotOptions): P
   const secret = options.webhookUrl ? webhookSecret(options) : null;
   const bot = new Bot<BotContext>(options.token, { client: { apiRoot: settings.apiRoot, timeoutSeconds: 60 } });
   bot.api.config.use(autoRetry(API_RETRY));
-  const jobs = createJobTracker(options.maxConcurrentJobs ?? 4, (error) => logBotFailure(ctx, 'error', 'job failed', error));
+  const jobs = createJobTracker((error) => logBotFailure(ctx, 'error', 'job failed', error));
   const deps: BotDeps = { service: ctx, api: bot.api, settings, jobs, postProcess: selectPostProcessRunner(ctx, options.llm) };
   installHandlers(bot, deps);
   await initBot(bot);
   await bot.api.setMyCommands(BOT_COMMANDS).catch((error: unknown) => logBotFailure(ctx, 'warn', 'setMyCommands failed', error));
+  await resumeBotDeliveries(deps);
   const username = bot.botInfo.username;
   if (options.webhookUrl && secret) {
     const webhook = await startWebhook(bot, options.webhookUrl, secret);

@@ -1,45 +1,65 @@
 import type { Api } from 'grammy';
+import type { InlineKeyboardMarkup } from 'grammy/types';
 
 /** The one status message of a job, edited as stages finish, so the chat is not flooded. */
 export interface StatusMessage {
   readonly messageId: number;
   /**
-   * Shows `text`. Unchanged text is not sent again; progress edits closer together than the
-   * minimum interval are dropped (the next poll shows the newer state). `final` edits always go
-   * out, and when the edit fails the text is sent as a new message instead.
+   * Shows `text` (with `keyboard` under it, e.g. ✖ Cancel; without one the buttons go). Unchanged
+   * text is not sent again; progress edits closer together than the minimum interval are dropped
+   * (the next poll shows the newer state). `final` edits always go out, and when the edit fails the
+   * text is sent as a new message instead.
    */
-  update(text: string, final?: boolean): Promise<void>;
+  update(text: string, final?: boolean, keyboard?: InlineKeyboardMarkup): Promise<void>;
+}
+
+/** Where a status message goes: the message it answers and, in a forum supergroup, the topic. */
+export interface StatusPlace {
+  replyTo?: number | undefined;
+  threadId?: number | null | undefined;
 }
 
 /**
- * Sends the first status text (as a reply to `replyTo` when given) and returns its handle. Telegram allows
- * about one edit per second per chat, hence `minIntervalMs` (default 1000 ms).
+ * Sends the first status text (as a reply to `place.replyTo` when given, in topic `place.threadId`)
+ * and returns its handle. Telegram allows about one edit per second per chat, hence
+ * `minIntervalMs` (default 1000 ms).
  */
 export async function openStatusMessage(
   api: Api,
   chatId: number,
-  replyTo: number | undefined,
+  replyTo: number | StatusPlace | undefined,
   text: string,
   minIntervalMs = 1000,
 ): Promise<StatusMessage> {
-  const reply = replyTo === undefined ? {} : { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } };
-  const sent = await api.sendMessage(chatId, text, reply);
-  let shown = text;
-  let lastEditAt = Date.now();
+  const place: StatusPlace = typeof replyTo === 'object' ? replyTo : { replyTo };
+  const sent = await api.sendMessage(chatId, text, {
+    ...(place.replyTo === undefined ? {} : { reply_parameters: { message_id: place.replyTo, allow_sending_without_reply: true } }),
+    ...(place.threadId ? { message_thread_id: place.threadId } : {}),
+  });
+  return resumeStatusMessage(api, chatId, sent.message_id, text, minIntervalMs);
+}
+
+/**
+ * The handle of status message `messageId` sent earlier (by this run of the bot, or by one before
+ * a restart, whose text is then unknown: pass `shown` null).
+ */
+export function resumeStatusMessage(api: Api, chatId: number, messageId: number, shown: string | null, minIntervalMs = 1000): StatusMessage {
+  let current = shown;
+  let lastEditAt = shown === null ? 0 : Date.now();
   return {
-    messageId: sent.message_id,
-    async update(next, final = false) {
-      if (next === shown) return;
+    messageId,
+    async update(next, final = false, keyboard) {
+      if (next === current) return;
       if (!final && Date.now() - lastEditAt < minIntervalMs) return;
       lastEditAt = Date.now();
       try {
-        await api.editMessageText(chatId, sent.message_id, next);
-        shown = next;
+        await api.editMessageText(chatId, messageId, next, keyboard ? { reply_markup: keyboard } : {});
+        current = next;
       } catch {
         // Progress edits may fail (message deleted, rate limit): the next one tries again.
         if (!final) return;
         await api.sendMessage(chatId, next);
-        shown = next;
+        current = next;
       }
     },
   };

@@ -1,8 +1,9 @@
-/** Background work of the bot (transcriptions, post-processing), bounded and stoppable. */
+/** Background work of the bot (following transcriptions, post-processing), stoppable as a whole. */
 export interface JobTracker {
   /**
-   * Starts `task` in the background when fewer than the limit are running; returns false (and
-   * does not start it) when the bot is full or stopping. Errors of `task` are passed to `onError`.
+   * Starts `task` in the background; returns false (and does not start it) only when the bot is
+   * stopping. There is no cap: a recording's heavy work is a queued prediction (pg-boss), and a task
+   * here mostly waits for it, so work is never refused for being busy. Errors of `task` go to `onError`.
    */
   tryRun(task: (signal: AbortSignal) => Promise<void>): boolean;
   /** Number of tasks running now. */
@@ -12,15 +13,15 @@ export interface JobTracker {
 }
 
 /**
- * A JobTracker running at most `maxConcurrent` tasks at once. Update handling stays quick because
- * long work runs here, not in the update loop (grammY handles polled updates one by one).
+ * A JobTracker. Update handling stays quick because long work runs here, not in the update loop
+ * (grammY handles polled updates one by one).
  */
-export function createJobTracker(maxConcurrent: number, onError: (error: unknown) => void): JobTracker {
+export function createJobTracker(onError: (error: unknown) => void): JobTracker {
   const running = new Set<Promise<void>>();
   const controller = new AbortController();
   return {
     tryRun(task) {
-      if (controller.signal.aborted || running.size >= maxConcurrent) return false;
+      if (controller.signal.aborted) return false;
       const promise: Promise<void> = Promise.resolve()
         .then(() => task(controller.signal))
         .catch(onError)

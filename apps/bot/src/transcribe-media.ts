@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { InlineKeyboardMarkup } from 'grammy/types';
 import {
-  createPrediction, ensureOwnerApiKey, getBotUserSettings, isTerminalStatus, telegramOwner,
-  type BotUserSettings, type PostProcessType, type PredictionRow, type Transcript,
+  countTranscribeJobsAhead, countWaitingBotRecordings, createPrediction, ensureOwnerApiKey, getBotUserSettings,
+  isTerminalStatus, markBotDelivered, recordBotDelivery, telegramOwner,
+  type BotUserSettings, type NewBotDelivery, type PostProcessType, type PredictionRow, type Transcript,
 } from '@transcribe/core';
 import type { BotDeps } from './bot-context.ts';
 import { sendChatText } from './chat-text.ts';
@@ -24,78 +26,142 @@ export const BOT_KEY_LABEL = 'telegram bot';
 
 export interface ChatJob {
   chatId: number;
+  /** Forum topic of the recording in a supergroup, or null. */
+  threadId?: number | null;
+  /** Who asked (in a group: who mentioned the bot); the prediction is made and charged under them. */
   userId: number;
   /** The message holding the recording; the bot's messages answer it. */
   messageId: number;
   media: IncomingMedia;
 }
 
-/** One transcription in progress. */
+/** One transcription being followed to its result. */
 interface Run {
   deps: BotDeps;
-  job: ChatJob;
+  delivery: NewBotDelivery;
   settings: BotUserSettings;
   status: StatusMessage;
   signal: AbortSignal;
 }
 
+/** Callback data of the ✖ Cancel button under a status message: `cancel:<prediction id>`. */
+export const CANCEL_BUTTON_PREFIX = 'cancel:';
+
+/** The ✖ Cancel button shown under the status message while the prediction waits or runs. */
+export function cancelKeyboard(predictionId: string): InlineKeyboardMarkup {
+  return { inline_keyboard: [[{ text: '✖ Cancel', callback_data: `${CANCEL_BUTTON_PREFIX}${predictionId}` }]] };
+}
+
+/** Status text of a prediction canceled by the person (button or /cancel) or through the API/portal. */
+export const CANCELED_REPLY = '✖ Canceled: this recording will not be transcribed.';
+
 /**
- * Transcribes one recording sent in chat: one status message edited as stages finish,
- * the file fetched from Telegram, a prediction in cache namespace `bot` (spec 2.6.6) under the
- * person's key, then the transcript in the chosen form with post-processing buttons, then the
- * person's default post-processing results. Every failure ends as a plain-words status text.
+ * Transcribes one recording sent in chat: one status message edited as stages finish, the file
+ * fetched from Telegram, then at once a prediction in cache namespace `bot` (spec 2.6.6) under the
+ * person's key — a durable pg-boss job, queued behind the person's own waiting recordings
+ * (priority by wait) — with where to answer stored beside it (bot_deliveries), then followed to its
+ * result (followDelivery). Every failure before the prediction exists ends as a plain-words status text.
  */
 export async function transcribeMedia(deps: BotDeps, job: ChatJob, signal: AbortSignal): Promise<void> {
   const first = describeProgress({ downloadedBytes: null, prediction: null });
-  const status = await openStatusMessage(deps.api, job.chatId, job.messageId, first);
+  const status = await openStatusMessage(deps.api, job.chatId, { replyTo: job.messageId, threadId: job.threadId }, first);
+  let delivery: NewBotDelivery;
   try {
-    const settings = await getBotUserSettings(deps.service.database.db, String(job.userId));
-    const run: Run = { deps, job, settings, status, signal };
-    const { row, bytes } = await runPrediction(run);
-    if (!isTerminalStatus(row.status)) return await status.update(STILL_RUNNING_REPLY, true);
-    if (row.status !== 'succeeded') return await status.update(replyForFailedPrediction(row, deps.settings), true);
+    delivery = await queueRecording(deps, job, status, signal);
+  } catch (error) {
+    return void (await status.update(signal.aborted ? STOPPED_REPLY : replyForError(error, deps.settings), true));
+  }
+  await followDelivery(deps, delivery, status, signal);
+}
+
+/**
+ * Follows a queued recording until its prediction ends, then shows the result: the transcript in the
+ * person's chosen form with post-processing buttons and their default post-processing results, or
+ * the failure or cancellation in plain words. The delivery is marked shown before the result goes
+ * out, so two runs of the bot (a restart racing an old process) never answer twice. When the bot
+ * stops meanwhile, nothing is said: the delivery stays pending and the next start resumes it.
+ */
+export async function followDelivery(deps: BotDeps, delivery: NewBotDelivery, status: StatusMessage, signal: AbortSignal): Promise<void> {
+  try {
+    const settings = await getBotUserSettings(deps.service.database.db, String(delivery.userId));
+    const run: Run = { deps, delivery, settings, status, signal };
+    const row = await watchQueued(run);
+    if (!isTerminalStatus(row.status)) return await finish(run, STILL_RUNNING_REPLY);
+    if (row.status === 'canceled') return await finish(run, CANCELED_REPLY);
+    if (row.status !== 'succeeded') return await finish(run, replyForFailedPrediction(row, deps.settings));
     const transcript = row.transcript as Transcript;
-    if (isEmptyTranscript(transcript)) return await status.update(NO_SPEECH_REPLY, true);
-    await status.update(`${describeProgress({ downloadedBytes: bytes, prediction: row })}\n✅ Done: the transcript follows.`, true);
+    if (isEmptyTranscript(transcript)) return await finish(run, NO_SPEECH_REPLY);
+    if (!(await markBotDelivered(deps.service.database.db, row.id))) return;
+    await status.update(`${describeProgress({ downloadedBytes: inputBytes(row), prediction: row })}\n✅ Done: the transcript follows.`, true);
     const keyboard = deps.postProcess ? resultKeyboard(row.id) : undefined;
-    const text = renderChatTranscript(transcript, settings.outputFormat, baseName(job.media.fileName));
-    const transcriptId = await sendChatText(deps.api, job.chatId, text, { replyTo: job.messageId, keyboard });
+    const text = renderChatTranscript(transcript, settings.outputFormat, baseName(delivery.fileName));
+    const transcriptId = await sendChatText(deps.api, delivery.chatId, text, { replyTo: delivery.messageId, keyboard });
     await deliverDefaultResults(run, row, transcriptId);
   } catch (error) {
-    await status.update(signal.aborted ? STOPPED_REPLY : replyForError(error, deps.settings), true);
+    if (signal.aborted) return;
+    if (await markBotDelivered(deps.service.database.db, delivery.predictionId)) await status.update(replyForError(error, deps.settings), true);
   }
 }
 
-/** Downloads the file, creates the prediction and follows it to its end (or the wait limit). */
-async function runPrediction(run: Run): Promise<{ row: PredictionRow; bytes: number }> {
-  const { deps, job, status, signal } = run;
-  const apiKeyId = await ensureOwnerApiKey(deps.service.database.db, telegramOwner(job.userId), BOT_KEY_LABEL);
+/** Shows a final status text once (the first run of the bot to claim the delivery shows it). */
+async function finish(run: Run, text: string): Promise<void> {
+  if (await markBotDelivered(run.deps.service.database.db, run.delivery.predictionId)) await run.status.update(text, true);
+}
+
+/**
+ * Downloads the file, creates the prediction (priority minus the person's waiting recordings) and
+ * stores its delivery.
+ */
+async function queueRecording(deps: BotDeps, job: ChatJob, status: StatusMessage, signal: AbortSignal): Promise<NewBotDelivery> {
+  const { db } = deps.service.database;
+  const apiKeyId = await ensureOwnerApiKey(db, telegramOwner(job.userId), BOT_KEY_LABEL);
+  const settings = await getBotUserSettings(db, String(job.userId));
   const dir = join(deps.service.config.dataDir, 'uploads');
   await mkdir(dir, { recursive: true });
   const path = join(dir, `bot-${randomUUID()}`);
-  let created: PredictionRow;
-  let bytes = 0;
   try {
     const download = { fileId: job.media.fileId, declaredBytes: job.media.fileSize, destPath: path, signal };
-    bytes = await downloadTelegramFile(deps.api, deps.settings, download);
+    const bytes = await downloadTelegramFile(deps.api, deps.settings, download);
     await status.update(describeProgress({ downloadedBytes: bytes, prediction: null }));
-    created = await createPrediction(deps.service, {
+    const created = await createPrediction(deps.service, {
       apiKeyId,
       namespace: 'bot',
-      rawInput: predictionInput(run.settings),
+      rawInput: predictionInput(settings),
       upload: { path, bytes, name: job.media.fileName },
+      priority: -(await countWaitingBotRecordings(db, job.userId)),
     });
+    const delivery: NewBotDelivery = {
+      predictionId: created.id, chatId: job.chatId, threadId: job.threadId ?? null, userId: job.userId,
+      messageId: job.messageId, statusMessageId: status.messageId, apiKeyId, fileName: job.media.fileName,
+    };
+    await recordBotDelivery(db, delivery);
+    return delivery;
   } catch (error) {
     await rm(path, { force: true });
     throw error;
   }
-  const row = await watchPrediction(deps.service.database.db, created.id, apiKeyId, {
+}
+
+/** Follows the prediction to its end (or the wait limit), showing its queue place and stages with ✖ Cancel. */
+function watchQueued(run: Run): Promise<PredictionRow> {
+  const { deps, delivery, status, signal } = run;
+  const keyboard = cancelKeyboard(delivery.predictionId);
+  return watchPrediction(deps.service.database.db, delivery.predictionId, delivery.apiKeyId, {
     pollMs: deps.settings.progressPollMs,
     timeoutMs: deps.settings.transcriptionTimeoutMs,
     signal,
-    onChange: (current) => status.update(describeProgress({ downloadedBytes: bytes, prediction: current })),
+    queuePosition: () => countTranscribeJobsAhead(deps.service.database, delivery.predictionId),
+    onChange: async (current, ahead) => {
+      if (isTerminalStatus(current.status)) return;
+      await status.update(describeProgress({ downloadedBytes: inputBytes(current), prediction: current, ahead }), false, keyboard);
+    },
   });
-  return { row, bytes };
+}
+
+/** Bytes of the uploaded recording as the prediction's source records them (prediction-source.ts), or 0. */
+function inputBytes(row: PredictionRow): number {
+  const source = row.source as { bytes?: unknown } | null;
+  return typeof source?.bytes === 'number' ? source.bytes : 0;
 }
 
 /**
@@ -111,12 +177,12 @@ export function predictionInput(settings: BotUserSettings): Record<string, unkno
 }
 
 /** The person's default post-processing types (settings), each shown as it is ready. */
-async function deliverDefaultResults({ deps, job, settings, signal }: Run, row: PredictionRow, replyTo: number): Promise<void> {
+async function deliverDefaultResults({ deps, delivery, settings, signal }: Run, row: PredictionRow, replyTo: number): Promise<void> {
   if (!deps.postProcess) return;
   const transcript = row.transcript as Transcript;
   await Promise.all(
     settings.postProcess.map((type) =>
-      deliverResult(deps, { chatId: job.chatId, replyTo, transcript, type: type as PostProcessType, targetLanguage: null }, signal),
+      deliverResult(deps, { chatId: delivery.chatId, replyTo, transcript, type: type as PostProcessType, targetLanguage: null }, signal),
     ),
   );
 }

@@ -7,8 +7,13 @@ export interface WatchOptions {
   /** Stop watching after this long and return the last row (still `processing`), ms. */
   timeoutMs: number;
   signal: AbortSignal;
-  /** Called with each row read whose status, start time or logs changed. */
-  onChange(row: PredictionRow): Promise<void>;
+  /**
+   * The prediction's place in the queue while it waits (not started): transcriptions taken before
+   * it, or null when not waiting. Read on each poll while the row has no start time.
+   */
+  queuePosition?(row: PredictionRow): Promise<number | null>;
+  /** Called with each row read whose status, start time, logs or queue position changed. */
+  onChange(row: PredictionRow, ahead: number | null): Promise<void>;
 }
 
 /**
@@ -20,11 +25,14 @@ export async function watchPrediction(db: Db, id: string, apiKeyId: string, opti
   const deadline = Date.now() + options.timeoutMs;
   let seen = '';
   for (;;) {
+    options.signal.throwIfAborted();
     const row = await findPrediction(db, id, apiKeyId);
-    const fingerprint = `${row.status}|${row.startedAt?.getTime() ?? ''}|${row.logs}`;
+    const waiting = row.startedAt === null && !isTerminalStatus(row.status);
+    const ahead = waiting && options.queuePosition ? await options.queuePosition(row) : null;
+    const fingerprint = `${row.status}|${row.startedAt?.getTime() ?? ''}|${row.logs}|${ahead ?? ''}`;
     if (fingerprint !== seen) {
       seen = fingerprint;
-      await options.onChange(row);
+      await options.onChange(row, ahead);
     }
     if (isTerminalStatus(row.status) || Date.now() >= deadline) return row;
     await sleep(Math.min(options.pollMs, Math.max(0, deadline - Date.now())), undefined, { signal: options.signal });

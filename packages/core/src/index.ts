@@ -99,6 +99,15 @@ export { saveBotUserSettings } from './resources/bot-users/save-bot-user-setting
 export { findOwnedPrediction } from './resources/bot-users/find-owned-prediction.ts';
 export { summarizeOwnerUsage } from './resources/bot-users/summarize-owner-usage.ts';
 export type { NamespaceUsage } from './resources/bot-users/summarize-owner-usage.ts';
+export { recordBotDelivery } from './resources/bot-users/record-bot-delivery.ts';
+export type { NewBotDelivery } from './resources/bot-users/record-bot-delivery.ts';
+export { listPendingBotDeliveries } from './resources/bot-users/list-pending-bot-deliveries.ts';
+export type { PendingBotDelivery } from './resources/bot-users/list-pending-bot-deliveries.ts';
+export { markBotDelivered } from './resources/bot-users/mark-bot-delivered.ts';
+export { countWaitingBotRecordings } from './resources/bot-users/count-waiting-bot-recordings.ts';
+export { getGroupTranscribeAll } from './resources/bot-users/get-group-transcribe-all.ts';
+export { setGroupTranscribeAll } from './resources/bot-users/set-group-transcribe-all.ts';
+export { countTranscribeJobsAhead } from './platform/jobs/count-transcribe-jobs-ahead.ts';
 
 // Pipeline, fetch: size-capped writes and data: URIs.
 export { formatMebibytes, mediaTooLargeError, writeLimitedFile } from './pipeline/fetch/write-limited-file.ts';
@@ -176,6 +185,8 @@ export type { ApiKeyRow, PredictionRow } from './platform/db/schema.ts';
 export { mediaCache, transcriptCache, usageLedger } from './platform/db/cache-schema.ts';
 export { webhookDeliveries } from './platform/db/webhook-schema.ts';
 export { rateLimits } from './platform/db/rate-limit-schema.ts';
+export { botDeliveries, botGroups } from './platform/db/bot-schema.ts';
+export type { BotDeliveryRow } from './platform/db/bot-schema.ts';
 
 // Platform: jobs (pg-boss), the transcribe worker and recovery after a crash.
 export { TRANSCRIBE_QUEUE, openJobQueue } from './platform/jobs/open-job-queue.ts';

@@ -45,6 +45,12 @@ export interface CreatePredictionRequest {
    * instead of `audio` being decoded, and its decoding error is thrown where that decode would fail.
    */
   decodedAudio?: DecodedDataUri | null;
+  /**
+   * pg-boss priority of the job (higher is fetched first; default 0). The bot lowers it by how many
+   * of the same person's recordings already wait, so one person's twenty files do not hold back
+   * another person's one.
+   */
+  priority?: number;
 }
 
 /**
@@ -64,7 +70,7 @@ export async function createPrediction(ctx: ServiceContext, request: CreatePredi
   }
   const id = newPredictionId();
   const source = await storeSource(ctx, id, params, request.upload ?? null, request.decodedAudio ?? null);
-  const row = await insertAndEnqueue(ctx, source, {
+  const row = await insertAndEnqueue(ctx, source, request.priority ?? 0, {
     id,
     apiKeyId: request.apiKeyId,
     namespace: request.namespace,
@@ -124,12 +130,12 @@ async function storeSource(
  * @throws AppError `service_busy` when the row or the job cannot be stored (nothing is then kept, nor
  *   the stored upload).
  */
-async function insertAndEnqueue(ctx: ServiceContext, source: PredictionSource, values: typeof predictions.$inferInsert): Promise<PredictionRow> {
+async function insertAndEnqueue(ctx: ServiceContext, source: PredictionSource, priority: number, values: typeof predictions.$inferInsert): Promise<PredictionRow> {
   try {
     return await ctx.database.db.transaction(async (tx) => {
       const [row] = await tx.insert(predictions).values(values).returning();
       if (!row) throw new Error('insert into predictions returned no row');
-      await ctx.boss.send(TRANSCRIBE_QUEUE, { predictionId: row.id }, { db: bindJobExecutor(tx as unknown as Db) });
+      await ctx.boss.send(TRANSCRIBE_QUEUE, { predictionId: row.id }, { priority, db: bindJobExecutor(tx as unknown as Db) });
       return row;
     });
   } catch (cause) {

@@ -1,0 +1,47 @@
+import { Composer } from 'grammy';
+import { cancelPrediction, listPendingBotDeliveries, type PendingBotDelivery } from '@transcribe/core';
+import type { BotContext, BotDeps } from './bot-context.ts';
+import { CANCEL_BUTTON_PREFIX } from './transcribe-media.ts';
+
+/** /cancel when the person has no recording waiting or running. */
+export const NOTHING_TO_CANCEL_REPLY = 'There is nothing to cancel: none of your recordings is waiting or being transcribed.';
+
+/** Answer to ✖ Cancel pressed by someone else, or after the recording finished. */
+export const CANNOT_CANCEL_ANSWER = 'Only the person who sent this recording can cancel it, and only before it is done.';
+
+/**
+ * Cancelling (core cancelPrediction: the prediction becomes `canceled`; a waiting one is never
+ * started, a running one stops within about a second). The ✖ Cancel button under a status message
+ * cancels that recording, only for the person who asked (in a group others see the button too);
+ * `/cancel` cancels all of the person's waiting and running recordings and lists them. The status
+ * messages then say "Canceled" (followDelivery in transcribe-media.ts).
+ */
+export function handleCancel(deps: BotDeps): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.callbackQuery(new RegExp(`^${CANCEL_BUTTON_PREFIX}(.+)$`), async (ctx) => {
+    const predictionId = ctx.match[1]!;
+    const mine = await listPendingBotDeliveries(deps.service.database.db, { userId: ctx.from.id, unfinished: true });
+    const delivery = mine.find((entry) => entry.predictionId === predictionId);
+    if (!delivery) return void (await ctx.answerCallbackQuery({ text: CANNOT_CANCEL_ANSWER, show_alert: true }));
+    const canceled = await cancelDelivery(deps, delivery);
+    await ctx.answerCallbackQuery({ text: canceled ? 'Canceled.' : CANNOT_CANCEL_ANSWER });
+  });
+  composer.command('cancel', async (ctx) => {
+    if (!ctx.from) return;
+    const mine = await listPendingBotDeliveries(deps.service.database.db, { userId: ctx.from.id, unfinished: true });
+    const canceled: string[] = [];
+    for (const delivery of mine) {
+      if (await cancelDelivery(deps, delivery)) canceled.push(`• ${delivery.fileName} (${delivery.startedAt ? 'was being transcribed' : 'was waiting in the queue'})`);
+    }
+    if (canceled.length === 0) return void (await ctx.reply(NOTHING_TO_CANCEL_REPLY));
+    const count = canceled.length === 1 ? '1 recording' : `${canceled.length} recordings`;
+    await ctx.reply([`Canceled ${count}:`, ...canceled].join('\n'));
+  });
+  return composer;
+}
+
+/** Cancels the delivery's prediction; true when this call canceled it (false: it had just ended). */
+async function cancelDelivery(deps: BotDeps, delivery: PendingBotDelivery): Promise<boolean> {
+  const row = await cancelPrediction(deps.service, delivery.predictionId, delivery.apiKeyId);
+  return row.status === 'canceled';
+}
