@@ -2,9 +2,21 @@
  * The OpenAPI description of the OpenAI-compatible API (docs/openai-api.md), merged into
  * `/openapi.json` by apps/api/src/portal/openapi.ts under the tag OPENAI_TAG.
  */
+import { buildPredictionInputJsonSchema } from '@transcribe/core';
 import { GRANULARITIES, RESPONSE_FORMATS } from './read-audio-form.ts';
 
 type Json = Record<string, unknown>;
+
+const INPUT_PROPERTIES = buildPredictionInputJsonSchema().properties as Record<string, Json>;
+
+/**
+ * A form field that becomes the spec 2.2 parameter `name`: its type and limits from the input
+ * schema generated from the zod rules that check it (createPrediction), without null.
+ */
+function inputField(name: string, description: string): Json {
+  const { type, description: _inputDescription, ...limits } = INPUT_PROPERTIES[name]!;
+  return { type: [type].flat().find((kind) => kind !== 'null'), ...limits, description };
+}
 
 /** The tag of these operations. */
 export const OPENAI_TAG = { name: 'OpenAI-compatible', description: 'OpenAI’s speech-to-text API: set an OpenAI SDK’s base URL to {service}/v1 (docs/openai-api.md).' };
@@ -44,13 +56,13 @@ const audioForm = (withLanguage: boolean): Json => ({
         properties: {
           file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The recording: any container ffmpeg reads, at most 300 MiB.' },
           model: { type: 'string', examples: ['whisper-1'], description: 'Any name is accepted; GET /v1/models lists the engine’s.' },
-          ...(withLanguage ? { language: { type: 'string', description: 'ISO-639-1 code (or a spec 2.5 code / English name).' } } : {}),
-          prompt: { type: 'string', description: 'Hint for recognition and spelling (spec 2.2 prompt).' },
+          ...(withLanguage ? { language: inputField('language', 'ISO-639-1 code (or a spec 2.5 code / English name).') } : {}),
+          prompt: inputField('prompt', 'Hint for recognition and spelling (spec 2.2 prompt).'),
           response_format: { type: 'string', enum: [...RESPONSE_FORMATS], default: 'json' },
           temperature: { type: 'number', minimum: 0, maximum: 1, description: 'Accepted and ignored: no engine of this service samples.' },
           ...(withLanguage ? { 'timestamp_granularities[]': { type: 'array', items: { type: 'string', enum: [...GRANULARITIES] }, description: 'With verbose_json only; default segment.' } } : {}),
-          'service.speakers': { type: 'integer', minimum: 1, description: 'Extension: expected number of speakers (spec 2.2 speakers).' },
-          'service.hotwords': { type: 'string', description: 'Extension: comma-separated keywords (spec 2.2 hotwords).' },
+          'service.speakers': inputField('speakers', 'Extension: expected number of speakers (spec 2.2 speakers).'),
+          'service.hotwords': inputField('hotwords', 'Extension: comma-separated keywords (spec 2.2 hotwords).'),
         },
       },
     },
