@@ -56,16 +56,44 @@ async function makeFixture(env: Record<string, string>, databaseUrl: string, lin
   }
 }
 
-async function startBare(getJson: string, postJson: string, dir: string): Promise<{ url: string; stop: () => void }> {
-  await writeFile(join(dir, 'get.json'), getJson);
-  await writeFile(join(dir, 'post.json'), postJson);
+interface Bare { url: string; stop: () => void }
+
+async function startBare(files: { getJson: string; postJson: string; processingJson: string }, dir: string, floor: { databaseUrl: string; apiKeyId: string }): Promise<Bare> {
+  await writeFile(join(dir, 'get.json'), files.getJson);
+  await writeFile(join(dir, 'post.json'), files.postJson);
+  await writeFile(join(dir, 'processing.json'), files.processingJson);
   const port = await freePort();
-  const child = runScript('bench/support/bare-express-server.ts', [], { BARE_GET_JSON: join(dir, 'get.json'), BARE_POST_JSON: join(dir, 'post.json'), BARE_PORT: String(port) });
+  const child = runScript('bench/support/bare-express-server.ts', [], {
+    BARE_GET_JSON: join(dir, 'get.json'), BARE_POST_JSON: join(dir, 'post.json'), BARE_PROCESSING_JSON: join(dir, 'processing.json'), BARE_PORT: String(port),
+    BARE_DATABASE_URL: floor.databaseUrl, BARE_API_KEY_ID: floor.apiKeyId,
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => { if (chunk.toString().includes('listening')) resolve(); });
     child.once('exit', (code) => reject(new Error(`bare express exited ${code}`)));
   });
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+/**
+ * Creates a prediction of `link` on the service at `url` (whose worker recognises with the fake
+ * engine held for an hour) and waits until it is started and its recording probed, so it stays
+ * `processing` with the same answer while it is measured. Returns its GET URL and body.
+ */
+async function makeProcessing(url: string, key: string, link: string): Promise<{ getUrl: string; json: string }> {
+  const base = `${url}/v1/replicate/v1`;
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const created = (await (await fetch(`${base}/models/service/transcribe/predictions`, { method: 'POST', headers, body: JSON.stringify({ input: { audio: link, language: 'en' } }) })).json()) as { id: string };
+  const getUrl = `${base}/predictions/${created.id}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const body = (await (await fetch(getUrl, { headers })).json()) as { status: string; started_at: string | null; metrics: { audio_duration?: number } };
+    if (body.status !== 'processing') throw new Error(`the processing fixture ended: ${body.status}`);
+    if (body.started_at && body.metrics.audio_duration !== undefined) break;
+    if (Date.now() > deadline) throw new Error('the processing fixture did not start');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_000)); // its last line before recognition is written
+  return { getUrl, json: await (await fetch(getUrl, { headers })).text() };
 }
 
 async function load(target: Target, seconds: number): Promise<Result> {
@@ -74,30 +102,29 @@ async function load(target: Target, seconds: number): Promise<Result> {
   return result;
 }
 
-/** Warm-up, then bare and service alternately, REPETITIONS times; medians of requests/s and p99 (ms). */
-async function compare(bare: Target, service: Target) {
-  await load(bare, 1);
-  await load(service, 1);
-  const runs: { bare: Result; service: Result }[] = [];
+interface Measured { rps: number; p99: number }
+
+/**
+ * Warm-up, then every target in turn (the order rotating each repetition), REPETITIONS times;
+ * medians of requests/s and p99 (ms) per target, in the order given. `label` names the log lines.
+ */
+async function compare(label: string, targets: Target[]): Promise<Measured[]> {
+  for (const target of targets) await load(target, 1);
+  const runs: Result[][] = targets.map(() => []);
   for (let i = 0; i < REPETITIONS; i += 1) {
-    const order = i % 2 === 0 ? [bare, service] : [service, bare];
-    const [a, b] = [await load(order[0]!, SECONDS), await load(order[1]!, SECONDS)];
-    runs.push(i % 2 === 0 ? { bare: a, service: b } : { bare: b, service: a });
-    console.log(`  ${service.method} rep ${i + 1}: bare ${runs[i]!.bare.requests.average.toFixed(0)}/s, service ${runs[i]!.service.requests.average.toFixed(0)}/s`);
+    for (let j = 0; j < targets.length; j += 1) {
+      const k = (i + j) % targets.length;
+      runs[k]!.push(await load(targets[k]!, SECONDS));
+    }
+    console.log(`  ${label} rep ${i + 1}: ${runs.map((r) => `${r.at(-1)!.requests.average.toFixed(0)}/s`).join(', ')}`);
   }
-  const pick = (side: 'bare' | 'service', value: (r: Result) => number) => median(runs.map((run) => value(run[side])));
-  return {
-    bareRps: pick('bare', (r) => r.requests.average),
-    serviceRps: pick('service', (r) => r.requests.average),
-    bareP99: pick('bare', (r) => r.latency.p99),
-    serviceP99: pick('service', (r) => r.latency.p99),
-  };
+  return runs.map((r) => ({ rps: median(r.map((x) => x.requests.average)), p99: median(r.map((x) => x.latency.p99)) }));
 }
 
-function row(name: string, m: Awaited<ReturnType<typeof compare>>, goal: boolean): string {
-  const ratio = m.serviceRps / m.bareRps;
-  const verdict = goal ? (ratio >= GOAL ? 'met' : `missed by ${((GOAL - ratio) * 100).toFixed(0)} points`) : '—';
-  return `| ${name} | ${fixed(m.bareRps, 0)} | ${fixed(m.serviceRps, 0)} | ${fixed(ratio * 100, 1)} % | ${fixed(m.bareP99, 0)} | ${fixed(m.serviceP99, 0)} | ${fixed(m.serviceP99 / m.bareP99, 1)}× | ${verdict} |`;
+function row(name: string, baseline: string, base: Measured, service: Measured, goal: number | null): string {
+  const ratio = service.rps / base.rps;
+  const verdict = goal === null ? '—' : ratio >= goal ? `met (≥ ${goal * 100} %)` : `missed (goal ${goal * 100} %, ${((goal - ratio) * 100).toFixed(0)} points short)`;
+  return `| ${name} | ${baseline} | ${fixed(base.rps, 0)} | ${fixed(service.rps, 0)} | ${fixed(ratio * 100, 1)} % | ${fixed(base.p99, 0)} | ${fixed(service.p99, 0)} | ${verdict} |`;
 }
 
 async function main(): Promise<void> {
@@ -106,47 +133,78 @@ async function main(): Promise<void> {
   const files = await serveFiles(AUDIO_DIR);
   const database = await createTestDatabase();
   // Per-key rate limits so high that the limiter runs but never refuses: one key sends all the load here.
+  const limits = { RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_READS_PER_MINUTE: '1000000000' };
   const env = {
     DATABASE_URL: database.url, DATA_DIR: dir, ALLOW_PRIVATE_NETWORK: '1', RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: asr.baseUrl, ASR_MODEL: 'bench',
-    RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_READS_PER_MINUTE: '1000000000',
+    ...limits,
   };
-  let api: SpawnedService | null = null;
-  let bare: { url: string; stop: () => void } | null = null;
+  // A worker whose recognition never ends within the run: its prediction stays `processing`.
+  const held = { RECOGNITION_ENGINE: 'fake', ALLOW_FAKE_ENGINE: '1', FAKE_ENGINE_DELAY_MS: '3600000', WORKER_CONCURRENCY: '1' };
+  const spawned: SpawnedService[] = [];
+  let bare: Bare | null = null;
   try {
     const fixture = await makeFixture(env, database.url, `${files.url}/jfk.wav`);
-    api = await spawnService({ ...env, WORKER_CONCURRENCY: '0' });
-    bare = await startBare(fixture.getJson, fixture.postJson, dir);
+    // PostgreSQL: the API alone in one process, a worker in another (the docker-compose.yml topology).
+    const api = await spawnService({ ...env, WORKER_CONCURRENCY: '0' });
+    spawned.push(api);
+    spawned.push(await spawnService({ ...env, ...held, DATA_DIR: join(dir, 'worker') }));
+    const pgProcessing = await makeProcessing(api.url, fixture.key, `${files.url}/jfk.wav?held-postgres`);
+    // The default `npm start`: PGlite, API and worker in one process.
+    const pgliteDir = join(dir, 'pglite-service');
+    const embedded = await openDatabase({ pgliteDir: join(pgliteDir, 'pglite') });
+    const pgliteKey = (await createApiKey(embedded.db, 'bench')).secret;
+    await embedded.close();
+    const pglite = await spawnService({ DATA_DIR: pgliteDir, ALLOW_PRIVATE_NETWORK: '1', ...limits, ...held });
+    spawned.push(pglite);
+    const pgliteProcessing = await makeProcessing(pglite.url, pgliteKey, `${files.url}/jfk.wav?held-pglite`);
+    const admin = await openDatabase({ databaseUrl: database.url });
+    const apiKeyId = (await admin.executeSql('SELECT id FROM api_keys LIMIT 1')).rows[0] as { id: string };
+    await admin.close();
+    bare = await startBare({ getJson: fixture.getJson, postJson: fixture.postJson, processingJson: pgProcessing.json }, dir, { databaseUrl: database.url, apiKeyId: apiKeyId.id });
     const auth = { authorization: `Bearer ${fixture.key}` };
     const json = { 'content-type': 'application/json' };
     const getUrl = fixture.getUrl.replace(/^http:\/\/127\.0\.0\.1:\d+/, api.url);
     const postUrl = fixture.postUrl.replace(/^http:\/\/127\.0\.0\.1:\d+/, api.url);
-    const get = await compare({ url: `${bare.url}/prediction`, method: 'GET', headers: {} }, { url: getUrl, method: 'GET', headers: auth });
-    const post = await compare({ url: `${bare.url}/predictions`, method: 'POST', headers: json, body: fixture.postBody }, { url: postUrl, method: 'POST', headers: { ...auth, ...json }, body: fixture.postBody });
+    const [bareGet, serviceGet] = await compare('GET succeeded', [{ url: `${bare.url}/prediction`, method: 'GET', headers: {} }, { url: getUrl, method: 'GET', headers: auth }]);
+    const [bareProcessing, pgliteGet, pgGet] = await compare('GET processing (bare, PGlite, PostgreSQL)', [
+      { url: `${bare.url}/processing`, method: 'GET', headers: {} },
+      { url: pgliteProcessing.getUrl, method: 'GET', headers: { authorization: `Bearer ${pgliteKey}` } },
+      { url: pgProcessing.getUrl, method: 'GET', headers: auth },
+    ]);
+    const [barePost, floorPost, servicePost] = await compare('POST (bare, floor, service)', [
+      { url: `${bare.url}/predictions`, method: 'POST', headers: json, body: fixture.postBody },
+      { url: `${bare.url}/predictions-floor`, method: 'POST', headers: json, body: fixture.postBody },
+      { url: postUrl, method: 'POST', headers: { ...auth, ...json }, body: fixture.postBody },
+    ]);
     await writeResult('api-throughput', [
       '# API throughput and latency',
       '',
-      `autocannon, ${CONNECTIONS} connections, ${SECONDS} s per run, ${REPETITIONS} runs per side alternating with the baseline `
-        + '(medians), after a 1 s warm-up each. Service: `apps/api/src/main.ts` with PostgreSQL on loopback and '
-        + '`WORKER_CONCURRENCY=0` (API only) and the per-key rate limits raised to 10^9 a minute (the limiter runs but never refuses: one key sends all the load). Baseline: bare express 5 answering the same JSON from memory. Both are single Node '
-        + `processes; autocannon and PostgreSQL share the same 2 cores. GET body: ${fixture.getJson.length} bytes.`,
+      `autocannon, ${CONNECTIONS} connections, ${SECONDS} s per run, ${REPETITIONS} runs per target with the order rotating `
+        + '(medians), after a 1 s warm-up each. Services are `apps/api/src/main.ts` child processes with the per-key rate limits raised to 10^9 a minute (the limiter runs but never refuses: one key sends all the load):',
+      '- PostgreSQL on loopback: an API-only process (`WORKER_CONCURRENCY=0`, the `api` service of docker-compose.yml) measured, and a worker in a process of its own holding one prediction `processing` (its recognition, the fake engine, lasts an hour);',
+      '- PGlite, the default `npm start`: API and worker in one process, the worker holding one prediction `processing` the same way.',
       '',
-      '| Request | Bare express (req/s) | Service (req/s) | Service / bare | Bare p99 (ms) | Service p99 (ms) | p99 ratio | Goal (GET ≥ 60 %) |',
+      `Baselines: bare express 5 answering the same JSON from memory (bench/support/bare-express-server.ts), and for creates also the honest floor: a bare express route that parses the JSON and inserts the prediction row and its pg-boss job in one PostgreSQL transaction (postgres.js, pg-boss's own job insert). All are single Node processes; autocannon and PostgreSQL share the same 2 cores. GET bodies: succeeded ${fixture.getJson.length} bytes, processing ${pgProcessing.json.length} bytes.`,
+      '',
+      '| Request | Baseline | Baseline (req/s) | Service (req/s) | Service / baseline | Baseline p99 (ms) | Service p99 (ms) | Goal |',
       '|---|---|---|---|---|---|---|---|',
-      row('GET a succeeded prediction', get, true),
-      row('POST a cached repeat (same link)', post, false),
+      row('GET a succeeded prediction (PostgreSQL)', 'bare express', bareGet!, serviceGet!, GOAL),
+      row('GET a processing prediction, PGlite default', 'bare express', bareProcessing!, pgliteGet!, GOAL),
+      row('GET a processing prediction, PostgreSQL, API and worker in separate processes', 'bare express', bareProcessing!, pgGet!, GOAL),
+      row('POST a cached repeat (same link), PostgreSQL', 'bare express', barePost!, servicePost!, 0.3),
+      row('POST a cached repeat (same link), PostgreSQL', 'floor: bare express + the same inserts in one transaction', floorPost!, servicePost!, 0.6),
       '',
       'What a service GET does: it hashes the key (SHA-256) and finds it in the in-process key cache (resources/keys/api-key-cache.ts, '
-        + '`KEY_CACHE_TTL_MS`, 5 s: one SELECT per key every 5 s), runs the per-key rate limiter, and answers a finished '
-        + 'prediction with the bytes kept in memory per key and `X-Service-Output-Transformers` value '
-        + '(http/prediction-body-cache.ts, `PREDICTION_CACHE_BYTES`): a poll of a finished prediction touches no database and '
-        + 'renders nothing. What is left of the gap is the API router (authentication, rate limiting, the JSON body parser and '
-        + 'the NUL check pass over a GET) on top of the bare route. Unfinished predictions are still read from the database '
-        + 'on every poll (not measured here). A POST also validates the input and writes the prediction and its pg-boss job '
-        + '(an API-only process has no local worker to wake); PostgreSQL takes its CPU from the same 2 cores.',
+        + '`KEY_CACHE_TTL_MS`), runs the per-key rate limiter (in memory for reads), and answers from the bytes kept in memory per key, '
+        + 'prediction and `X-Service-Output-Transformers` value (http/prediction-body-cache.ts, `PREDICTION_CACHE_BYTES`), with their ETag. '
+        + 'A finished prediction never changes; an unfinished one is kept exact by the invalidations every prediction write makes before it returns '
+        + '(docs/architecture.md, "Where a poll\'s answer comes from"). '
+        + 'A POST validates the input, counts the write in the PostgreSQL rate-limit table, and inserts the prediction and its pg-boss job in one transaction '
+        + '(an API-only process has no local worker to wake).',
     ], `npx tsx bench/api-throughput.ts${FULL_RUN ? ' --full' : ''}`);
   } finally {
     bare?.stop();
-    await api?.kill();
+    for (const service of spawned.reverse()) await service.kill('SIGKILL');
     await files.close();
     await asr.close();
     await database.drop();
