@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { apiKeys } from '@transcribe/core';
+import { apiKeys, ensureOwnerApiKey, telegramOwner } from '@transcribe/core';
 import { startBot } from './start-bot.ts';
 import { startTestBot, type TestBot } from './test-support/start-test-bot.ts';
 import { pressGetToken } from './test-support/press-get-token.ts';
+import { testUser } from './test-support/fake-bot-api.ts';
+import { pressButton } from './test-support/telegram-updates.ts';
+import { BOT_KEY_LABEL } from './transcribe-media.ts';
 
 const getToken = pressGetToken;
 
@@ -38,13 +41,39 @@ describe('the API menu (spec 5.2, 5.3)', () => {
     const first = await getToken(t.fake, 6002);
     const second = await getToken(t.fake, 6002);
     expect(second.key).not.toBe(first.key);
-    expect(second.text).toContain('Your previous key stops working now.');
+    expect(second.text).toContain('Your previous key stops working now:');
     expect((await account(t, first.key)).status).toBe(401);
     expect((await account(t, second.key)).status).toBe(200);
     // Another person's key is untouched.
     const other = await getToken(t.fake, 6003);
     await getToken(t.fake, 6002);
     expect((await account(t, other.key)).status).toBe(200);
+  });
+
+  it('should explain a first key without speaking of a previous one, even when chat work made a hidden key, and warn on a reissue', async () => {
+    // A person who sent recordings before holds a key the bot made silently; they never saw it.
+    await ensureOwnerApiKey(t.service.service.ctx.database.db, telegramOwner(6005), BOT_KEY_LABEL);
+    const first = await getToken(t.fake, 6005);
+    expect(first.text).toMatch(/^🔑 Your API key\. With it, your own programs/);
+    expect(first.text).toContain('Keep it like a password');
+    expect(first.text).not.toMatch(/previous key/);
+    const second = await getToken(t.fake, 6005);
+    expect(second.text).toMatch(/^🔑 Your new API key\. Your previous key stops working now:/);
+    expect(second.text).not.toContain('Keep it like a password');
+  });
+
+  it('should offer to delete the message holding the key, now or after a while', async () => {
+    const user = testUser(6006);
+    const { messageId } = await getToken(t.fake, 6006);
+    const buttons = JSON.stringify(t.fake.messages.get(messageId)?.reply_markup);
+    expect(buttons).toContain('Delete it in 10 minutes');
+    const from = t.fake.calls.length;
+    pressButton(t.fake, user, messageId, /Delete it in 10 minutes/);
+    const later = await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= from && c.method === 'answerCallbackQuery');
+    expect(later.payload.text).toMatch(/delete this message in 10 minutes/);
+    expect(t.fake.calls.some((c) => c.method === 'deleteMessage' && c.payload.message_id === messageId)).toBe(false);
+    pressButton(t.fake, user, messageId, /Delete this message/);
+    await t.fake.waitForCall((c) => c.method === 'deleteMessage' && c.payload.message_id === messageId && c.payload.chat_id === 6006);
   });
 
   it('should keep the old key working during a configured grace period of at most 5 minutes', async () => {
@@ -54,7 +83,7 @@ describe('the API menu (spec 5.2, 5.3)', () => {
     try {
       const first = await getToken(fake, 6004);
       const second = await getToken(fake, 6004);
-      expect(second.text).toContain('Your previous key stops working in 2 minutes.');
+      expect(second.text).toContain('Your previous key stops working in 2 minutes:');
       expect((await account(t, first.key)).status).toBe(200);
       const [old] = await t.service.service.ctx.database.db.select().from(apiKeys).where(eq(apiKeys.prefix, first.key.slice(0, 10)));
       expect(old!.revokedAt!.getTime() - Date.now()).toBeGreaterThan(100_000);

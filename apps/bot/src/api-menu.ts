@@ -1,31 +1,57 @@
 import { Menu } from '@grammyjs/menu';
-import { reissueUserApiKey, telegramOwner } from '@transcribe/core';
+import { listOwnerApiKeys, reissueUserApiKey, telegramOwner } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
 import { formatApiKeyMessage } from './format-api-key-message.ts';
 import { describeUsage } from './format-usage.ts';
 import { BOT_KEY_LABEL } from './transcribe-media.ts';
 
+/** Label of the keys "Get token" issues (shown to the person once). */
+export const ISSUED_KEY_LABEL = 'telegram token';
+/** How long after "Delete it later" the message holding a key is deleted, ms. */
+export const KEY_MESSAGE_LIFETIME_MS = 10 * 60 * 1000;
+
 /**
  * The "API" menu (spec 5.2): "Get token" issues the person's API key (owner `telegram:<id>`),
  * shown once; pressing it again reissues and the old key stops working after the configured grace
  * period, at most 5 minutes (spec 5.3). "Usage" shows what the person used.
+ *
+ * Under the key's message are two buttons: delete that message now, or in 10 minutes (time to
+ * copy the key). A key left in the chat history is readable by anyone who gets hold of the phone
+ * or the account. The delayed deletions are timers of this process: a restart forgets them.
  */
 export function createApiMenu(deps: BotDeps): Menu<BotContext> {
   const { db } = deps.service.database;
-  return new Menu<BotContext>('api')
+  const keyMessageMenu = new Menu<BotContext>('api-key')
+    .text('🗑 Delete this message', async (ctx) => {
+      await ctx.deleteMessage().catch(() => ctx.reply('I could not delete it: please delete the message yourself.'));
+    })
+    .text('⏲ Delete it in 10 minutes', async (ctx) => {
+      const chatId = ctx.chat?.id;
+      const messageId = ctx.callbackQuery.message?.message_id;
+      if (chatId === undefined || messageId === undefined) return;
+      setTimeout(() => void deps.api.deleteMessage(chatId, messageId).catch(() => undefined), KEY_MESSAGE_LIFETIME_MS).unref();
+      await ctx.answerCallbackQuery({ text: 'I will delete this message in 10 minutes. Copy the key before then.' });
+    });
+  const menu = new Menu<BotContext>('api')
     .text('🔑 Get token', async (ctx) => {
       if (!ctx.from) return;
+      const owner = telegramOwner(ctx.from.id);
+      // Keys the bot made on its own to record chat work (BOT_KEY_LABEL) were never shown.
+      const replacesShownKey = (await listOwnerApiKeys(db, owner)).some((key) => key.label !== BOT_KEY_LABEL);
       const key = await reissueUserApiKey(db, {
-        owner: telegramOwner(ctx.from.id),
-        label: BOT_KEY_LABEL,
+        owner,
+        label: ISSUED_KEY_LABEL,
         graceSeconds: deps.settings.keyGraceSeconds,
         cache: deps.service.apiKeyCache,
         confirmWith: deps.service.database,
       });
-      await ctx.reply(formatApiKeyMessage(key, deps.settings.publicApiBaseUrl, deps.settings.keyGraceSeconds), { parse_mode: 'HTML' });
+      const text = formatApiKeyMessage(key, deps.settings.publicApiBaseUrl, deps.settings.keyGraceSeconds, replacesShownKey);
+      await ctx.reply(text, { parse_mode: 'HTML', reply_markup: keyMessageMenu });
     })
     .text('📊 Usage', async (ctx) => {
       if (!ctx.from) return;
       await ctx.reply(await describeUsage(deps, ctx.from.id));
     });
+  menu.register(keyMessageMenu);
+  return menu;
 }
