@@ -11,6 +11,12 @@ describe('describeProgress', () => {
     );
   });
 
+  it('should show the place in the queue when it is known', () => {
+    const waiting = { status: 'processing', startedAt: null, logs: '' };
+    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: waiting, ahead: 3 })).toMatch(/⏳ Waiting in the queue \(3 ahead\)…$/);
+    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: waiting, ahead: 0 })).toMatch(/⏳ Waiting in the queue \(next in line\)…$/);
+  });
+
   it('should follow the log lines of the worker stage by stage', () => {
     const logs = [
       '2025-01-01T00:00:00.000Z decoded 11.0 s of audio (wav)',

@@ -6,9 +6,9 @@ export interface StatusMessage {
   readonly messageId: number;
   /**
    * Shows `text` (with `keyboard` under it, e.g. ✖ Cancel; without one the buttons go). Unchanged
-   * text is not sent again; progress edits closer together than the minimum interval are dropped
-   * (the next poll shows the newer state). `final` edits always go out, and when the edit fails the
-   * text is sent as a new message instead.
+   * text is not sent again; a progress edit closer than the minimum interval to the last one waits
+   * until the interval has passed (a newer update replaces it). `final` edits always go out at once,
+   * and when the edit fails the text is sent as a new message instead.
    */
   update(text: string, final?: boolean, keyboard?: InlineKeyboardMarkup): Promise<void>;
 }
@@ -46,21 +46,39 @@ export async function openStatusMessage(
 export function resumeStatusMessage(api: Api, chatId: number, messageId: number, shown: string | null, minIntervalMs = 1000): StatusMessage {
   let current = shown;
   let lastEditAt = shown === null ? 0 : Date.now();
+  let trailing: NodeJS.Timeout | null = null;
+  let latest = 0;
+  const edit = async (next: string, final: boolean, keyboard: InlineKeyboardMarkup | undefined) => {
+    lastEditAt = Date.now();
+    try {
+      await api.editMessageText(chatId, messageId, next, keyboard ? { reply_markup: keyboard } : {});
+      current = next;
+    } catch {
+      // Progress edits may fail (message deleted, rate limit): the next one tries again.
+      if (!final) return;
+      await api.sendMessage(chatId, next);
+      current = next;
+    }
+  };
   return {
     messageId,
     async update(next, final = false, keyboard) {
+      const call = ++latest;
+      if (trailing) clearTimeout(trailing);
+      trailing = null;
       if (next === current) return;
-      if (!final && Date.now() - lastEditAt < minIntervalMs) return;
-      lastEditAt = Date.now();
-      try {
-        await api.editMessageText(chatId, messageId, next, keyboard ? { reply_markup: keyboard } : {});
-        current = next;
-      } catch {
-        // Progress edits may fail (message deleted, rate limit): the next one tries again.
-        if (!final) return;
-        await api.sendMessage(chatId, next);
-        current = next;
+      const wait = minIntervalMs - (Date.now() - lastEditAt);
+      if (!final && wait > 0) {
+        // Shown once the interval has passed, unless a newer update comes first: a state that then
+        // stays the same (a recording waiting in the queue) is not left unshown.
+        trailing = setTimeout(() => {
+          trailing = null;
+          if (call === latest) void edit(next, false, keyboard);
+        }, wait);
+        trailing.unref();
+        return;
       }
+      await edit(next, final, keyboard);
     },
   };
 }

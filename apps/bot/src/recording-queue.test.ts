@@ -1,0 +1,147 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { botDeliveries } from '@transcribe/core';
+import { CANNOT_CANCEL_ANSWER, NOTHING_TO_CANCEL_REPLY } from './handle-cancel.ts';
+import { startBot } from './start-bot.ts';
+import { CANCELED_REPLY } from './transcribe-media.ts';
+import { testUser, type FakeBotApi } from './test-support/fake-bot-api.ts';
+import { AUDIO_DIR, startTestBot, toVoiceOgg, type TestBot } from './test-support/start-test-bot.ts';
+import { commandUpdate, pressButton, voiceUpdate } from './test-support/telegram-updates.ts';
+
+const CLIP = join(AUDIO_DIR, 'librispeech-test-clean/1089-134686-0001.wav');
+const LONG = join(AUDIO_DIR, 'long_hifitts6097_concat_16k.wav');
+
+/** The status message the bot sent in answer to message `replyTo`. */
+async function statusMessageFor(fake: FakeBotApi, replyTo: number): Promise<number> {
+  const call = await fake.waitForCall((c) => c.method === 'sendMessage' && (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === replyTo);
+  return (call.result as { message_id: number }).message_id;
+}
+
+/** Waits until status message `id` has shown a text matching `pattern` (sent or edited); returns it. */
+async function statusShows(fake: FakeBotApi, id: number, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+  const call = await fake.waitForCall(
+    (c) => c.method === 'editMessageText' && c.payload.message_id === id && pattern.test(String(c.payload.text)),
+    timeoutMs,
+  );
+  return String(call.payload.text);
+}
+
+/** The transcript message answering the recording `replyTo` (not the status message). */
+function transcriptFor(fake: FakeBotApi, replyTo: number, timeoutMs = 120_000) {
+  return fake.waitForCall((c) => (c.method === 'sendMessage' || c.method === 'sendDocument')
+    && (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === replyTo
+    && !/Getting the file|Waiting|File received/.test(String(c.payload.text ?? '')), timeoutMs);
+}
+
+describe('recordings queued without workers (positions, fairness, cancel of queued recordings)', () => {
+  let t: TestBot;
+
+  beforeAll(async () => {
+    t = await startTestBot({ kind: 'pglite', env: { WORKER_CONCURRENCY: '0' } });
+    t.fake.addFile('clip', { path: await toVoiceOgg(CLIP, t.workDir) });
+  });
+
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('should queue every recording, show its place, and put one person\'s many files after another\'s one', async () => {
+    const many = testUser(6101);
+    const sent = [voiceUpdate(many, 'clip'), voiceUpdate(many, 'clip'), voiceUpdate(many, 'clip')];
+    const statuses: number[] = [];
+    for (const update of sent) {
+      t.fake.pushUpdate(update);
+      const id = await statusMessageFor(t.fake, update.message.message_id);
+      await statusShows(t.fake, id, /Waiting in the queue/);
+      statuses.push(id);
+    }
+    const one = voiceUpdate(testUser(6102), 'clip');
+    t.fake.pushUpdate(one);
+    const oneStatus = await statusMessageFor(t.fake, one.message.message_id);
+    // Fetch order: the first file of each person, then the rest of the many files.
+    expect(await statusShows(t.fake, oneStatus, /Waiting in the queue \(1 ahead\)/)).toMatch(/✅ File received/);
+    await statusShows(t.fake, statuses[2]!, /Waiting in the queue \(3 ahead\)/);
+    expect(t.fake.messages.get(statuses[0]!)?.text).toMatch(/Waiting in the queue \(next in line\)/);
+    expect(JSON.stringify(t.fake.messages.get(oneStatus)?.reply_markup)).toMatch(/✖ Cancel/);
+    expect(t.fake.calls.some((c) => /busy/.test(String(c.payload.text ?? '')))).toBe(false);
+  });
+
+  it('should cancel a queued recording with its button, only for the person who sent it', async () => {
+    const deliveries = await t.service.service.ctx.database.db.select().from(botDeliveries);
+    const last = deliveries.filter((d) => d.userId === 6101).at(-1)!;
+    pressButton(t.fake, testUser(6102), last.statusMessageId, /Cancel/);
+    const refused = await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === CANNOT_CANCEL_ANSWER);
+    expect(refused.payload.show_alert).toBe(true);
+    pressButton(t.fake, testUser(6101), last.statusMessageId, /Cancel/);
+    await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === 'Canceled.');
+    await statusShows(t.fake, last.statusMessageId, new RegExp(CANCELED_REPLY.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    expect(t.fake.messages.get(last.statusMessageId)?.reply_markup).toBeUndefined();
+  });
+
+  it('should cancel all of a person\'s queued recordings with /cancel and say which', async () => {
+    t.fake.pushUpdate(commandUpdate(testUser(6101), '/cancel'));
+    const reply = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === 6101 && /^Canceled/.test(String(c.payload.text)));
+    expect(reply.payload.text).toBe('Canceled 2 recordings:\n• voice.ogg (was waiting in the queue)\n• voice.ogg (was waiting in the queue)');
+    t.fake.pushUpdate(commandUpdate(testUser(6101), '/cancel'));
+    await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === 6101 && c.payload.text === NOTHING_TO_CANCEL_REPLY);
+  });
+});
+
+describe('recordings with a worker (burst, running cancel, restart)', () => {
+  let t: TestBot;
+
+  beforeAll(async () => {
+    t = await startTestBot({ env: { WORKER_CONCURRENCY: '1' } });
+    t.fake.addFile('clip', { path: await toVoiceOgg(CLIP, t.workDir) });
+    t.fake.addFile('long', { path: await toVoiceOgg(LONG, t.workDir) });
+  });
+
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('should take a burst of six recordings, refuse none, show queue places and transcribe all', async () => {
+    const user = testUser(6201);
+    const burst = Array.from({ length: 6 }, () => voiceUpdate(user, 'clip'));
+    for (const update of burst) t.fake.pushUpdate(update);
+    const statuses = await Promise.all(burst.map((update) => statusMessageFor(t.fake, update.message.message_id)));
+    await Promise.all(burst.map((update) => transcriptFor(t.fake, update.message.message_id)));
+    const shown = t.fake.calls.filter((c) => c.method === 'editMessageText' && statuses.includes(Number(c.payload.message_id))).map((c) => String(c.payload.text));
+    expect(shown.some((text) => /Waiting in the queue \(\d+ ahead\)/.test(text))).toBe(true);
+    expect(t.fake.calls.some((c) => /busy/.test(String(c.payload.text ?? '')))).toBe(false);
+    for (const id of statuses) expect(t.fake.messages.get(id)?.text).toMatch(/✅ Done/);
+  }, 180_000);
+
+  it('should cancel a running recording with /cancel', async () => {
+    const user = testUser(6202);
+    const update = voiceUpdate(user, 'long');
+    t.fake.pushUpdate(update);
+    const status = await statusMessageFor(t.fake, update.message.message_id);
+    await statusShows(t.fake, status, /Decoding|Looking for speech|Recognising/);
+    t.fake.pushUpdate(commandUpdate(user, '/cancel'));
+    const reply = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === 6202 && /^Canceled/.test(String(c.payload.text)));
+    expect(reply.payload.text).toBe('Canceled 1 recording:\n• voice.ogg (was being transcribed)');
+    await statusShows(t.fake, status, /Canceled/);
+  }, 120_000);
+
+  it('should deliver every result after a restart in the middle of the queue', async () => {
+    const first = t.bot;
+    const user = testUser(6203);
+    const queued = [voiceUpdate(user, 'clip'), voiceUpdate(user, 'clip'), voiceUpdate(user, 'clip')];
+    for (const update of queued) t.fake.pushUpdate(update);
+    const { db } = t.service.service.ctx.database;
+    for (let i = 0; i < 300; i++) {
+      const rows = await db.select().from(botDeliveries);
+      if (rows.filter((row) => row.userId === user.id).length === 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await first.stop();
+    const before = t.fake.calls.length;
+    t.bot = await startBot(t.service.service.ctx, {
+      token: t.fake.token, apiRoot: t.fake.apiRoot, publicApiBaseUrl: t.service.replicateBase, keyGraceSeconds: 0, progressPollMs: 200,
+    });
+    const delivered = await Promise.all(queued.map((update) => transcriptFor(t.fake, update.message.message_id)));
+    for (const call of delivered) expect(t.fake.calls.indexOf(call)).toBeGreaterThanOrEqual(before);
+    expect(t.fake.calls.some((c) => /restarted/.test(String(c.payload.text ?? '')))).toBe(false);
+  }, 180_000);
+});
