@@ -23,6 +23,7 @@ export type { PublicPrediction } from './resources/predictions/public-prediction
 export { toPublicPrediction } from './resources/predictions/to-public-prediction.ts';
 export { renderLegacyOutput, renderLegacyText } from './resources/predictions/render-legacy-output.ts';
 export { checkLegacyTextUrl, signLegacyTextUrl } from './resources/predictions/sign-legacy-text-url.ts';
+export { PREDICTION_BROADCAST } from './resources/predictions/announce-prediction-change.ts';
 
 // Resources: files, uploaded ahead of a prediction.
 export { createFile } from './resources/files/create-file.ts';
@@ -51,11 +52,6 @@ export {
   confirmApiKeyChanges,
 } from './resources/keys/confirm-api-key-changes.ts';
 export { watchApiKeyChanges } from './resources/keys/watch-api-key-changes.ts';
-export type { BroadcastTicket, ConfirmedBroadcast } from './platform/db/confirmed-broadcast.ts';
-export { confirmBroadcast } from './platform/db/confirm-broadcast.ts';
-export { watchBroadcast } from './platform/db/watch-broadcast.ts';
-export type { BroadcastWatch } from './platform/db/watch-broadcast.ts';
-export { announcePredictionChange, PREDICTION_BROADCAST } from './resources/predictions/announce-prediction-change.ts';
 
 // Resources: billing and usage.
 export { chargePrediction } from './resources/billing/charge-prediction.ts';
@@ -107,7 +103,6 @@ export { markBotDelivered } from './resources/bot-users/mark-bot-delivered.ts';
 export { countWaitingBotRecordings } from './resources/bot-users/count-waiting-bot-recordings.ts';
 export { getGroupTranscribeAll } from './resources/bot-users/get-group-transcribe-all.ts';
 export { setGroupTranscribeAll } from './resources/bot-users/set-group-transcribe-all.ts';
-export { countTranscribeJobsAhead } from './platform/jobs/count-transcribe-jobs-ahead.ts';
 
 // Pipeline, fetch: size-capped writes and data: URIs.
 export { formatMebibytes, mediaTooLargeError, writeLimitedFile } from './pipeline/fetch/write-limited-file.ts';
@@ -177,7 +172,7 @@ export type { AppErrorCode } from './platform/errors/app-error.ts';
 export { logEvent } from './platform/logging/log-event.ts';
 export type { EventLevel } from './platform/logging/log-event.ts';
 
-// Platform: the database (PostgreSQL or PGlite) and its drizzle tables.
+// Platform: the database (PostgreSQL or PGlite), its drizzle tables and announcements across processes.
 export { openDatabase } from './platform/db/open-database.ts';
 export type { Database, Db } from './platform/db/open-database.ts';
 export { apiKeys, files, predictions } from './platform/db/schema.ts';
@@ -185,12 +180,13 @@ export type { ApiKeyRow, PredictionRow } from './platform/db/schema.ts';
 export { mediaCache, transcriptCache, usageLedger } from './platform/db/cache-schema.ts';
 export { webhookDeliveries } from './platform/db/webhook-schema.ts';
 export { rateLimits } from './platform/db/rate-limit-schema.ts';
-export { botDeliveries, botGroups } from './platform/db/bot-schema.ts';
-export type { BotDeliveryRow } from './platform/db/bot-schema.ts';
+export { botDeliveries } from './platform/db/bot-schema.ts';
+export { watchBroadcast } from './platform/db/watch-broadcast.ts';
 
 // Platform: jobs (pg-boss), the transcribe worker and recovery after a crash.
 export { TRANSCRIBE_QUEUE, openJobQueue } from './platform/jobs/open-job-queue.ts';
 export { startTranscribeWorker } from './platform/jobs/start-transcribe-worker.ts';
+export { countTranscribeJobsAhead } from './platform/jobs/count-transcribe-jobs-ahead.ts';
 export { requeueInterruptedJobs } from './platform/jobs/requeue-interrupted-jobs.ts';
 export { GIVEN_UP_ERROR, failGivenUpPredictions } from './platform/jobs/fail-given-up-predictions.ts';
 
