@@ -16,8 +16,9 @@ export function serviceLockPath(dataDir: string): string {
 
 /**
  * Reads the lock of a service that is still running, or null when none runs (a stale file is ignored).
- * @throws Error when the folder's owner serves no API (port 0: `npm run bot`, the bot alone), since
- *   the caller could neither reach it over loopback nor open the embedded database beside it.
+ * @throws Error when the folder's owner names no port (port 0: a bot-alone process of an earlier
+ *   version; `npm run bot` now serves the admin routes, start-admin-server.ts), since the caller could
+ *   neither reach it over loopback nor open the embedded database beside it.
  */
 export async function readLiveServiceLock(dataDir: string): Promise<ServiceLockInfo | null> {
   let info: ServiceLockInfo;

@@ -59,7 +59,7 @@ describe('npm run bot', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('should answer /start by long polling, serve no HTTP API, keep the data folder to itself, and stop on SIGTERM', async () => {
+  it('should answer /start by long polling, serve no HTTP API, serve the key CLI over loopback, and stop on SIGTERM', async () => {
     const port = await freePort();
     const bot = spawnBot({ DATA_DIR: join(dataDir, 'polling'), TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, PORT: String(port) });
     spawned.push(bot);
@@ -70,15 +70,21 @@ describe('npm run bot', () => {
     expect(String(reply.payload.text)).not.toBe('');
     expect(fake.calls.some((call) => call.method === 'getUpdates')).toBe(true);
 
-    // No HTTP API: nothing answers on PORT, and the data folder's lock names no port.
+    // No HTTP API: nothing answers on PORT; the data folder's lock names a loopback port serving only
+    // the CLIs' admin routes (PGlite has one owner), so the key CLI works while the bot runs.
     const api = await fetch(`http://127.0.0.1:${port}/health`).then((response) => response.status, (error: Error) => error);
     expect(api).toBeInstanceOf(Error);
     const lock = JSON.parse(await readFile(join(dataDir, 'polling', 'service.json'), 'utf8')) as { port: number };
-    expect(lock.port).toBe(0);
-    // PGlite has one owner: the key CLI says who holds the folder instead of opening it beside the bot.
-    const cli = await runScriptToEnd('apps/api/src/cli/apikey.ts', ['list'], { DATA_DIR: join(dataDir, 'polling') });
-    expect(cli.code).toBe(1);
-    expect(cli.stderr).toMatch(/in use by the bot running alone as process \d+/);
+    expect(lock.port).toBeGreaterThan(0);
+    expect(lock.port).not.toBe(port);
+    expect((await fetch(`http://127.0.0.1:${lock.port}/health`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${lock.port}/internal/api-keys`)).status).toBe(404); // no admin token
+    const created = await runScriptToEnd('apps/api/src/cli/apikey.ts', ['create', '--label', 'beside the bot'], { DATA_DIR: join(dataDir, 'polling') });
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    const listed = await runScriptToEnd('apps/api/src/cli/apikey.ts', ['list'], { DATA_DIR: join(dataDir, 'polling') });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/beside the bot/);
 
     expect(await bot.stop()).toBe(0);
   });

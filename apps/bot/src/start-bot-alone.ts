@@ -21,7 +21,8 @@ export interface RunningBotAlone {
  * ServiceContext): the database (PGlite in DATA_DIR, or PostgreSQL with DATABASE_URL) and its
  * migrations, the job queue, the webhook worker and, when WORKER_CONCURRENCY > 0 (default 2), the
  * transcribe worker in this process. With PGlite this process is the data folder's only owner (it
- * writes DATA_DIR/service.json, so `npm start` refuses the folder meanwhile) and must run the
+ * writes DATA_DIR/service.json, so `npm start` refuses the folder meanwhile, and serves the `apikey`
+ * and `portal` CLIs' admin routes on a loopback port named there: start-admin-server.ts) and must run the
  * worker; with DATABASE_URL, WORKER_CONCURRENCY=0 leaves the jobs to `npm run worker` processes.
  * Long polling by default; with BOT_WEBHOOK_URL, a server on HOST:PORT takes Telegram's POSTs at
  * that URL's path and answers nothing else (404). Links shown with new keys point at
