@@ -38,6 +38,12 @@ const envSchema = z.object({
   MIN_FREE_DISK_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
   /** Level of the structured logs (pino): fatal, error, warn, info, debug, trace or silent. Unset: info (silent under NODE_ENV=test). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  /**
+   * `npm run worker` only: serve `GET /metrics` (Prometheus) on this port. A worker has no HTTP API,
+   * yet the metrics of the predictions it runs (stages, LLM and remote-ASR calls, finished counts)
+   * exist only in its process. Unset: no server.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** On SIGTERM, how long running jobs may take to finish before the process stops anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often the queue looks for expired jobs and does upkeep, in seconds. */

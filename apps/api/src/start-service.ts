@@ -27,6 +27,7 @@ import { checkReadiness } from './http/check-readiness.ts';
 import { createServiceMetrics } from './metrics/create-service-metrics.ts';
 import { createServiceLogger } from './logging/create-service-logger.ts';
 import type { DestinationStream, Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { createRequestLimiter } from './http/rate-limit.ts';
 import { startPartialUploadSweeper } from './http/sweep-partial-uploads.ts';
 import { selectEngine, vadModelPath } from './select-engine.ts';
@@ -38,6 +39,8 @@ export interface RunningService {
   /** Root URL the service listens on, e.g. `http://127.0.0.1:8080`. */
   url: string;
   ctx: ServiceContext;
+  /** The Prometheus registry of this process (served at `GET /metrics` by the API; a worker serves it on METRICS_PORT). */
+  metrics: Registry;
   /** Stops taking requests and jobs, lets running work end, closes the database. */
   stop(): Promise<void>;
 }
@@ -144,7 +147,7 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
     await database.close();
     if (embedded) await removeServiceLock(dataDir);
   };
-  return { url, ctx, stop };
+  return { url, ctx, metrics: metrics.registry, stop };
 }
 
 function llmConfig(env: Env): LlmClientConfig | null {

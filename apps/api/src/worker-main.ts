@@ -1,13 +1,16 @@
+import type { Server } from 'node:http';
 import { createCli, runCli } from './cli/create-cli.ts';
 import { parseEnv } from './env.ts';
 import { logStrayRejections } from './log-stray-rejections.ts';
 import { createServiceLogger } from './logging/create-service-logger.ts';
+import { serveMetrics } from './metrics/serve-metrics.ts';
 import { startService, type RunningService } from './start-service.ts';
 
 /**
  * `npm run worker`: a worker process without the HTTP API, sharing the PostgreSQL queue with the
  * service and other workers. Needs DATABASE_URL (PGlite admits one process only). Its lines go
- * through the structured logger (LOG_LEVEL; component `worker`).
+ * through the structured logger (LOG_LEVEL; component `worker`). With METRICS_PORT it serves its
+ * own `GET /metrics` (metrics/serve-metrics.ts): the predictions it runs are counted only here.
  */
 async function runWorker(): Promise<void> {
   const env = parseEnv();
@@ -19,8 +22,12 @@ async function runWorker(): Promise<void> {
   }
   // Installed before the start: a SIGTERM during start-up is honoured once the start is done.
   let service: RunningService | null = null;
+  let metricsServer: Server | null = null;
   let stopping = false;
-  const stopAndExit = (running: RunningService) => void running.stop().then(() => process.exit(0), () => process.exit(1));
+  const stopAndExit = (running: RunningService) => {
+    metricsServer?.close();
+    void running.stop().then(() => process.exit(0), () => process.exit(1));
+  };
   const shutdown = () => {
     if (stopping) return;
     stopping = true;
@@ -30,6 +37,11 @@ async function runWorker(): Promise<void> {
   process.once('SIGINT', shutdown);
   try {
     service = await startService(env, { http: false, logger });
+    if (env.METRICS_PORT !== undefined) {
+      metricsServer = await serveMetrics(service.metrics, env.METRICS_PORT, env.HOST);
+      const { port } = metricsServer.address() as { port: number };
+      logger.info({ component: 'worker', port }, `serving GET /metrics on ${env.HOST}:${port}`);
+    }
     logger.info({ component: 'worker', engine: service.ctx.engine.name }, `taking jobs (concurrency ${env.WORKER_CONCURRENCY}, engine ${service.ctx.engine.name})`);
     if (stopping) stopAndExit(service);
   } catch (error) {

@@ -67,7 +67,7 @@ export function sendProblem(res: Response, status: number, detail: string, extra
 }
 
 /** Express error handler: AppError → its status; body-parser errors → 400/413; anything else → 500 without details (logged with its stack and request id: logUnexpectedError). */
-export const handleError: ErrorRequestHandler = (error, req, res, _next) => {
+export const handleError: ErrorRequestHandler = (error, _req, res, _next) => {
   if (error instanceof AppError) {
     const extra = error.code === 'cache_changed' ? { code: error.code } : {};
     // RFC 9110 11.6.1 / RFC 6750 3: a 401 names the scheme that would work.
@@ -88,6 +88,6 @@ export const handleError: ErrorRequestHandler = (error, req, res, _next) => {
     sendProblem(res, bodyError.status, 'The request could not be read.');
     return;
   }
-  logUnexpectedError(req, 'http', error);
+  logUnexpectedError(res, 'http', error);
   sendProblem(res, 500, 'An internal error occurred. Try again; if it repeats, tell the operator.');
 };

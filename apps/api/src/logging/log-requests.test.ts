@@ -36,8 +36,8 @@ describe('logRequests and logUnexpectedError', () => {
     app.get('/boom', () => {
       throw new TypeError('no such property');
     });
-    app.use(((error, req, res, _next) => {
-      logUnexpectedError(req, 'http', error);
+    app.use(((error, _req, res, _next) => {
+      logUnexpectedError(res, 'http', error);
       res.status(500).end();
     }) as express.ErrorRequestHandler);
     server = app.listen(0, '127.0.0.1');

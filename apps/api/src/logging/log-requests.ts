@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 
 /** An incoming `X-Request-Id` is kept when it looks like an id (a proxy's), else a new UUID is made. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -16,16 +15,38 @@ function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
 }
 
 /**
- * One structured line per HTTP request (pino-http), written when the answer is sent: the request id
- * (also returned as `X-Request-Id`), method, path (never the query: a signed text link's signature
- * lives there), status, latency in ms (`ms`), the API key's id (never the key) and the
- * prediction's id when the request concerns one. Headers and bodies are never logged.
- * A logger that would write none of these lines (LOG_LEVEL `silent` or `fatal`) gets no pino-http
- * at all, only the `X-Request-Id` answer header: nothing is spent per request on lines nobody reads
- * (bench/api-throughput.ts measures the request log against this).
+ * What `res.locals` carries for the request's logging: the authenticated key and the prediction
+ * concerned (set by the routes), and `requestLog` (set here).
+ */
+export interface RequestLocals {
+  apiKey?: { id: string };
+  predictionId?: string;
+  /** The request's own logger, a child carrying `req_id`; made on the first call (logUnexpectedError). */
+  requestLog?: () => Logger;
+}
+
+/**
+ * One structured line per HTTP request, written when the answer is sent (or the connection closed
+ * before): the request id `req_id` (also returned as `X-Request-Id`), `req.method`, `req.path`
+ * (never the query: a signed text link's signature lives there), `res.status`, latency in whole ms
+ * (`ms`), the API key's id `key_id` (never the key) and the prediction's id `prediction` when the
+ * request concerns one. `msg` is `request completed`, `request errored` (5xx) or `request aborted`
+ * (closed before the answer ended); level info, warn for 4xx and aborts, error for 5xx. Headers
+ * and bodies are never logged. Also sets `res.locals.requestLog`, which makes a child logger
+ * carrying `req_id` when something asks for it (logUnexpectedError): most requests never need
+ * one. (A property defined on `req` itself slowed every later read of `req` in express, about a
+ * third of a poll's throughput: the request object's shape must stay as Node made it.)
+ *
+ * Why not pino-http: it made one child logger and ran its serializers and the redaction pass for
+ * every request, which cost about half the throughput of a poll (bench/results/api-throughput.md);
+ * this line is built field by field from values that cannot hold a secret, so it is written through
+ * a child without redaction, and the per-request cost is one object and one write.
+ *
+ * A logger that would write none of these lines (LOG_LEVEL `silent` or `fatal`) gets only the
+ * `X-Request-Id` header.
  * @example
  * app.use(logRequests(logger));
- * // {"level":30,"req_id":"5f0c…","req":{"method":"GET","path":"/v1/replicate/v1/predictions/p8x2k"},"res":{"status":200},"key_id":"key_1a2b","prediction":"p8x2k","ms":3,"msg":"request completed"}
+ * // {"level":30,"time":…,"req_id":"5f0c…","req":{"method":"GET","path":"/v1/replicate/v1/predictions/p8x2k"},"res":{"status":200},"key_id":"key_1a2b","prediction":"p8x2k","ms":3,"msg":"request completed"}
  */
 export function logRequests(logger: Logger): RequestHandler {
   if (!logger.isLevelEnabled('error')) {
@@ -34,24 +55,40 @@ export function logRequests(logger: Logger): RequestHandler {
       next();
     };
   }
-  return pinoHttp({
-    logger,
-    genReqId: assignRequestId,
-    quietReqLogger: true,
-    customAttributeKeys: { reqId: 'req_id', responseTime: 'ms' },
-    wrapSerializers: false,
-    serializers: {
-      req: (req: { method: string; url: string; originalUrl?: string }) => ({ method: req.method, path: (req.originalUrl ?? req.url).split('?')[0] }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      err: (error: Error) => ({ type: error.name, message: error.message, stack: error.stack }), // a 500's stack is what finds the bug
-    },
-    customProps(_req, res) {
-      const locals = (res as unknown as { locals?: { apiKey?: { id: string }; predictionId?: string } }).locals;
-      return { key_id: locals?.apiKey?.id, prediction: locals?.predictionId };
-    },
-    customLogLevel(_req, res, error) {
-      if (error || res.statusCode >= 500) return 'error';
-      return res.statusCode >= 400 ? 'warn' : 'info';
-    },
-  }) as unknown as RequestHandler;
+  const lines = logger.child({}, { redact: [] }); // see "Why not pino-http" above
+  return (req, res, next) => {
+    const started = performance.now();
+    const id = assignRequestId(req, res);
+    let child: Logger | undefined;
+    (res.locals as RequestLocals).requestLog = () => (child ??= logger.child({ req_id: id }));
+    const write = () => {
+      res.off('finish', write);
+      res.off('close', write);
+      const status = res.statusCode;
+      const aborted = !res.writableFinished;
+      const locals = res.locals as RequestLocals;
+      const line = {
+        req_id: id,
+        req: { method: req.method, path: pathOf(req) },
+        res: { status },
+        key_id: locals.apiKey?.id,
+        prediction: locals.predictionId,
+        ms: Math.round(performance.now() - started),
+      };
+      if (aborted) lines.warn(line, 'request aborted');
+      else if (status >= 500) lines.error(line, 'request errored');
+      else if (status >= 400) lines.warn(line, 'request completed');
+      else lines.info(line, 'request completed');
+    };
+    res.once('finish', write);
+    res.once('close', write);
+    next();
+  };
+}
+
+/** The request's path as the client sent it, without the query. */
+function pathOf(req: Request): string {
+  const url = req.originalUrl ?? req.url;
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }

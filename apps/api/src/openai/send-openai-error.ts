@@ -60,7 +60,7 @@ export function handleOpenAiError(fieldOf: (param: string) => string): ErrorRequ
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return sendOpenAiError(res, 400, 'The request could not be read.', { code: 'invalid_request' });
     }
-    logUnexpectedError(req, 'openai', error);
+    logUnexpectedError(res, 'openai', error);
     sendOpenAiError(res, 500, 'An internal error occurred. Try again; if it repeats, tell the operator.', { code: 'internal' });
   };
 }

@@ -8,7 +8,8 @@ import { createTestDatabase, type TestDatabase } from '../test-support/create-te
 import { countLogLines, createKeyWithCli, createLinkPrediction, fakeEngineEnv, isSettled, waitForOutput, waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
-import { runScript, spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
+import { scrapeMetrics } from '../test-support/scrape-metric.ts';
+import { freePort, runScript, spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
 
 const PREDICTIONS = 30;
 
@@ -58,7 +59,8 @@ describe('two `npm run worker` processes on one PostgreSQL queue', () => {
   it('should run each of 30 predictions exactly once across the workers', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     api = await spawnService(fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '0' }), SPAWN_TIMEOUT_MS);
     const workerEnv = fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '2', FAKE_ENGINE_DELAY_MS: '300' });
-    workers = [startWorker(workerEnv), startWorker(workerEnv)];
+    const metricsPorts = [await freePort(), await freePort()];
+    workers = metricsPorts.map((port) => startWorker({ ...workerEnv, METRICS_PORT: String(port) }));
     await Promise.all(workers.map((worker) => waitForOutput(worker, /"component":"worker"[^\n]*"msg":"taking jobs/, SPAWN_TIMEOUT_MS)));
     const key = await createKeyWithCli(fakeEngineEnv(dataDir, database.url));
     const ids: string[] = [];
@@ -77,6 +79,12 @@ describe('two `npm run worker` processes on one PostgreSQL queue', () => {
     }
     expect(api.output()).not.toMatch(/\[fake-engine\] recognize/); // WORKER_CONCURRENCY=0: the API runs no job
     expect(perWorker.every((count) => count > 0)).toBe(true);
+    // Each worker serves the metrics of the predictions it ran (METRICS_PORT): together, all 30, each stage timed once.
+    const series = ['transcribe_stage_seconds_count{stage="download"}', 'transcribe_stage_seconds_count{stage="vad"}', 'transcribe_stage_seconds_count{stage="recognition"}'];
+    const scraped = await Promise.all(metricsPorts.map((port) => scrapeMetrics(`http://127.0.0.1:${port}`, ...series)));
+    for (const [k, name] of series.entries()) expect(scraped[0]![k]! + scraped[1]![k]!, name).toBe(PREDICTIONS);
+    expect(scraped.map((values) => values[2])).toEqual(perWorker); // each worker counts its own recognitions
+    expect((await fetch(`http://127.0.0.1:${metricsPorts[0]}/v1/predictions`)).status).toBe(404); // nothing but /metrics
     const sql = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
       const jobs = await sql<{ state: string; retry_count: number }[]>`SELECT state, retry_count FROM pgboss.job WHERE name = 'transcribe'`;
