@@ -150,6 +150,42 @@ describe('portal pages (HTTP)', () => {
     expect(usage).toContain('<svg viewBox="0 0 640 220" role="img"');
   });
 
+  it('should cancel a waiting transcription with its Cancel button, only with the session’s CSRF token', async () => {
+    const form = new FormData();
+    form.append('input.audio', new Blob([new Uint8Array(2048)]), 'to-cancel.wav');
+    const created = (await (await transcribe(form)).json()) as { id: string; url: string };
+    const page = await (await client.request(created.url)).text();
+    expect(page).toContain(`<form method="post" action="/portal/predictions/${created.id}/cancel"`);
+    const csrf = await client.csrfFrom(created.url);
+    const forged = await client.postForm(`${created.url}/cancel`, { csrf: 'wrong' });
+    expect(forged.status).toBe(403);
+    const { db } = test.service.ctx.database;
+    expect((await db.select().from(predictions).where(eq(predictions.id, created.id)))[0]?.status).toBe('processing');
+    const canceled = await client.postForm(`${created.url}/cancel`, { csrf });
+    expect(canceled.status).toBe(303);
+    expect(canceled.headers.get('location')).toBe(created.url);
+    expect((await db.select().from(predictions).where(eq(predictions.id, created.id)))[0]?.status).toBe('canceled');
+    const after = await (await client.request(created.url)).text();
+    expect(after).toContain('<h1>Canceled</h1>');
+    expect(after).not.toContain('/cancel"');
+    const other = await signedInClient(test.service.ctx, test.url, 'portal:not-the-owner');
+    expect((await other.postForm(`${created.url}/cancel`, { csrf: await other.csrfFrom('/portal/api') })).status).toBe(404);
+  });
+
+  it('should head a failed transcription “Failed” with its error, not “Transcribing”', async () => {
+    const form = new FormData();
+    form.append('input.audio', new Blob([new Uint8Array(2048)]), 'broken.wav');
+    const created = (await (await transcribe(form)).json()) as { id: string; url: string };
+    await test.service.ctx.database.db.update(predictions)
+      .set({ status: 'failed', error: 'The file is not audio or video the service can read.', errorCode: 'unsupported_media_type', completedAt: new Date() })
+      .where(eq(predictions.id, created.id));
+    const page = await (await client.request(created.url)).text();
+    expect(page).toContain('<h1>Failed</h1>');
+    expect(page).toContain('<strong>Failed:</strong> The file is not audio or video the service can read.');
+    expect(page).not.toContain('Transcribing');
+    expect(page).not.toContain('/cancel"');
+  });
+
   it('should not show another person’s transcription', async () => {
     const other = await signedInClient(test.service.ctx, test.url, 'portal:someone-else');
     const [mine] = await test.service.ctx.database.db.select().from(predictions).limit(1);

@@ -1,10 +1,15 @@
-import { Router } from 'express';
-import { AppError, findAccountPrediction, renderTranscript, type PredictionRow, type ServiceContext, type Transcript } from '@transcribe/core';
+import express, { Router } from 'express';
+import { AppError, cancelPrediction, findAccountPrediction, renderTranscript, type PredictionRow, type ServiceContext, type Transcript } from '@transcribe/core';
 import { describePortalProgress } from './describe-portal-progress.ts';
 import { html } from './html.ts';
 import { sendPage } from './pages/layout.ts';
 import { DOWNLOADS, predictionPage } from './pages/prediction-page.ts';
-import { requireSession } from './portal-guards.ts';
+import { requireCsrf, requireSession } from './portal-guards.ts';
+
+const form = express.urlencoded({ extended: false, limit: '16kb' });
+
+/** Page title by status: a failed or canceled transcription is not "Transcribing". */
+const TITLES: Record<string, string> = { succeeded: 'Transcript', failed: 'Failed', canceled: 'Canceled' };
 
 const MEDIA_TYPES: Record<string, string> = {
   json: 'application/json', json2: 'application/json', text: 'text/plain', srt: 'application/x-subrip', lrc: 'text/plain', results: 'application/json',
@@ -13,7 +18,9 @@ const MEDIA_TYPES: Record<string, string> = {
 /**
  * One transcription of the signed-in person (any namespace): its page, its progress as JSON for
  * portal.js (from `logs`), and downloads of the transcript in every format (spec 2.2
- * output_format) and of the post-processing results.
+ * output_format) and of the post-processing results; Cancel (a form POST with the session's CSRF
+ * token) stops a waiting or running one with the core's cancelPrediction, under the key it was made
+ * with, whichever namespace (a bot recording's chat then says it was canceled).
  */
 export function predictionViewRoutes(ctx: ServiceContext): Router {
   const router = Router();
@@ -23,11 +30,17 @@ export function predictionViewRoutes(ctx: ServiceContext): Router {
     const row = await findAccountPrediction(db, String(req.params.id), res.locals.portal!.owner);
     const progress = describePortalProgress(row);
     sendPage(res, {
-      title: row.status === 'succeeded' ? 'Transcript' : 'Transcribing',
+      title: TITLES[row.status] ?? 'Transcribing',
       session: res.locals.portal,
-      body: predictionPage(row, progress),
+      body: predictionPage(row, progress, res.locals.portal!.csrfToken),
       head: progress.done ? undefined : html`<noscript><meta http-equiv="refresh" content="3"></noscript>`,
     });
+  });
+
+  router.post('/predictions/:id/cancel', requireSession, form, requireCsrf, async (req, res) => {
+    const row = await findAccountPrediction(db, String(req.params.id), res.locals.portal!.owner);
+    await cancelPrediction(ctx, row.id, row.apiKeyId); // an ended one stays as it is
+    res.redirect(303, `/portal/predictions/${row.id}`);
   });
 
   router.get('/predictions/:id/progress.json', requireSession, async (req, res) => {

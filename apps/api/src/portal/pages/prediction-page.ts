@@ -15,13 +15,16 @@ export const DOWNLOADS: { format: 'json' | 'json2' | 'text' | 'srt' | 'lrc'; lab
 /**
  * One transcription: its progress while running (portal.js follows `progress.json` and reloads at
  * the end), then the transcript with speakers and times, the post-processing results, and a
- * download of every format.
+ * download of every format. A failed one says "Failed" with its error, a canceled one says so;
+ * while it waits or runs there is a Cancel button (a POST carrying `csrfToken`).
  */
-export function predictionPage(row: PredictionRow, progress: PortalProgress): SafeHtml {
+export function predictionPage(row: PredictionRow, progress: PortalProgress, csrfToken: string): SafeHtml {
   const params = row.params as PredictionInput;
   return html`<p class="meta">${describeAudio(params.audio)} · started ${formatDateTime(row.createdAt)}${row.audioSeconds ? ` · ${formatDuration(row.audioSeconds)} of audio` : ''}</p>
 ${progress.done ? '' : progressSection(row.id, progress)}
-${row.status === 'failed' ? html`<div class="notice error" role="alert"><p>${row.error ?? 'The transcription failed.'}</p><p><a href="/portal/transcribe">Try another recording</a></p></div>` : ''}
+${progress.done ? '' : cancelForm(row.id, csrfToken)}
+${row.status === 'failed' ? html`<div class="notice error" role="alert"><p><strong>Failed:</strong> ${row.error ?? 'the transcription failed.'}</p><p><a href="/portal/transcribe">Try another recording</a></p></div>` : ''}
+${row.status === 'canceled' ? html`<div class="notice" role="status"><p>Canceled: this recording was not transcribed.</p><p><a href="/portal/transcribe">Transcribe a recording</a></p></div>` : ''}
 ${row.status === 'succeeded' && row.transcript ? finished(row) : ''}`;
 }
 
@@ -31,6 +34,14 @@ function progressSection(id: string, progress: PortalProgress): SafeHtml {
   <span id="progress-label" class="stage" aria-live="polite">${progress.stage}</span>
   <progress id="progress-bar" max="100" value="${progress.percent}" aria-labelledby="progress-label"></progress>
 </section>`;
+}
+
+/** The Cancel button of a waiting or running transcription. */
+function cancelForm(id: string, csrfToken: string): SafeHtml {
+  return html`<form method="post" action="/portal/predictions/${id}/cancel" class="cancel-form">
+  <input type="hidden" name="csrf" value="${csrfToken}">
+  <button type="submit" class="secondary">Cancel</button>
+</form>`;
 }
 
 function finished(row: PredictionRow): SafeHtml {
