@@ -34,6 +34,7 @@ import { selectEngine, vadModelPath } from './select-engine.ts';
 import { selectMediaStore } from './select-media-store.ts';
 import { startChatBot } from './start-chat-bot.ts';
 import { readLiveServiceLock, removeServiceLock, writeServiceLock } from './service-lock.ts';
+import { startAdminServer } from './start-admin-server.ts';
 
 export interface RunningService {
   /** Root URL the service listens on, e.g. `http://127.0.0.1:8080`. */
@@ -124,12 +125,15 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
   const predictionBodies = options.http === false ? null : createPredictionBodyCache(env.PREDICTION_CACHE_BYTES);
   const predictionWatch = predictionBodies ? await watchPredictionChanges(ctx, predictionBodies) : null;
   const server = predictionBodies ? await listen(createApp(ctx, { adminToken, botRouter, predictionBodies, readiness, metrics: metrics.registry }), env.PORT, env.HOST) : null;
+  // Without the API, an embedded database's owner still serves the CLIs' admin routes on loopback.
+  const adminServer = !server && embedded ? await startAdminServer(ctx, adminToken) : null;
   const port = server ? (server.address() as { port: number }).port : 0;
   const url = `http://127.0.0.1:${port}`;
   ctx.config.apiBaseUrl = `${(env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')}/v1/replicate/v1`;
-  // PGlite has one owner: the lock is written without HTTP too (the bot alone, apps/bot/src/main.ts;
-  // port 0: no API to call), so a second process refuses the data folder.
-  if (embedded) await writeServiceLock(dataDir, { pid: process.pid, port, adminToken });
+  // PGlite has one owner: the lock is written without the API too (the bot alone, apps/bot/src/main.ts,
+  // naming its admin server's port), so a second service refuses the data folder and the CLIs ask the owner.
+  const adminPort = adminServer ? (adminServer.address() as { port: number }).port : port;
+  if (embedded) await writeServiceLock(dataDir, { pid: process.pid, port: adminPort, adminToken });
   const stopBot = server ? await startChatBot(ctx, env, botRouter) : null;
   const stop = async () => {
     // Stop taking work first (requests and queued jobs), then let what runs finish within the deadline.
@@ -141,6 +145,7 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
     stopSweeper?.();
     await stopBot?.();
     await closing;
+    if (adminServer) await new Promise<void>((done) => adminServer.close(() => done()));
     await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS, wait: true });
     await keyWatch?.stop();
     await predictionWatch?.stop();
