@@ -2,28 +2,35 @@ import { InputFile, type Api } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { splitMessage, TELEGRAM_MESSAGE_LIMIT } from './split-message.ts';
 
-/** Text longer than this many characters (three messages) goes as a file instead of messages. */
-export const LONG_TEXT_CHARS = 3 * TELEGRAM_MESSAGE_LIMIT;
-
-/** Something to show in the chat: text messages, or one document. */
-export type ChatText =
-  | { kind: 'messages'; parts: string[] }
-  | { kind: 'document'; fileName: string; content: string; caption: string };
+/** Characters of the preview shown in chat above a text sent as a file. */
+export const PREVIEW_CHARS = 600;
 
 /**
- * Text as messages split at 4096 characters on sentence boundaries, or as `fileName` when it is
- * longer than LONG_TEXT_CHARS.
+ * Something to show in the chat: text messages, or one document (`content` as UTF-8 text or bytes),
+ * with `preview` (plain text) sent as a message before it when set.
+ */
+export type ChatText =
+  | { kind: 'messages'; parts: string[] }
+  | { kind: 'document'; fileName: string; content: string | Uint8Array; caption: string; preview?: string };
+
+/**
+ * Text that fits one message (Telegram's 4096 characters) as that message; longer text as a short
+ * preview (the first PREVIEW_CHARS or so, cut at a sentence end) plus the whole text as
+ * `fileName`. A wall of several messages is hard to read, copy or forward; a file keeps the whole
+ * text in one piece and the preview still shows what it is about.
  */
 export function asChatText(text: string, fileName: string): ChatText {
-  if (text.trim().length > LONG_TEXT_CHARS) {
-    return { kind: 'document', fileName, content: text, caption: 'This is long, so here it is as a file.' };
-  }
-  return { kind: 'messages', parts: splitMessage(text) };
+  const trimmed = text.trim();
+  if (trimmed.length <= TELEGRAM_MESSAGE_LIMIT) return { kind: 'messages', parts: splitMessage(trimmed) };
+  const preview = `${splitMessage(trimmed, PREVIEW_CHARS)[0] ?? ''} …`;
+  const caption = `The whole text (${trimmed.length.toLocaleString('en-US')} characters) is in this file.`;
+  return { kind: 'document', fileName, content: text, caption, preview };
 }
 
 /**
- * Sends a ChatText to `chatId`, answering `replyTo` when given, with `keyboard` under the last
- * message or under the document. Returns the id of the last message sent.
+ * Sends a ChatText to `chatId`, answering `replyTo` when given (the preview and the document both
+ * answer it), with `keyboard` under the last message or under the document. Returns the id of the
+ * last message sent.
  */
 export async function sendChatText(
   api: Api,
@@ -33,7 +40,9 @@ export async function sendChatText(
 ): Promise<number> {
   const reply = options.replyTo === undefined ? {} : { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } };
   if (text.kind === 'document') {
-    const file = new InputFile(Buffer.from(text.content, 'utf8'), text.fileName);
+    if (text.preview) await api.sendMessage(chatId, text.preview, { ...reply, link_preview_options: { is_disabled: true } });
+    const content = typeof text.content === 'string' ? Buffer.from(text.content, 'utf8') : text.content;
+    const file = new InputFile(content, text.fileName);
     const sent = await api.sendDocument(chatId, file, { caption: text.caption, ...reply, reply_markup: options.keyboard });
     return sent.message_id;
   }

@@ -54,7 +54,9 @@ describe('transcription in chat against the Bot API protocol', () => {
     const transcript = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.reply_parameters !== undefined && !String(c.payload.text).includes('Getting the file'));
     const reference = await readFile(join(AUDIO_DIR, `${CLIP}.txt`), 'utf8');
     expect(wordErrorRate(normalizeForWer(reference), normalizeForWer(String(transcript.payload.text))).wer).toBeLessThan(0.6);
-    expect(transcript.payload.reply_markup).toBeUndefined(); // no language model: no post-processing buttons
+    // No language model: no post-processing buttons, only the file formats and the speakers re-run.
+    expect(JSON.stringify(transcript.payload.reply_markup)).not.toContain('Summary');
+    expect(JSON.stringify(transcript.payload.reply_markup)).toContain('📄 .pdf');
     expect(t.fake.calls.some((c) => c.method === 'getFile' && c.payload.file_id === 'voice-1')).toBe(true);
   });
 
@@ -95,7 +97,7 @@ describe('transcription in chat against the Bot API protocol', () => {
     const update = voiceUpdate(user, 'huge', 400 * 1024 * 1024);
     t.fake.pushUpdate(update);
     const reply = await t.fake.waitForCall((c) => repliesTo(t.fake, update.message.message_id).includes(c));
-    expect(reply.payload.text).toBe('This file is too large: I can take files up to 300 MiB. Send a shorter or more compressed recording.');
+    expect(reply.payload.text).toBe('This file is too large: I can take files up to 300 MiB. Send a shorter or more compressed recording, or upload it in the web portal (/portal).');
     expect(t.fake.calls.some((c) => c.method === 'getFile' && c.payload.file_id === 'huge')).toBe(false);
   });
 

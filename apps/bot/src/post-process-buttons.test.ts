@@ -51,7 +51,7 @@ describe('post-processing buttons under a transcript (spec 2.4, 2.6.6)', () => {
     t.fake.pushUpdate(update);
     const transcript = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.reply_markup !== undefined && (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === update.message.message_id, 90_000);
     transcriptId = (transcript.result as { message_id: number }).message_id;
-    expect(buttonTexts(t.fake, transcriptId)).toEqual(['Summary', 'Action items', 'Key facts', 'Translation…', 'More…']);
+    expect(buttonTexts(t.fake, transcriptId)).toEqual(['Summary', 'Action items', 'Key facts', 'Translation…', 'More…', '📄 .txt', '📄 .srt', '📄 .docx', '📄 .pdf', '👥 Speakers…']);
     await nextMessage(t.fake, /^RESULT key_facts \(whole\)$/, 0);
     expect(chat.requests.some((request) => request.user.toLowerCase().includes(textOf(transcript).split(' ')[0]!.toLowerCase()))).toBe(true);
   });

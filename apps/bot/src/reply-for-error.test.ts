@@ -21,9 +21,20 @@ describe('replyForError', () => {
 
   it('should name the size limit and who failed', () => {
     expect(replyForError(new AppError('media_too_large', 'x'), LIMITS)).toBe(
-      'This file is too large: I can take files up to 20 MiB. Send a shorter or more compressed recording.',
+      'This file is too large: I can take files up to 20 MiB. Send a shorter or more compressed recording, or upload it in the web portal (/portal).',
     );
     expect(replyForError(new AppError('upstream_unreachable', 'x', { param: TELEGRAM_FILE_PARAM }), LIMITS)).toMatch(/^Telegram did not answer/);
+  });
+
+  it('should say plainly when Telegram’s 20 MB limit for bots is the reason, and offer the ways around it', () => {
+    const cloud = replyForError(new AppError('media_too_large', 'x'), { maxFileBytes: 20 * 1024 * 1024, localApiServer: false });
+    expect(cloud).toMatch(/^This file is too large for me: Telegram lets bots download files of at most 20 MiB\. Ways around it:/);
+    expect(cloud).toContain('/portal');
+    expect(cloud).toContain('link to the file');
+    expect(cloud).toContain('local Bot API server (TELEGRAM_API_ROOT), which raises the limit to 2 GB');
+    const local = replyForError(new AppError('media_too_large', 'x'), { maxFileBytes: 300 * 1024 * 1024, localApiServer: true });
+    expect(local).toMatch(/^This file is too large: I can take files up to 300 MiB\./);
+    expect(local).not.toContain('Bot API server');
   });
 
   it('should treat unknown errors and unknown stored codes as internal', () => {

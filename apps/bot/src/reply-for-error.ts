@@ -4,6 +4,8 @@ import { AppError, formatMebibytes, isAppError, type AppErrorCode, type Predicti
 export interface ReplyLimits {
   /** Largest file the bot takes, bytes. */
   maxFileBytes: number;
+  /** True with a local Bot API server (TELEGRAM_API_ROOT); false: api.telegram.org and its 20 MB limit for bots. */
+  localApiServer?: boolean;
 }
 
 /** AppError `param` of failures while fetching the file from Telegram (download-telegram-file.ts). */
@@ -13,8 +15,27 @@ export const LANGUAGE_MODEL_PARAM = 'language_model';
 
 type ReplyMaker = (error: AppError, limits: ReplyLimits) => string;
 
-const tooLarge: ReplyMaker = (_error, limits) =>
-  `This file is too large: I can take files up to ${formatMebibytes(limits.maxFileBytes)}. Send a shorter or more compressed recording.`;
+/** Telegram's download limit for bots through api.telegram.org, bytes (a local Bot API server lifts it to 2 GB). */
+const TELEGRAM_BOT_DOWNLOAD_LIMIT = 20 * 1024 * 1024;
+
+/**
+ * A file over the limit. When the limit is Telegram's own (bots may download only 20 MB through
+ * api.telegram.org), shrinking the file is not the only way, and people should hear the others:
+ * the web portal takes uploads, the HTTP API takes a link, and the operator can run a local Bot
+ * API server, which raises the limit to 2 GB.
+ */
+const tooLarge: ReplyMaker = (_error, limits) => {
+  const limit = formatMebibytes(limits.maxFileBytes);
+  if (limits.localApiServer === false && limits.maxFileBytes <= TELEGRAM_BOT_DOWNLOAD_LIMIT) {
+    return [
+      `This file is too large for me: Telegram lets bots download files of at most ${limit}. Ways around it:`,
+      '• upload it in the web portal (/portal gives you a sign-in link);',
+      '• or give the HTTP API a link to the file (/api shows how);',
+      '• or ask whoever runs this bot to connect it to a local Bot API server (TELEGRAM_API_ROOT), which raises the limit to 2 GB.',
+    ].join('\n');
+  }
+  return `This file is too large: I can take files up to ${limit}. Send a shorter or more compressed recording, or upload it in the web portal (/portal).`;
+};
 
 const fromWhom = (error: AppError): string =>
   error.param === TELEGRAM_FILE_PARAM ? 'Telegram' : error.param === LANGUAGE_MODEL_PARAM ? 'The language model' : 'The other side';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InlineKeyboard } from 'grammy';
 import { LANGUAGES } from '@transcribe/core';
-import { languageKeyboard, parseResultAction, resultKeyboard } from './result-buttons.ts';
+import { languageKeyboard, parseResultAction, resultKeyboard, speakersKeyboard } from './result-buttons.ts';
 
 const id = 'abcdefghijklmnopqrstuvwxyz';
 
@@ -20,6 +20,17 @@ describe('result buttons', () => {
     expect(parseResultAction(`pp:${id}:0`)).toEqual({ action: 'run', predictionId: id, type: 'summary', targetLanguage: null });
     expect(parseResultAction(`pt:${id}:14:de`)).toEqual({ action: 'run', predictionId: id, type: 'translation', targetLanguage: 'de' });
     expect(parseResultAction(`pm:${id}`)).toEqual({ action: 'more', predictionId: id });
+    data.push(...allData(speakersKeyboard(id)), ...allData(resultKeyboard(id, { postProcess: false })));
+    for (const item of data) expect(parseResultAction(item)).not.toBeNull();
+    expect(parseResultAction(`pf:${id}:pdf`)).toEqual({ action: 'file', predictionId: id, format: 'pdf' });
+    expect(parseResultAction(`pr:${id}:2`)).toEqual({ action: 'rerun', predictionId: id, speakers: 2 });
+    expect(parseResultAction(`ps:${id}`)).toEqual({ action: 'speakers', predictionId: id });
+  });
+
+  it('should put the preferred languages first in the picker, once each', () => {
+    const names = languageKeyboard(id, 'translation', 0, ['uk', 'de', 'uk']).inline_keyboard.flat().map((button) => button.text);
+    expect(names.slice(0, 3)).toEqual(['Ukrainian', 'German', 'Afrikaans']);
+    expect(resultKeyboard(id, { postProcess: false }).inline_keyboard.flat().map((button) => button.text)).toEqual(['📄 .txt', '📄 .srt', '📄 .docx', '📄 .pdf', '👥 Speakers…']);
   });
 
   it('should offer every language of spec 2.5 across the picker pages', () => {
@@ -31,7 +42,7 @@ describe('result buttons', () => {
   });
 
   it('should refuse foreign or broken data', () => {
-    for (const bad of ['', 'pp:short:0', `pp:${id}:16`, `pp:${id}:99`, `pt:${id}:14:xx`, `pl:${id}:0:x`, `pm:${id}:0`, `menu/${id}`]) {
+    for (const bad of [`pf:${id}:exe`, `pr:${id}:0`, `pr:${id}:7`, `ps:${id}:1`, `pb:${id}:x`, '', 'pp:short:0', `pp:${id}:16`, `pp:${id}:99`, `pt:${id}:14:xx`, `pl:${id}:0:x`, `pm:${id}:0`, `menu/${id}`]) {
       expect(parseResultAction(bad)).toBeNull();
     }
   });

@@ -1,18 +1,34 @@
 import { InlineKeyboard } from 'grammy';
 import { LANGUAGES, POST_PROCESS_TYPE_NAMES, TYPES_NEEDING_TARGET_LANGUAGE, type PostProcessType } from '@transcribe/core';
+import { TRANSCRIPT_FILE_FORMATS, type TranscriptFileFormat } from './render-transcript-file.ts';
 
 /**
  * Buttons under a transcript and their callback data (at most 64 bytes, Bot API):
  * - `pp:<prediction>:<type index>` run a type (a language picker first for translations);
  * - `pm:<prediction>` show every type;
  * - `pl:<prediction>:<type index>:<page>` a page of the language picker;
- * - `pt:<prediction>:<type index>:<language code>` run a translation type into that language.
+ * - `pt:<prediction>:<type index>:<language code>` run a translation type into that language;
+ * - `pf:<prediction>:<format>` send the transcript as a file (txt, srt, docx, pdf);
+ * - `ps:<prediction>` show the speaker counts to re-run with, `pb:<prediction>` back from there;
+ * - `pr:<prediction>:<count>` re-run this recording with that many speakers (1..6), settings untouched.
  * Type indexes point into POST_PROCESS_TYPE_NAMES (spec 2.4 order).
  */
 export type ResultAction =
   | { action: 'run'; predictionId: string; type: PostProcessType; targetLanguage: string | null }
   | { action: 'more'; predictionId: string }
-  | { action: 'languages'; predictionId: string; type: PostProcessType; page: number };
+  | { action: 'languages'; predictionId: string; type: PostProcessType; page: number }
+  | { action: 'file'; predictionId: string; format: TranscriptFileFormat }
+  | { action: 'speakers'; predictionId: string }
+  | { action: 'back'; predictionId: string }
+  | { action: 'rerun'; predictionId: string; speakers: number };
+
+/** What the keyboard under a transcript holds. */
+export interface ResultKeyboardOptions {
+  /** Every offered post-processing type instead of the first few and "More…". */
+  all?: boolean;
+  /** Post-processing buttons at all (false when no language model is configured). Default true. */
+  postProcess?: boolean;
+}
 
 /** Human labels of the types offered as buttons (`custom` needs a prompt and is not offered). */
 export const POST_PROCESS_LABELS: Partial<Record<PostProcessType, string>> = {
@@ -25,38 +41,69 @@ export const POST_PROCESS_LABELS: Partial<Record<PostProcessType, string>> = {
 
 const FIRST_TYPES: readonly PostProcessType[] = ['summary', 'action_items', 'key_facts', 'translation'];
 const LANGUAGES_PER_PAGE = 12;
+/** Speaker counts offered for a re-run; other counts go through /settings. */
+const RERUN_SPEAKERS = [1, 2, 3, 4, 5, 6];
 const PATTERN = /^p([pmlt]):([a-z2-7]{26})(?::(\d{1,2}))?(?::([a-z]{2,3}|\d{1,2}))?$/;
+const TRANSCRIPT_PATTERN = /^p([fsbr]):([a-z2-7]{26})(?::([a-z]{3,4}|\d))?$/;
 
-/** The keyboard under a transcript: a few common types and "More…", or (`all`) every offered type. */
-export function resultKeyboard(predictionId: string, all = false): InlineKeyboard {
-  const types = all ? (Object.keys(POST_PROCESS_LABELS) as PostProcessType[]) : FIRST_TYPES;
+/**
+ * The keyboard under a transcript: a few common post-processing types and "More…" (or, `all`,
+ * every offered type), then the file formats and "Speakers…". `all` as a boolean is the old form
+ * of `{ all }`.
+ */
+export function resultKeyboard(predictionId: string, options: ResultKeyboardOptions | boolean = {}): InlineKeyboard {
+  const { all = false, postProcess = true } = typeof options === 'boolean' ? { all: options } : options;
   const keyboard = new InlineKeyboard();
-  types.forEach((type, index) => {
-    const suffix = TYPES_NEEDING_TARGET_LANGUAGE.includes(type) ? '…' : '';
-    keyboard.text(`${POST_PROCESS_LABELS[type]}${suffix}`, `pp:${predictionId}:${typeIndex(type)}`);
-    if (index % 2 === 1) keyboard.row();
-  });
-  if (!all) keyboard.text('More…', `pm:${predictionId}`);
-  return keyboard;
+  if (postProcess) {
+    const types = all ? (Object.keys(POST_PROCESS_LABELS) as PostProcessType[]) : FIRST_TYPES;
+    types.forEach((type, index) => {
+      const suffix = TYPES_NEEDING_TARGET_LANGUAGE.includes(type) ? '…' : '';
+      keyboard.text(`${POST_PROCESS_LABELS[type]}${suffix}`, `pp:${predictionId}:${typeIndex(type)}`);
+      if (index % 2 === 1) keyboard.row();
+    });
+    if (!all) keyboard.text('More…', `pm:${predictionId}`);
+    keyboard.row();
+  }
+  for (const format of TRANSCRIPT_FILE_FORMATS) keyboard.text(`📄 .${format}`, `pf:${predictionId}:${format}`);
+  return keyboard.row().text('👥 Speakers…', `ps:${predictionId}`);
 }
 
-/** One page of the target-language picker (spec 2.5 order), with ◀ / ▶ between pages. */
-export function languageKeyboard(predictionId: string, type: PostProcessType, page: number): InlineKeyboard {
+/** "Re-run with N speakers" for 1..6 and "◀ Back": a choice for this recording only. */
+export function speakersKeyboard(predictionId: string): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  RERUN_SPEAKERS.forEach((count, index) => {
+    keyboard.text(`Re-run with ${count} speaker${count === 1 ? '' : 's'}`, `pr:${predictionId}:${count}`);
+    if (index % 2 === 1) keyboard.row();
+  });
+  return keyboard.text('◀ Back', `pb:${predictionId}`);
+}
+
+/**
+ * One page of the target-language picker, with ◀ / ▶ between pages and "◀ Back" to the buttons
+ * under the transcript: `preferred` codes first (the
+ * person's Telegram language, then recent choices), then the rest in spec 2.5 order.
+ */
+export function languageKeyboard(predictionId: string, type: PostProcessType, page: number, preferred: readonly string[] = []): InlineKeyboard {
   const pages = Math.ceil(LANGUAGES.length / LANGUAGES_PER_PAGE);
   const current = Math.min(Math.max(page, 0), pages - 1);
+  const first = preferred.flatMap((code) => LANGUAGES.filter((language) => language.code === code));
+  const ordered = [...new Set([...first, ...LANGUAGES])];
   const keyboard = new InlineKeyboard();
-  LANGUAGES.slice(current * LANGUAGES_PER_PAGE, (current + 1) * LANGUAGES_PER_PAGE).forEach((language, index) => {
+  ordered.slice(current * LANGUAGES_PER_PAGE, (current + 1) * LANGUAGES_PER_PAGE).forEach((language, index) => {
     keyboard.text(language.name, `pt:${predictionId}:${typeIndex(type)}:${language.code}`);
     if (index % 3 === 2) keyboard.row();
   });
   keyboard.row();
   if (current > 0) keyboard.text('◀', `pl:${predictionId}:${typeIndex(type)}:${current - 1}`);
   if (current < pages - 1) keyboard.text('▶', `pl:${predictionId}:${typeIndex(type)}:${current + 1}`);
+  keyboard.row().text('◀ Back', `pb:${predictionId}`);
   return keyboard;
 }
 
 /** Reads callback data made by the keyboards above; null for anything else or out-of-range values. */
 export function parseResultAction(data: string): ResultAction | null {
+  const transcript = TRANSCRIPT_PATTERN.exec(data);
+  if (transcript) return parseTranscriptAction(transcript);
   const match = PATTERN.exec(data);
   if (!match) return null;
   const [, kind, predictionId = '', index, last] = match;
@@ -69,6 +116,19 @@ export function parseResultAction(data: string): ResultAction | null {
     return { action: 'run', predictionId, type, targetLanguage: last };
   }
   return null;
+}
+
+function parseTranscriptAction([, kind, predictionId = '', last]: RegExpExecArray): ResultAction | null {
+  if (kind === 'f') {
+    const format = TRANSCRIPT_FILE_FORMATS.find((entry) => entry === last);
+    return format ? { action: 'file', predictionId, format } : null;
+  }
+  if (kind === 'r') {
+    const speakers = Number(last);
+    return RERUN_SPEAKERS.includes(speakers) ? { action: 'rerun', predictionId, speakers } : null;
+  }
+  if (last !== undefined) return null;
+  return kind === 's' ? { action: 'speakers', predictionId } : { action: 'back', predictionId };
 }
 
 function typeIndex(type: PostProcessType): number {

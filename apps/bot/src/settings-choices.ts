@@ -3,6 +3,7 @@ import {
   LANGUAGES, POST_PROCESS_TYPE_NAMES, TYPES_NEEDING_TARGET_LANGUAGE,
   type BotOutputFormat, type BotUserSettings, type PostProcessType,
 } from '@transcribe/core';
+import { matchLanguage } from './match-language.ts';
 import { POST_PROCESS_LABELS } from './result-buttons.ts';
 
 /** One button of a settings question: `value` goes into callback data `set:<step>:<value>`. */
@@ -20,19 +21,24 @@ export const FORMAT_LABELS: Record<BotOutputFormat, string> = {
   srt: '.srt subtitles',
 };
 
-/** Languages the engine recognises (spec 2.5 names), after "Automatic". */
-export function languageChoices(engineLanguages: readonly string[] | 'any'): Choice[] {
+/**
+ * Languages the engine recognises (spec 2.5 names), after "Automatic": the `preferred` ones first
+ * (the person's Telegram language, their saved choice), as far as the engine takes them.
+ */
+export function languageChoices(engineLanguages: readonly string[] | 'any', preferred: readonly (string | null)[] = []): Choice[] {
   const codes = engineLanguages === 'any' ? COMMON_LANGUAGES : engineLanguages;
-  const named = LANGUAGES.filter((language) => codes.includes(language.code)).map((language) => ({ value: language.code, label: language.name }));
+  const usable = (code: string | null): code is string => code !== null && (engineLanguages === 'any' || engineLanguages.includes(code));
+  const order = [...new Set([...preferred.filter(usable), ...codes])];
+  const named = order.flatMap((code) => LANGUAGES.filter((language) => language.code === code)).map((language) => ({ value: language.code, label: language.name }));
   return [{ value: 'auto', label: 'Automatic' }, ...named];
 }
 
-/** A typed language (code or English name, spec 2.5) the engine takes, as its code; else null. */
+/**
+ * A typed language the engine takes, as its spec 2.5 code; else null. Any common form is read
+ * (`German`, `deutsch`, `de`, `de-DE`, small typos: match-language.ts).
+ */
 export function parseLanguageText(text: string, engineLanguages: readonly string[] | 'any'): string | null {
-  const wanted = text.trim().toLowerCase();
-  const found = LANGUAGES.find((language) => language.code === wanted || language.name.toLowerCase() === wanted);
-  if (!found || (engineLanguages !== 'any' && !engineLanguages.includes(found.code))) return null;
-  return found.code;
+  return matchLanguage(text, engineLanguages);
 }
 
 export const FORMAT_CHOICES: Choice[] = Object.entries(FORMAT_LABELS).map(([value, label]) => ({ value, label }));

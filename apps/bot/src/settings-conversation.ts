@@ -3,6 +3,7 @@ import {
   getBotUserSettings, POST_PROCESS_TYPE_NAMES, saveBotUserSettings, type BotOutputFormat, type BotUserSettings,
 } from '@transcribe/core';
 import type { BotContext, BotDeps, ConversationContext } from './bot-context.ts';
+import { languageFromTelegram } from './match-language.ts';
 import {
   choiceKeyboard, DEFAULT_TYPE_CHOICES, describeSettings, FORMAT_CHOICES, languageChoices, parseLanguageText,
   parseSpeakersText, SPEAKER_CHOICES, typesKeyboard, type Choice,
@@ -40,23 +41,29 @@ const MAX_TYPES = 8;
 export function createSettingsConversation(deps: BotDeps) {
   const { db } = deps.service.database;
   const languages = deps.service.engine.languages;
-  const languageQuestion: Question = {
+  /** The language question, the person's Telegram language and saved language first. */
+  const languageQuestion = (telegramLanguage: string | undefined, saved: string | null): Question => ({
     step: 'lang',
-    text: 'Which language is spoken in your recordings? You can also type its name.',
-    choices: languageChoices(languages),
+    text: 'Which language is spoken in your recordings? You can also type its name or code (e.g. German, deutsch, de).',
+    choices: languageChoices(languages, [languageFromTelegram(telegramLanguage), saved]),
     parseText: (text) => parseLanguageText(text, languages),
-  };
+  });
   const formatQuestion: Question = { step: 'fmt', text: 'How should I send transcripts?', choices: FORMAT_CHOICES };
   const speakersQuestion: Question = {
-    step: 'spk', text: 'How many people usually speak? You can also type a number.', choices: SPEAKER_CHOICES, parseText: parseSpeakersText,
+    step: 'spk',
+    text: 'How many people usually speak? "Automatic" finds out for each recording; for a single recording, use "Speakers…" under its transcript instead. You can also type a number.',
+    choices: SPEAKER_CHOICES,
+    parseText: parseSpeakersText,
   };
   return async function settings(conversation: SettingsConversation, ctx: ConversationContext): Promise<void> {
     const userId = ctx.from?.id;
     if (userId === undefined) return;
     const talk: Talk = { conversation, ctx, userId };
     const current = await conversation.external(() => getBotUserSettings(db, String(userId)));
-    await ctx.reply(`Your settings now:\n${describeSettings(current)}\n\nLet's go through them. Send /cancel to stop without saving.`);
-    const language = await ask(talk, languageQuestion);
+    await ctx.reply(
+      `Your settings now:\n${describeSettings(current)}\n\nThese are your defaults for every recording. Let's go through them. Send /cancel to stop without saving.`,
+    );
+    const language = await ask(talk, languageQuestion(ctx.from?.language_code, current.language));
     const format = await ask(talk, formatQuestion);
     const postProcess = deps.postProcess ? await askTypes(talk, current.postProcess) : current.postProcess;
     const speakers = await ask(talk, speakersQuestion);

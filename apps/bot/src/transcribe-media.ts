@@ -33,6 +33,8 @@ export interface ChatJob {
   /** The message holding the recording; the bot's messages answer it. */
   messageId: number;
   media: IncomingMedia;
+  /** Speaker count for this recording only ("Re-run with N speakers"); the saved settings stay as they are. */
+  speakers?: number;
 }
 
 /** One transcription being followed to its result. */
@@ -93,7 +95,7 @@ export async function followDelivery(deps: BotDeps, delivery: NewBotDelivery, st
     if (isEmptyTranscript(transcript)) return await finish(run, NO_SPEECH_REPLY);
     if (!(await markBotDelivered(deps.service.database.db, row.id))) return;
     await status.update(`${describeProgress({ downloadedBytes: inputBytes(row), prediction: row })}\n✅ Done: the transcript follows.`, true);
-    const keyboard = deps.postProcess ? resultKeyboard(row.id) : undefined;
+    const keyboard = resultKeyboard(row.id, { postProcess: deps.postProcess !== null });
     const text = renderChatTranscript(transcript, settings.outputFormat, baseName(delivery.fileName));
     const transcriptId = await sendChatText(deps.api, delivery.chatId, text, { replyTo: delivery.messageId, keyboard });
     await deliverDefaultResults(run, row, transcriptId);
@@ -126,7 +128,7 @@ async function queueRecording(deps: BotDeps, job: ChatJob, status: StatusMessage
     const created = await createPrediction(deps.service, {
       apiKeyId,
       namespace: 'bot',
-      rawInput: predictionInput(settings),
+      rawInput: predictionInput(job.speakers === undefined ? settings : { ...settings, speakers: job.speakers }),
       upload: { path, bytes, name: job.media.fileName },
       priority: -(await countWaitingBotRecordings(db, job.userId)),
     });

@@ -57,6 +57,8 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
   const files = new Map<string, FakeFile>();
   const updates: Update[] = [];
   const messages = new Map<number, FakeMessage>();
+  /** Messages of people, from pushed updates, by id (for `reply_to_message`). */
+  const received = new Map<number, Message>();
   const waiters = new Set<() => void>();
   let nextUpdateId = 1;
   let nextMessageId = 1000;
@@ -85,10 +87,14 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
   }
 
   function storeMessage(payload: Record<string, unknown>, extra: Record<string, unknown>): Message {
+    // Telegram sends the answered message along (one level deep), as in callback queries on it.
+    const answered = (payload.reply_parameters as { message_id?: number } | undefined)?.message_id;
+    const replyTo = answered === undefined ? undefined : messages.get(answered) ?? received.get(answered);
     const message = {
       message_id: nextMessageId++, date: Math.floor(Date.now() / 1000),
       chat: { id: Number(payload.chat_id), type: 'private', first_name: 'User' }, from: FAKE_BOT_USER,
       ...extra, ...(payload.reply_markup ? { reply_markup: payload.reply_markup } : {}),
+      ...(replyTo ? { reply_to_message: { ...replyTo, reply_to_message: undefined } } : {}),
     } as unknown as FakeMessage;
     messages.set(message.message_id, message);
     return message;
@@ -156,6 +162,7 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
     messages,
     addFile: (fileId, file) => void files.set(fileId, file),
     pushUpdate(update) {
+      if (update.message) received.set(update.message.message_id, update.message);
       updates.push({ ...update, update_id: nextUpdateId++ } as Update);
       notify();
     },
