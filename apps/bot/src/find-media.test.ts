@@ -24,6 +24,17 @@ describe('findMedia', () => {
     expect(findMedia(message({ text: 'hello' }))).toBeNull();
   });
 
+  it('should take forwarded voice messages and video notes, and audio or video sent as files', () => {
+    const forwarded = { forward_origin: { type: 'user', date: 0, sender_user: { id: 9, is_bot: false, first_name: 'B' } } };
+    expect(findMedia(message({ ...forwarded, voice: { ...file, duration: 3 } }))).toMatchObject({ kind: 'voice', fileName: 'voice.ogg' });
+    expect(findMedia(message({ ...forwarded, video_note: { ...file, duration: 3, length: 240 } }))).toMatchObject({ kind: 'video_note' });
+    expect(findMedia(message({ ...forwarded, audio: { ...file, duration: 3 } }))).toMatchObject({ kind: 'audio' });
+    expect(findMedia(message({ document: { ...file, mime_type: 'application/mp4', file_name: 'memo.m4a' } }))).toMatchObject({ kind: 'document', fileName: 'memo.m4a' });
+    expect(findMedia(message({ document: { ...file, mime_type: 'video/x-matroska', file_name: 'call.mkv' } }))).toMatchObject({ kind: 'document' });
+    expect(findMedia(message({ document: { ...file, mime_type: 'application/x-matroska', file_name: 'call.mkv' } }))).toMatchObject({ kind: 'document' });
+    expect(findMedia(message({ document: { ...file, file_name: 'Запись.OPUS' } }))).toMatchObject({ kind: 'document', fileName: 'Запись.OPUS' });
+  });
+
   it('should never keep a path in the file name', () => {
     expect(findMedia(message({ document: { ...file, mime_type: 'audio/ogg', file_name: '../../etc/passwd' } }))).toMatchObject({ fileName: 'passwd' });
     expect(findMedia(message({ document: { ...file, mime_type: 'audio/ogg', file_name: '.hidden' } }))).toMatchObject({ fileName: 'file.hidden' });

@@ -16,12 +16,14 @@ const MEDIA_EXTENSIONS = new Set([
   'webm', 'mkv', 'mp4', 'm4v', 'mov', 'avi', '3gp', 'mpeg', 'mpg', 'ts', 'wmv', 'flv',
 ]);
 
-const MEDIA_MIME_TYPES = new Set(['application/ogg', 'application/x-ogg']);
+/** Media types outside audio/* and video/* that phones and desktop apps give recordings (Ogg, MP4 audio, Matroska). */
+const MEDIA_MIME_TYPES = new Set(['application/ogg', 'application/x-ogg', 'application/mp4', 'application/x-matroska']);
 
 /**
  * The recording in `message` (voice messages, audio files, video notes, videos and
  * audio/video documents), `'unsupported'` for other files (photos, stickers, animations, other
- * documents), or null for messages without a file (text, service messages).
+ * documents), or null for messages without a file (text, service messages). A forwarded message
+ * carries the same file fields as the original, so forwarded recordings are found the same way.
  */
 export function findMedia(message: Message): IncomingMedia | 'unsupported' | null {
   if (message.voice) return media('voice', message.voice, 'voice.ogg');
