@@ -121,6 +121,21 @@ describe('the bot in a group chat', () => {
     await transcriptFor(t.fake, voice.message.message_id);
   }, 150_000);
 
+  it('should say the switch is a group setting in a private chat, show the group’s choice, and refuse a non-recording it is asked about', async () => {
+    const user = testUser(7108);
+    t.fake.pushUpdate(messageUpdate(user, { text: '/autotranscribe on', entities: [{ type: 'bot_command', offset: 0, length: 15 }] }));
+    const privately = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === user.id);
+    expect(privately.payload.text).toBe('This is a group setting: send it in a group I am a member of.');
+    const show = groupCommand(user, '/autotranscribe');
+    t.fake.pushUpdate(show);
+    const shown = await t.fake.waitForCall((c) => answers(t.fake, show.message.message_id).includes(c));
+    expect(shown.payload.text).toMatch(/^I transcribe every recording in this group\. A group admin can change it/);
+    const photo = groupMessage(user, { photo: [{ file_id: 'p', file_unique_id: 'p', width: 1, height: 1 }], caption: MENTION });
+    t.fake.pushUpdate(photo);
+    const refused = await t.fake.waitForCall((c) => answers(t.fake, photo.message.message_id).includes(c));
+    expect(refused.payload.text).toMatch(/^I can't transcribe this kind of file/);
+  });
+
   it('should greet a group it is added to with how to ask and what stays private', async () => {
     t.fake.pushUpdate({
       my_chat_member: {
