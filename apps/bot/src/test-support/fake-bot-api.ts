@@ -2,7 +2,8 @@
  * A local HTTP server speaking the Telegram Bot API for tests, driven by the real grammY client
  * (`client.apiRoot` pointing at it). It serves `getUpdates` (long polling with offsets), `getMe`,
  * `getFile` and file downloads (`/file/bot<token>/<path>`), takes `sendMessage`, `editMessageText`,
- * `sendDocument` (multipart), `answerCallbackQuery` and any other method, and records every call.
+ * `sendDocument` (multipart), `answerCallbackQuery`, `getChatMember` (see `admins`) and any other
+ * method, and records every call.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -46,6 +47,8 @@ export interface FakeBotApi {
   waitForCall(predicate: (call: RecordedCall) => boolean, timeoutMs?: number): Promise<RecordedCall>;
   /** The bot's messages as last sent or edited, by message id. */
   messages: Map<number, FakeMessage>;
+  /** User ids getChatMember reports as `administrator` (everyone else is a `member`). */
+  admins: Set<number>;
   close(): Promise<void>;
 }
 
@@ -57,6 +60,7 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
   const files = new Map<string, FakeFile>();
   const updates: Update[] = [];
   const messages = new Map<number, FakeMessage>();
+  const admins = new Set<number>();
   /** Messages of people, from pushed updates, by id (for `reply_to_message`). */
   const received = new Map<number, Message>();
   const waiters = new Set<() => void>();
@@ -112,6 +116,10 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
         const size = file.size ?? (file.path ? (await stat(file.path)).size : 0);
         return ok({ file_id: payload.file_id, file_unique_id: `u-${String(payload.file_id)}`, file_size: size, file_path: file.localPath ? file.path : `files/${String(payload.file_id)}` });
       }
+      case 'getChatMember': {
+        const userId = Number(payload.user_id);
+        return ok({ status: admins.has(userId) ? 'administrator' : 'member', user: { id: userId, is_bot: false, first_name: 'Member' } });
+      }
       case 'sendMessage': return ok(storeMessage(payload, { text: payload.text }));
       case 'sendDocument': return ok(storeMessage(payload, { document: { file_id: 'doc', file_unique_id: 'doc' }, caption: payload.caption }));
       case 'editMessageText': {
@@ -160,6 +168,7 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
     token,
     calls,
     messages,
+    admins,
     addFile: (fileId, file) => void files.set(fileId, file),
     pushUpdate(update) {
       if (update.message) received.set(update.message.message_id, update.message);
