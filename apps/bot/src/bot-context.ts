@@ -2,6 +2,7 @@ import type { ConversationFlavor } from '@grammyjs/conversations';
 import type { Api, Context } from 'grammy';
 import type { LlmClientConfig, ServiceContext } from '@transcribe/core';
 import type { JobTracker } from './track-jobs.ts';
+import type { DownloadTracker } from './track-downloads.ts';
 import type { PostProcessRunner } from './post-process-runner.ts';
 
 /** Context of the bot's outside middleware (commands, menus, media, buttons). */
@@ -38,6 +39,8 @@ export interface BotDeps {
   api: Api;
   settings: BotSettings;
   jobs: JobTracker;
+  /** Recordings being fetched from Telegram before they are queued (for /cancel). */
+  downloads: DownloadTracker;
   /** Runs post-processing on a transcript; null when no language model is configured. */
   postProcess: PostProcessRunner | null;
 }

@@ -13,7 +13,7 @@ export const CANNOT_CANCEL_ANSWER = 'Only the person who sent this recording can
  * Cancelling (core cancelPrediction: the prediction becomes `canceled`; a waiting one is never
  * started, a running one stops within about a second). The ✖ Cancel button under a status message
  * cancels that recording, only for the person who asked (in a group others see the button too);
- * `/cancel` cancels all of the person's waiting and running recordings and lists them. The status
+ * `/cancel` cancels all of the person's recordings being fetched, waiting or running, and lists them. The status
  * messages then say "Canceled" (followDelivery in transcribe-media.ts).
  */
 export function handleCancel(deps: BotDeps): Composer<BotContext> {
@@ -29,7 +29,7 @@ export function handleCancel(deps: BotDeps): Composer<BotContext> {
   composer.command('cancel', async (ctx) => {
     if (!ctx.from) return;
     const mine = await listPendingBotDeliveries(deps.service.database.db, { userId: ctx.from.id, unfinished: true });
-    const canceled: string[] = [];
+    const canceled = deps.downloads.cancel(ctx.from.id).map((name) => `• ${name} (was being fetched from Telegram)`);
     for (const delivery of mine) {
       if (await cancelDelivery(deps, delivery)) canceled.push(`• ${delivery.fileName} (${delivery.startedAt ? 'was being transcribed' : 'was waiting in the queue'})`);
     }

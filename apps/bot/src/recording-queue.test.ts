@@ -85,6 +85,20 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
     t.fake.pushUpdate(commandUpdate(testUser(6101), '/cancel'));
     await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === 6101 && c.payload.text === NOTHING_TO_CANCEL_REPLY);
   });
+
+  it('should cancel a recording still being fetched from Telegram with /cancel', async () => {
+    t.fake.addFile('slow', { path: CLIP, delayMs: 2000 });
+    const user = testUser(6103);
+    const update = voiceUpdate(user, 'slow');
+    t.fake.pushUpdate(update);
+    const status = await statusMessageFor(t.fake, update.message.message_id);
+    t.fake.pushUpdate(commandUpdate(user, '/cancel'));
+    const reply = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === 6103 && /^Canceled/.test(String(c.payload.text)));
+    expect(reply.payload.text).toBe('Canceled 1 recording:\n• voice.ogg (was being fetched from Telegram)');
+    expect(await statusShows(t.fake, status, /Canceled/)).toBe(CANCELED_REPLY);
+    const deliveries = await t.service.service.ctx.database.db.select().from(botDeliveries);
+    expect(deliveries.some((row) => row.userId === 6103)).toBe(false);
+  });
 });
 
 describe('recordings with a worker (burst, running cancel, restart)', () => {

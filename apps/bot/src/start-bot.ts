@@ -8,6 +8,7 @@ import { installHandlers } from './install-handlers.ts';
 import { logBotFailure } from './log-bot-failure.ts';
 import { selectPostProcessRunner } from './post-process-runner.ts';
 import { createJobTracker } from './track-jobs.ts';
+import { createDownloadTracker } from './track-downloads.ts';
 import { resolveBotSettings } from './resolve-bot-settings.ts';
 import { resumeBotDeliveries } from './resume-bot-deliveries.ts';
 import { startPolling } from './start-polling.ts';
@@ -47,7 +48,7 @@ export async function startBot(ctx: ServiceContext, options: StartBotOptions): P
   const bot = new Bot<BotContext>(options.token, { client: { apiRoot: settings.apiRoot, timeoutSeconds: 60 } });
   bot.api.config.use(autoRetry(API_RETRY));
   const jobs = createJobTracker((error) => logBotFailure(ctx, 'error', 'job failed', error));
-  const deps: BotDeps = { service: ctx, api: bot.api, settings, jobs, postProcess: selectPostProcessRunner(ctx, options.llm) };
+  const deps: BotDeps = { service: ctx, api: bot.api, settings, jobs, downloads: createDownloadTracker(), postProcess: selectPostProcessRunner(ctx, options.llm) };
   installHandlers(bot, deps);
   await initBot(bot);
   await bot.api.setMyCommands(BOT_COMMANDS).catch((error: unknown) => logBotFailure(ctx, 'warn', 'setMyCommands failed', error));

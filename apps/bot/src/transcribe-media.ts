@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import {
-  countTranscribeJobsAhead, countWaitingBotRecordings, createPrediction, ensureOwnerApiKey, getBotUserSettings,
+  cancelPrediction, countTranscribeJobsAhead, countWaitingBotRecordings, createPrediction, ensureOwnerApiKey, getBotUserSettings,
   isTerminalStatus, markBotDelivered, recordBotDelivery, telegramOwner,
   type BotUserSettings, type NewBotDelivery, type PostProcessType, type PredictionRow, type Transcript,
 } from '@transcribe/core';
@@ -67,12 +67,18 @@ export const CANCELED_REPLY = '✖ Canceled: this recording will not be transcri
 export async function transcribeMedia(deps: BotDeps, job: ChatJob, signal: AbortSignal): Promise<void> {
   const first = describeProgress({ downloadedBytes: null, prediction: null });
   const status = await openStatusMessage(deps.api, job.chatId, { replyTo: job.messageId, threadId: job.threadId }, first);
+  const download = deps.downloads.start(job.userId, job.media.fileName, signal);
   let delivery: NewBotDelivery;
   try {
-    delivery = await queueRecording(deps, job, status, signal);
+    delivery = await queueRecording(deps, job, status, download.signal);
   } catch (error) {
-    return void (await status.update(signal.aborted ? STOPPED_REPLY : replyForError(error, deps.settings), true));
+    const text = download.canceled() ? CANCELED_REPLY : signal.aborted ? STOPPED_REPLY : replyForError(error, deps.settings);
+    return void (await status.update(text, true));
+  } finally {
+    download.done();
   }
+  // Canceled in the moment between the download's end and the prediction's creation: cancel that.
+  if (download.canceled()) await cancelPrediction(deps.service, delivery.predictionId, delivery.apiKeyId);
   await followDelivery(deps, delivery, status, signal);
 }
 
@@ -125,6 +131,7 @@ async function queueRecording(deps: BotDeps, job: ChatJob, status: StatusMessage
     const download = { fileId: job.media.fileId, declaredBytes: job.media.fileSize, destPath: path, signal };
     const bytes = await downloadTelegramFile(deps.api, deps.settings, download);
     await status.update(describeProgress({ downloadedBytes: bytes, prediction: null }));
+    signal.throwIfAborted();
     const created = await createPrediction(deps.service, {
       apiKeyId,
       namespace: 'bot',

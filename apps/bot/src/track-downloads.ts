@@ -1,0 +1,44 @@
+/** One recording being fetched from Telegram, before it is queued as a prediction. */
+export interface TrackedDownload {
+  /** Aborts when the person cancels (/cancel) or the bot stops. */
+  readonly signal: AbortSignal;
+  /** True when the person canceled it (not when the bot stops). */
+  canceled(): boolean;
+  /** Forgets it (the prediction exists or the download failed). */
+  done(): void;
+}
+
+/**
+ * The recordings of this bot process still being downloaded. Before its prediction exists a
+ * recording is only here, so /cancel asks this tracker too and the person is told it was canceled.
+ */
+export interface DownloadTracker {
+  /** Registers a download of `userId`'s `fileName`; its signal also follows `parent` (the bot stopping). */
+  start(userId: number, fileName: string, parent: AbortSignal): TrackedDownload;
+  /** Cancels all of `userId`'s downloads; returns their file names. */
+  cancel(userId: number): string[];
+}
+
+/** A DownloadTracker (one per running bot, made by startBot and passed in BotDeps). */
+export function createDownloadTracker(): DownloadTracker {
+  const running = new Set<{ userId: number; fileName: string; controller: AbortController; canceled: boolean }>();
+  return {
+    start(userId, fileName, parent) {
+      const entry = { userId, fileName, controller: new AbortController(), canceled: false };
+      running.add(entry);
+      const signal = AbortSignal.any([entry.controller.signal, parent]);
+      return { signal, canceled: () => entry.canceled, done: () => void running.delete(entry) };
+    },
+    cancel(userId) {
+      const names: string[] = [];
+      for (const entry of running) {
+        if (entry.userId !== userId) continue;
+        entry.canceled = true;
+        entry.controller.abort(new Error('canceled by the person'));
+        running.delete(entry);
+        names.push(entry.fileName);
+      }
+      return names;
+    },
+  };
+}
