@@ -1,5 +1,7 @@
 import type { ConversationFlavor } from '@grammyjs/conversations';
+import type { I18n } from '@grammyjs/i18n';
 import type { Api, Context } from 'grammy';
+import type { LocaleChoices } from './bot-i18n.ts';
 import type { LlmClientConfig, ServiceContext } from '@transcribe/core';
 import type { JobTracker } from './track-jobs.ts';
 import type { DownloadTracker } from './track-downloads.ts';
@@ -43,6 +45,10 @@ export interface BotDeps {
   downloads: DownloadTracker;
   /** Runs post-processing on a transcript; null when no language model is configured. */
   postProcess: PostProcessRunner | null;
+  /** The message catalogs (English, Russian: bot-i18n.ts). */
+  i18n: I18n<Context>;
+  /** People's /language choices. */
+  locales: LocaleChoices;
 }
 
 /** What startBot (start-bot.ts) takes: the environment variables of the bot, resolved by resolve-bot-settings.ts. */

@@ -33,8 +33,8 @@ export function createBotI18n<C extends Context>(negotiate?: LocaleNegotiator<C>
 }
 
 /** A Translate bound to `locale`, for work that outlives its update (transcriptions, results). */
-export function translatorFor(i18n: I18n<never> | I18n<Context>, locale: string): Translate {
-  return (key, variables) => (i18n as I18n<Context>).t(locale, key, variables);
+export function translatorFor(i18n: I18n<Context>, locale: string): Translate {
+  return (key, variables) => i18n.t(locale, key, variables);
 }
 
 /**
@@ -49,4 +49,45 @@ export function localeFromTelegram(languageCode: string | undefined): BotLocale 
 /** True for a locale the bot speaks. */
 export function isBotLocale(value: unknown): value is BotLocale {
   return typeof value === 'string' && (BOT_LOCALES as readonly string[]).includes(value);
+}
+
+/** People's /language choices: who chose which bot language. */
+export interface LocaleChoices {
+  get(userId: number): BotLocale | undefined;
+  set(userId: number, locale: BotLocale): void;
+}
+
+/** People whose /language choice is kept at most; the oldest choice is forgotten first. */
+const MAX_CHOICES = 100_000;
+
+/**
+ * /language choices kept in this bot process's memory (bounded): a restart forgets them and the
+ * person's Telegram language applies again.
+ */
+export function createLocaleChoices(): LocaleChoices {
+  const chosen = new Map<number, BotLocale>();
+  return {
+    get: (userId) => chosen.get(userId),
+    set(userId, locale) {
+      chosen.delete(userId);
+      if (chosen.size >= MAX_CHOICES) chosen.delete(chosen.keys().next().value as number);
+      chosen.set(userId, locale);
+    },
+  };
+}
+
+/** Who a text is for: a Telegram user (id and `language_code`). */
+export interface TextReader {
+  id: number;
+  language_code?: string;
+}
+
+/** The bot language of `reader`: their /language choice, else their Telegram language. */
+export function localeOf(choices: LocaleChoices, reader: TextReader | undefined): BotLocale {
+  return (reader && choices.get(reader.id)) ?? localeFromTelegram(reader?.language_code);
+}
+
+/** The texts for `reader` in their bot language. */
+export function textsFor(texts: { i18n: I18n<Context>; locales: LocaleChoices }, reader: TextReader | undefined): Translate {
+  return translatorFor(texts.i18n, localeOf(texts.locales, reader));
 }

@@ -3,6 +3,7 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
 import type { ServiceContext } from '@transcribe/core';
 import type { BotContext, BotDeps, StartBotOptions } from './bot-context.ts';
+import { createBotI18n, createLocaleChoices } from './bot-i18n.ts';
 import { BOT_COMMANDS } from './handle-commands.ts';
 import { installHandlers } from './install-handlers.ts';
 import { logBotFailure } from './log-bot-failure.ts';
@@ -48,7 +49,9 @@ export async function startBot(ctx: ServiceContext, options: StartBotOptions): P
   const bot = new Bot<BotContext>(options.token, { client: { apiRoot: settings.apiRoot, timeoutSeconds: 60 } });
   bot.api.config.use(autoRetry(API_RETRY));
   const jobs = createJobTracker((error) => logBotFailure(ctx, 'error', 'job failed', error));
-  const deps: BotDeps = { service: ctx, api: bot.api, settings, jobs, downloads: createDownloadTracker(), postProcess: selectPostProcessRunner(ctx, options.llm) };
+  const deps: BotDeps = { service: ctx, api: bot.api, settings, jobs, downloads: createDownloadTracker(), postProcess: selectPostProcessRunner(ctx, options.llm),
+    i18n: createBotI18n(), locales: createLocaleChoices(),
+  };
   installHandlers(bot, deps);
   await initBot(bot);
   await bot.api.setMyCommands(BOT_COMMANDS).catch((error: unknown) => logBotFailure(ctx, 'warn', 'setMyCommands failed', error));
