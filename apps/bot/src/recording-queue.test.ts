@@ -138,6 +138,17 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
     await statusShows(t.fake, status, /Canceled/);
   }, 120_000);
 
+  it('should cancel a running recording with its ✖ Cancel button', async () => {
+    const user = testUser(6204);
+    const update = voiceUpdate(user, 'long');
+    t.fake.pushUpdate(update);
+    const status = await statusMessageFor(t.fake, update.message.message_id);
+    await statusShows(t.fake, status, /Decoding|Looking for speech|Recognising/);
+    pressButton(t.fake, user, status, /Cancel/);
+    await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === 'Canceled.');
+    expect(await statusShows(t.fake, status, /Canceled/)).toBe(CANCELED_REPLY);
+  }, 120_000);
+
   it('should deliver every result after a restart in the middle of the queue', async () => {
     const first = t.bot;
     const user = testUser(6203);
