@@ -11,7 +11,7 @@ command-settings = Language, output format, summaries, speakers
 command-usage = What you have transcribed so far
 command-api = Your API key for the HTTP API
 command-portal = A one-time link to the web portal
-command-cancel = Stop your recordings that are waiting or running
+command-cancel = Cancel your recordings waiting or being transcribed
 command-language = Language of my messages: English or Russian
 portal-link = Your one-time sign-in link to the portal (works once, for { $minutes } minutes):
     { $url }

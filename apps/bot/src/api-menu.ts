@@ -1,6 +1,7 @@
 import { Menu } from '@grammyjs/menu';
 import { listOwnerApiKeys, reissueUserApiKey, telegramOwner } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
+import { textsFor } from './bot-i18n.ts';
 import { formatApiKeyMessage } from './format-api-key-message.ts';
 import { describeUsage } from './format-usage.ts';
 import { BOT_KEY_LABEL } from './transcribe-media.ts';
@@ -22,18 +23,18 @@ export const KEY_MESSAGE_LIFETIME_MS = 10 * 60 * 1000;
 export function createApiMenu(deps: BotDeps): Menu<BotContext> {
   const { db } = deps.service.database;
   const keyMessageMenu = new Menu<BotContext>('api-key')
-    .text('🗑 Delete this message', async (ctx) => {
-      await ctx.deleteMessage().catch(() => ctx.reply('I could not delete it: please delete the message yourself.'));
+    .text((ctx) => textsFor(deps, ctx.from)('button-delete-key-now'), async (ctx) => {
+      await ctx.deleteMessage().catch(() => ctx.reply(textsFor(deps, ctx.from)('key-delete-failed')));
     })
-    .text('⏲ Delete it in 10 minutes', async (ctx) => {
+    .text((ctx) => textsFor(deps, ctx.from)('button-delete-key-later'), async (ctx) => {
       const chatId = ctx.chat?.id;
       const messageId = ctx.callbackQuery.message?.message_id;
       if (chatId === undefined || messageId === undefined) return;
       setTimeout(() => void deps.api.deleteMessage(chatId, messageId).catch(() => undefined), KEY_MESSAGE_LIFETIME_MS).unref();
-      await ctx.answerCallbackQuery({ text: 'I will delete this message in 10 minutes. Copy the key before then.' });
+      await ctx.answerCallbackQuery({ text: textsFor(deps, ctx.from)('key-delete-later') });
     });
   const menu = new Menu<BotContext>('api')
-    .text('🔑 Get token', async (ctx) => {
+    .text((ctx) => textsFor(deps, ctx.from)('button-get-token'), async (ctx) => {
       if (!ctx.from) return;
       const owner = telegramOwner(ctx.from.id);
       // Keys the bot made on its own to record chat work (BOT_KEY_LABEL) were never shown.
@@ -45,12 +46,13 @@ export function createApiMenu(deps: BotDeps): Menu<BotContext> {
         cache: deps.service.apiKeyCache,
         confirmWith: deps.service.database,
       });
-      const text = formatApiKeyMessage(key, deps.settings.publicApiBaseUrl, deps.settings.keyGraceSeconds, replacesShownKey);
+      const t = textsFor(deps, ctx.from);
+      const text = formatApiKeyMessage(key, deps.settings.publicApiBaseUrl, deps.settings.keyGraceSeconds, replacesShownKey, t);
       await ctx.reply(text, { parse_mode: 'HTML', reply_markup: keyMessageMenu });
     })
-    .text('📊 Usage', async (ctx) => {
+    .text((ctx) => textsFor(deps, ctx.from)('button-usage'), async (ctx) => {
       if (!ctx.from) return;
-      await ctx.reply(await describeUsage(deps, ctx.from.id));
+      await ctx.reply(await describeUsage(deps, ctx.from));
     });
   menu.register(keyMessageMenu);
   return menu;

@@ -3,8 +3,8 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
 import type { ServiceContext } from '@transcribe/core';
 import type { BotContext, BotDeps, StartBotOptions } from './bot-context.ts';
-import { createBotI18n, createLocaleChoices } from './bot-i18n.ts';
-import { BOT_COMMANDS } from './handle-commands.ts';
+import { BOT_LOCALES, createBotI18n, createLocaleChoices, translatorFor } from './bot-i18n.ts';
+import { botCommands } from './handle-commands.ts';
 import { installHandlers } from './install-handlers.ts';
 import { logBotFailure } from './log-bot-failure.ts';
 import { selectPostProcessRunner } from './post-process-runner.ts';
@@ -54,7 +54,12 @@ export async function startBot(ctx: ServiceContext, options: StartBotOptions): P
   };
   installHandlers(bot, deps);
   await initBot(bot);
-  await bot.api.setMyCommands(BOT_COMMANDS).catch((error: unknown) => logBotFailure(ctx, 'warn', 'setMyCommands failed', error));
+  // The command list in English for everyone, and in Russian for people whose Telegram is in Russian.
+  for (const locale of BOT_LOCALES) {
+    const scope = locale === 'en' ? {} : { language_code: locale };
+    await bot.api.setMyCommands(botCommands(translatorFor(deps.i18n, locale)), scope)
+      .catch((error: unknown) => logBotFailure(ctx, 'warn', 'setMyCommands failed', error));
+  }
   await resumeBotDeliveries(deps);
   const username = bot.botInfo.username;
   if (options.webhookUrl && secret) {

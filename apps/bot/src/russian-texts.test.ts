@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
+import { startTestBot, type TestBot } from './test-support/start-test-bot.ts';
+import { commandUpdate, pressButton } from './test-support/telegram-updates.ts';
+
+const RUSSIAN = { ...testUser(9201, 'Аня'), language_code: 'ru' };
+
+/** The bot's next message to `chatId` after call index `from` whose text matches. */
+function nextMessage(fake: FakeBotApi, chatId: number, text: RegExp, from: number): Promise<RecordedCall> {
+  return fake.waitForCall((c) => fake.calls.indexOf(c) >= from && c.method === 'sendMessage' && c.payload.chat_id === chatId && text.test(String(c.payload.text)), 20_000);
+}
+
+function idOf(call: RecordedCall): number {
+  return (call.result as { message_id: number }).message_id;
+}
+
+describe('the bot in Russian', () => {
+  let t: TestBot;
+
+  beforeAll(async () => {
+    t = await startTestBot({ kind: 'pglite' });
+  });
+
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('should register the command list in English and, for Russian Telegram users, in Russian', () => {
+    const lists = t.fake.calls.filter((c) => c.method === 'setMyCommands');
+    const russian = lists.find((c) => c.payload.language_code === 'ru');
+    expect(russian?.payload.commands).toContainEqual({ command: 'help', description: 'Что я умею' });
+    expect(lists.find((c) => c.payload.language_code === undefined)?.payload.commands).toContainEqual({ command: 'help', description: 'What I can do' });
+  });
+
+  it('should answer a person whose Telegram is in Russian in Russian: help, usage, the API menu and the key', async () => {
+    const { fake } = t;
+    let from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(RUSSIAN, '/start'));
+    const help = String((await nextMessage(fake, RUSSIAN.id, /^Пришлите мне голосовое сообщение/, from)).payload.text);
+    expect(help).toContain('/help – Что я умею');
+    expect(help).toContain('/language – Язык моих сообщений');
+    from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(RUSSIAN, '/usage'));
+    await nextMessage(fake, RUSSIAN.id, /^Вы ещё ничего не расшифровали\./, from);
+    from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(RUSSIAN, '/api'));
+    const menu = await nextMessage(fake, RUSSIAN.id, /^Доступ к API/, from);
+    expect(String(menu.payload.text)).toContain('перестаёт работать сразу');
+    pressButton(fake, RUSSIAN, idOf(menu), /Получить ключ/);
+    const key = await nextMessage(fake, RUSSIAN.id, /^🔑 Ваш ключ API\./, from);
+    expect(String(key.payload.text)).toContain('Храните его как пароль');
+    expect(JSON.stringify(fake.messages.get(idOf(key))?.reply_markup)).toContain('Удалить это сообщение');
+  });
+
+  it('should switch to English on /language and stay there, whatever Telegram says', async () => {
+    const { fake } = t;
+    let from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(RUSSIAN, '/language'));
+    const question = await nextMessage(fake, RUSSIAN.id, /^На каком языке мне с вами говорить\?/, from);
+    pressButton(fake, RUSSIAN, idOf(question), /^English$/);
+    await fake.waitForCall((c) => fake.calls.indexOf(c) >= from && c.method === 'editMessageText' && c.payload.text === 'I will speak English from now on.');
+    from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(RUSSIAN, '/help'));
+    await nextMessage(fake, RUSSIAN.id, /^Send me a voice message/, from);
+    // And back.
+    from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(RUSSIAN, '/language'));
+    const again = await nextMessage(fake, RUSSIAN.id, /^Which language should I speak\?/, from);
+    pressButton(fake, RUSSIAN, idOf(again), /^Русский$/);
+    await fake.waitForCall((c) => fake.calls.indexOf(c) >= from && c.method === 'editMessageText' && c.payload.text === 'Теперь я говорю по-русски.');
+  });
+});
