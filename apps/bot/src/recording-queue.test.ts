@@ -6,6 +6,8 @@ import { startBot } from './start-bot.ts';
 import { CANCELED_REPLY } from './transcribe-media.ts';
 import { testUser, type FakeBotApi } from './test-support/fake-bot-api.ts';
 import { AUDIO_DIR, startTestBot, toVoiceOgg, type TestBot } from './test-support/start-test-bot.ts';
+import { createTestDatabase, type TestDatabase } from '../../api/src/test-support/create-test-database.ts';
+import { startTestService, type TestService } from '../../api/src/test-support/start-test-service.ts';
 import { commandUpdate, pressButton, voiceUpdate } from './test-support/telegram-updates.ts';
 
 const CLIP = join(AUDIO_DIR, 'librispeech-test-clean/1089-134686-0001.wav');
@@ -169,4 +171,31 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
     for (const call of delivered) expect(t.fake.calls.indexOf(call)).toBeGreaterThanOrEqual(before);
     expect(t.fake.calls.some((c) => /restarted/.test(String(c.payload.text ?? '')))).toBe(false);
   }, 180_000);
+});
+
+describe('a bot in another process than the workers', () => {
+  let database: TestDatabase;
+  let t: TestBot;
+  let workers: TestService;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    t = await startTestBot({ env: { DATABASE_URL: database.url, WORKER_CONCURRENCY: '0' } });
+    // The workers' service shares the database and the data folder (a volume, or S3 in production).
+    workers = await startTestService('postgres', { DATABASE_URL: database.url, WORKER_CONCURRENCY: '1', DATA_DIR: t.service.dataDir });
+    t.fake.addFile('clip', { path: await toVoiceOgg(CLIP, t.workDir) });
+  });
+
+  afterAll(async () => {
+    await t?.stop();
+    await workers?.stop();
+    await database?.drop();
+  });
+
+  it('should have its recordings transcribed by the other process and deliver the results', async () => {
+    const update = voiceUpdate(testUser(6301), 'clip');
+    t.fake.pushUpdate(update);
+    const transcript = await transcriptFor(t.fake, update.message.message_id);
+    expect(String(transcript.payload.text ?? '').length).toBeGreaterThan(10);
+  }, 120_000);
 });
