@@ -1,5 +1,6 @@
 import { InputFile, type Api } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
+import type { Translate } from './bot-i18n.ts';
 import { splitMessage, TELEGRAM_MESSAGE_LIMIT } from './split-message.ts';
 
 /** Characters of the preview shown in chat above a text sent as a file. */
@@ -19,11 +20,11 @@ export type ChatText =
  * `fileName`. A wall of several messages is hard to read, copy or forward; a file keeps the whole
  * text in one piece and the preview still shows what it is about.
  */
-export function asChatText(text: string, fileName: string): ChatText {
+export function asChatText(text: string, fileName: string, t: Translate): ChatText {
   const trimmed = text.trim();
   if (trimmed.length <= TELEGRAM_MESSAGE_LIMIT) return { kind: 'messages', parts: splitMessage(trimmed) };
   const preview = `${splitMessage(trimmed, PREVIEW_CHARS)[0] ?? ''} …`;
-  const caption = `The whole text (${trimmed.length.toLocaleString('en-US')} characters) is in this file.`;
+  const caption = t('long-text-caption', { chars: trimmed.length });
   return { kind: 'document', fileName, content: text, caption, preview };
 }
 

@@ -3,11 +3,12 @@ import {
   AppError, findOwnedPrediction, telegramOwner, TYPES_NEEDING_TARGET_LANGUAGE, type PostProcessType, type Transcript,
 } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
+import { localeOf, textsFor } from './bot-i18n.ts';
 import { deliverResult } from './deliver-result.ts';
 import { handleTranscriptButtons } from './handle-transcript-buttons.ts';
 import { languageFromTelegram, matchLanguage } from './match-language.ts';
 import { isEmptyTranscript } from './render-chat-transcript.ts';
-import { NO_LANGUAGE_MODEL_REPLY, replyForError } from './reply-for-error.ts';
+import { replyForError } from './reply-for-error.ts';
 import { languageKeyboard, parseResultAction, resultKeyboard } from './result-buttons.ts';
 
 /** A language picker waiting for a typed answer, ms: after this, text is treated as usual again. */
@@ -16,9 +17,6 @@ const TYPED_LANGUAGE_WAIT_MS = 10 * 60 * 1000;
 const RECENT_LANGUAGES = 3;
 /** People whose picker state is kept at most; the oldest is forgotten first (memory stays bounded). */
 const MAX_PEOPLE = 10_000;
-
-/** Reply when a typed language is not one of spec 2.5's. */
-export const UNKNOWN_LANGUAGE_REPLY = "I don't know that language. Type its name or code (e.g. German, deutsch or de), or pick a button.";
 
 /** A post-processing run asked for: which transcript, which type, into which language. */
 interface ResultRequest {
@@ -73,11 +71,12 @@ export function handleResultButtons(deps: BotDeps): Composer<BotContext> {
   composer.use(handleTranscriptButtons(deps));
 
   composer.callbackQuery(/^p[pmlt]:/, async (ctx) => {
+    const t = textsFor(deps, ctx.from);
     const action = parseResultAction(ctx.callbackQuery.data);
-    if (!action) return void (await ctx.answerCallbackQuery({ text: 'This button no longer works.' }));
-    if (!deps.postProcess) return void (await ctx.answerCallbackQuery({ text: NO_LANGUAGE_MODEL_REPLY, show_alert: true }));
+    if (!action) return void (await ctx.answerCallbackQuery({ text: t('button-gone') }));
+    if (!deps.postProcess) return void (await ctx.answerCallbackQuery({ text: t('error-no-language-model'), show_alert: true }));
     if (action.action === 'more') {
-      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, true) });
+      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { all: true, t }) });
       return void (await ctx.answerCallbackQuery());
     }
     if (action.action !== 'run' && action.action !== 'languages') return void (await ctx.answerCallbackQuery());
@@ -85,16 +84,17 @@ export function handleResultButtons(deps: BotDeps): Composer<BotContext> {
     const key = `${ctx.chat?.id}:${ctx.from?.id}`;
     if (action.action === 'languages' || (needsLanguage && action.targetLanguage === null)) {
       const page = action.action === 'languages' ? action.page : 0;
-      await ctx.editMessageReplyMarkup({ reply_markup: languageKeyboard(action.predictionId, action.type, page, preferred(ctx)) });
+      const reader = { t, locale: localeOf(deps.locales, ctx.from), preferred: preferred(ctx) };
+      await ctx.editMessageReplyMarkup({ reply_markup: languageKeyboard(action.predictionId, action.type, page, reader) });
       const messageId = ctx.callbackQuery.message?.message_id ?? 0;
       pickers.delete(key);
       pickers.set(remember(pickers, key), { predictionId: action.predictionId, type: action.type, messageId, openedAt: Date.now() });
-      return void (await ctx.answerCallbackQuery({ text: 'Pick the language, or type its name.' }));
+      return void (await ctx.answerCallbackQuery({ text: t('pick-language') }));
     }
     pickers.delete(key);
     if (action.targetLanguage && ctx.from) chose(ctx.from.id, action.targetLanguage);
     await ctx.answerCallbackQuery({ text: await startResult(deps, ctx, action, ctx.callbackQuery.message?.message_id) });
-    if (needsLanguage) await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId) });
+    if (needsLanguage) await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { t }) });
   });
 
   composer.on('message:text', async (ctx, next) => {
@@ -105,13 +105,14 @@ export function handleResultButtons(deps: BotDeps): Composer<BotContext> {
       pickers.delete(key);
       return next();
     }
+    const t = textsFor(deps, ctx.from);
     const code = matchLanguage(ctx.message.text);
-    if (!code) return void (await ctx.reply(UNKNOWN_LANGUAGE_REPLY, { reply_parameters: { message_id: ctx.message.message_id } }));
+    if (!code) return void (await ctx.reply(t('unknown-language'), { reply_parameters: { message_id: ctx.message.message_id } }));
     pickers.delete(key);
     chose(ctx.from.id, code);
     const text = await startResult(deps, ctx, { predictionId: picker.predictionId, type: picker.type, targetLanguage: code }, picker.messageId);
-    if (text !== 'Working on it…') return;
-    await ctx.api.editMessageReplyMarkup(ctx.chat.id, picker.messageId, { reply_markup: resultKeyboard(picker.predictionId) }).catch(() => undefined);
+    if (text !== t('working-on-it')) return;
+    await ctx.api.editMessageReplyMarkup(ctx.chat.id, picker.messageId, { reply_markup: resultKeyboard(picker.predictionId, { t }) }).catch(() => undefined);
   });
   return composer;
 }
@@ -122,15 +123,16 @@ export function handleResultButtons(deps: BotDeps): Composer<BotContext> {
  */
 async function startResult(deps: BotDeps, ctx: BotContext, request: ResultRequest, replyTo: number | undefined): Promise<string> {
   const chatId = ctx.chat?.id;
-  if (chatId === undefined) return 'This button works only in a chat.';
+  const t = textsFor(deps, ctx.from);
+  if (chatId === undefined) return t('button-gone');
   try {
     const owner = telegramOwner(ctx.from?.id ?? 0);
     const row = await findOwnedPrediction(deps.service.database.db, request.predictionId, { owner, namespace: 'bot' });
     const transcript = row.transcript as Transcript | null;
     if (row.status !== 'succeeded' || !transcript || isEmptyTranscript(transcript)) throw new AppError('not_found', 'no transcript');
-    const job = { chatId, replyTo, transcript, type: request.type, targetLanguage: request.targetLanguage };
+    const job = { chatId, replyTo, transcript, type: request.type, targetLanguage: request.targetLanguage, t, locale: localeOf(deps.locales, ctx.from) };
     if (!deps.jobs.tryRun((signal) => deliverResult(deps, job, signal))) throw new AppError('service_busy', 'bot full');
-    return 'Working on it…';
+    return t('working-on-it');
   } catch (error) {
     const text = replyForError(error, deps.settings);
     await ctx.reply(text);

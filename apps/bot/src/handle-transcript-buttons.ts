@@ -1,6 +1,7 @@
 import { Composer } from 'grammy';
 import { AppError, findOwnedPrediction, telegramOwner, type PredictionRow, type Transcript } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
+import { textsFor, type Translate } from './bot-i18n.ts';
 import { sendChatText } from './chat-text.ts';
 import { findMedia } from './find-media.ts';
 import { isEmptyTranscript } from './render-chat-transcript.ts';
@@ -8,9 +9,6 @@ import { renderTranscriptFile } from './render-transcript-file.ts';
 import { replyForError } from './reply-for-error.ts';
 import { parseResultAction, resultKeyboard, speakersKeyboard, type ResultAction } from './result-buttons.ts';
 import { transcribeMedia } from './transcribe-media.ts';
-
-/** Reply when the recording a re-run needs is no longer in the chat (deleted, or too old for Telegram to attach). */
-export const RECORDING_GONE_REPLY = "I can't find the recording this transcript came from any more. Send it again.";
 
 /**
  * Buttons under a transcript that need no language model (result-buttons.ts): a file format
@@ -23,21 +21,22 @@ export const RECORDING_GONE_REPLY = "I can't find the recording this transcript 
 export function handleTranscriptButtons(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.callbackQuery(/^p[fsbr]:/, async (ctx) => {
+    const t = textsFor(deps, ctx.from);
     const action = parseResultAction(ctx.callbackQuery.data);
-    if (!action) return void (await ctx.answerCallbackQuery({ text: 'This button no longer works.' }));
+    if (!action) return void (await ctx.answerCallbackQuery({ text: t('button-gone') }));
     const postProcess = deps.postProcess !== null;
     if (action.action === 'speakers') {
-      await ctx.editMessageReplyMarkup({ reply_markup: speakersKeyboard(action.predictionId) });
-      return void (await ctx.answerCallbackQuery({ text: 'For this recording only; /settings keeps your defaults.' }));
+      await ctx.editMessageReplyMarkup({ reply_markup: speakersKeyboard(action.predictionId, t) });
+      return void (await ctx.answerCallbackQuery({ text: t('speakers-hint') }));
     }
     if (action.action === 'back') {
-      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { postProcess }) });
+      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { postProcess, t }) });
       return void (await ctx.answerCallbackQuery());
     }
-    if (action.action === 'file') return void (await sendFile(deps, ctx, action));
+    if (action.action === 'file') return void (await sendFile(deps, ctx, action, t));
     if (action.action === 'rerun') {
-      await ctx.answerCallbackQuery({ text: await startRerun(deps, ctx, action) });
-      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { postProcess }) });
+      await ctx.answerCallbackQuery({ text: await startRerun(deps, ctx, action, t) });
+      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { postProcess, t }) });
     }
   });
   return composer;
@@ -52,14 +51,14 @@ async function ownTranscript(deps: BotDeps, ctx: BotContext, predictionId: strin
   return { row, transcript };
 }
 
-async function sendFile(deps: BotDeps, ctx: BotContext, action: Extract<ResultAction, { action: 'file' }>): Promise<void> {
+async function sendFile(deps: BotDeps, ctx: BotContext, action: Extract<ResultAction, { action: 'file' }>, t: Translate): Promise<void> {
   const chatId = ctx.chat?.id;
   const replyTo = ctx.callbackQuery?.message?.message_id;
   try {
     if (chatId === undefined) throw new AppError('not_found', 'no chat');
     const { transcript } = await ownTranscript(deps, ctx, action.predictionId);
-    await ctx.answerCallbackQuery({ text: 'Making the file…' });
-    const file = await renderTranscriptFile(transcript, action.format, fileBaseName(ctx));
+    await ctx.answerCallbackQuery({ text: t('making-file') });
+    const file = await renderTranscriptFile(transcript, action.format, fileBaseName(ctx), t);
     await sendChatText(deps.api, chatId, { kind: 'document', ...file }, { replyTo });
   } catch (error) {
     const text = replyForError(error, deps.settings);
@@ -69,7 +68,7 @@ async function sendFile(deps: BotDeps, ctx: BotContext, action: Extract<ResultAc
 }
 
 /** Starts the re-run in the background; returns the short answer shown on the button press. */
-async function startRerun(deps: BotDeps, ctx: BotContext, action: Extract<ResultAction, { action: 'rerun' }>): Promise<string> {
+async function startRerun(deps: BotDeps, ctx: BotContext, action: Extract<ResultAction, { action: 'rerun' }>, t: Translate): Promise<string> {
   const message = ctx.callbackQuery?.message;
   const chatId = ctx.chat?.id;
   const userId = ctx.from?.id;
@@ -80,12 +79,12 @@ async function startRerun(deps: BotDeps, ctx: BotContext, action: Extract<Result
     const original = 'reply_to_message' in message ? message.reply_to_message : undefined;
     const media = original ? findMedia(original) : null;
     if (!original || !media || media === 'unsupported') {
-      await ctx.reply(RECORDING_GONE_REPLY);
-      return RECORDING_GONE_REPLY.slice(0, 200);
+      await ctx.reply(t('recording-gone'));
+      return t('recording-gone').slice(0, 200);
     }
     const job = { chatId, threadId: message.message_thread_id ?? null, userId, messageId: original.message_id, media, speakers: action.speakers };
     if (!deps.jobs.tryRun((signal) => transcribeMedia(deps, job, signal))) throw new AppError('service_busy', 'bot stopping');
-    return `Transcribing again with ${action.speakers} speaker${action.speakers === 1 ? '' : 's'}…`;
+    return t('rerun-started', { count: action.speakers });
   } catch (error) {
     const text = replyForError(error, deps.settings);
     await ctx.reply(text);

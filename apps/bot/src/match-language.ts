@@ -48,6 +48,24 @@ export function languageName(code: string): string {
 }
 
 /**
+ * A spec 2.5 language's name for a reader of `locale`: the spec's English name in English, else
+ * the name ICU gives in that locale, capitalised (`de` → `Немецкий` for `ru`), falling back to the
+ * English name.
+ */
+export function languageLabel(code: string, locale: string): string {
+  const english = languageName(code);
+  if (locale === 'en') return english;
+  const tag = canonicalTag(code);
+  let shown: string | undefined;
+  try {
+    shown = tag ? new Intl.DisplayNames([locale], { type: 'language', fallback: 'none' }).of(tag) : undefined;
+  } catch {
+    shown = undefined;
+  }
+  return shown ? shown.charAt(0).toLocaleUpperCase(locale) + shown.slice(1) : english;
+}
+
+/**
  * The spec 2.5 code a Telegram `language_code` (IETF tag such as `de`, `pt-br`) names, or null
  * (no tag, or a language the spec does not list).
  */

@@ -1,12 +1,14 @@
 import { applyOutputTransformers, type BotOutputFormat, type Transcript } from '@transcribe/core';
+import type { Translate } from './bot-i18n.ts';
 import { asChatText, type ChatText } from './chat-text.ts';
 
 /**
  * The transcript as the user chose to get it (in /settings): `messages` plain text in chat
  * (a `.txt` file when long), `txt` a text file with time labels, `srt` subtitles (spec 2.3.5).
- * Speaker labels appear only when the transcript has more than one speaker. `baseName` names the file.
+ * Speaker labels appear only when the transcript has more than one speaker. `baseName` names the
+ * file; captions are in the reader's language (`t`).
  */
-export function renderChatTranscript(transcript: Transcript, format: BotOutputFormat, baseName: string): ChatText {
+export function renderChatTranscript(transcript: Transcript, format: BotOutputFormat, baseName: string, t: Translate): ChatText {
   // Labels only help when there is more than one speaker; one voice reads as running text.
   const speakers = new Set(transcript.segments.map((segment) => segment.speaker).filter((label) => label !== null)).size > 1;
   const render = (output: 'text' | 'srt', timestamps: boolean): string =>
@@ -19,9 +21,9 @@ export function renderChatTranscript(transcript: Transcript, format: BotOutputFo
         transformer: output === 'srt' ? null : { kind: 'text', speakers, timestamps, pauses: false },
       }),
     );
-  if (format === 'srt') return { kind: 'document', fileName: `${baseName}.srt`, content: render('srt', true), caption: 'Subtitles (.srt)' };
-  if (format === 'txt') return { kind: 'document', fileName: `${baseName}.txt`, content: render('text', true), caption: 'Transcript (.txt)' };
-  return asChatText(joinLines(render('text', false), speakers), `${baseName}.txt`);
+  if (format === 'srt') return { kind: 'document', fileName: `${baseName}.srt`, content: render('srt', true), caption: t('caption-srt') };
+  if (format === 'txt') return { kind: 'document', fileName: `${baseName}.txt`, content: render('text', true), caption: t('caption-txt') };
+  return asChatText(joinLines(render('text', false), speakers), `${baseName}.txt`, t);
 }
 
 /** Without time labels the lines read as running text: joined with spaces, or one line per turn with speakers. */

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import PDFDocument from 'pdfkit';
 import type { Transcript } from '@transcribe/core';
+import type { Translate } from './bot-i18n.ts';
 import { renderChatTranscript } from './render-chat-transcript.ts';
 
 /** The file formats offered on the buttons under a transcript. */
@@ -27,17 +28,17 @@ const SYSTEM_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
  * The transcript as a file in `format`: `txt` text with time labels (and speakers when there are
  * several), `srt` subtitles (spec 2.3.5), `docx` and `pdf` the text with time labels, one
  * paragraph per line, for people who print, mark up or share it. `baseName` names the file
- * (`voice` → `voice.pdf`).
+ * (`voice` → `voice.pdf`); the caption is in the reader's language (`t`).
  */
-export async function renderTranscriptFile(transcript: Transcript, format: TranscriptFileFormat, baseName: string): Promise<TranscriptFile> {
-  const timed = renderChatTranscript(transcript, format === 'srt' ? 'srt' : 'txt', baseName);
+export async function renderTranscriptFile(transcript: Transcript, format: TranscriptFileFormat, baseName: string, t: Translate): Promise<TranscriptFile> {
+  const timed = renderChatTranscript(transcript, format === 'srt' ? 'srt' : 'txt', baseName, t);
   const text = timed.kind === 'document' ? String(timed.content) : timed.parts.join('\n');
   if (format === 'txt' || format === 'srt') {
-    return { fileName: `${baseName}.${format}`, content: Buffer.from(text, 'utf8'), caption: format === 'srt' ? 'Subtitles (.srt)' : 'Transcript (.txt)' };
+    return { fileName: `${baseName}.${format}`, content: Buffer.from(text, 'utf8'), caption: t(`caption-${format}`) };
   }
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   const content = format === 'docx' ? await renderDocx(lines, baseName) : await renderPdf(lines, baseName);
-  return { fileName: `${baseName}.${format}`, content, caption: format === 'docx' ? 'Transcript (.docx)' : 'Transcript (.pdf)' };
+  return { fileName: `${baseName}.${format}`, content, caption: t(`caption-${format}`) };
 }
 
 async function renderDocx(lines: string[], title: string): Promise<Buffer> {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { InlineKeyboard } from 'grammy';
 import { LANGUAGES } from '@transcribe/core';
+import { createBotI18n, translatorFor } from './bot-i18n.ts';
 import { languageKeyboard, parseResultAction, resultKeyboard, speakersKeyboard } from './result-buttons.ts';
+
+const t = translatorFor(createBotI18n(), 'en');
+const reader = { t, locale: 'en' };
 
 const id = 'abcdefghijklmnopqrstuvwxyz';
 
@@ -11,8 +15,8 @@ function allData(keyboard: InlineKeyboard): string[] {
 
 describe('result buttons', () => {
   it('should make callback data of at most 64 bytes that reads back to the same action', () => {
-    const data = [...allData(resultKeyboard(id)), ...allData(resultKeyboard(id, true))];
-    for (let page = 0; page < 9; page += 1) data.push(...allData(languageKeyboard(id, 'translated_subtitles', page)));
+    const data = [...allData(resultKeyboard(id, { t })), ...allData(resultKeyboard(id, { all: true, t }))];
+    for (let page = 0; page < 9; page += 1) data.push(...allData(languageKeyboard(id, 'translated_subtitles', page, reader)));
     for (const item of data) {
       expect(Buffer.byteLength(item)).toBeLessThanOrEqual(64);
       expect(parseResultAction(item)).not.toBeNull();
@@ -20,7 +24,7 @@ describe('result buttons', () => {
     expect(parseResultAction(`pp:${id}:0`)).toEqual({ action: 'run', predictionId: id, type: 'summary', targetLanguage: null });
     expect(parseResultAction(`pt:${id}:14:de`)).toEqual({ action: 'run', predictionId: id, type: 'translation', targetLanguage: 'de' });
     expect(parseResultAction(`pm:${id}`)).toEqual({ action: 'more', predictionId: id });
-    data.push(...allData(speakersKeyboard(id)), ...allData(resultKeyboard(id, { postProcess: false })));
+    data.push(...allData(speakersKeyboard(id, t)), ...allData(resultKeyboard(id, { postProcess: false, t })));
     for (const item of data) expect(parseResultAction(item)).not.toBeNull();
     expect(parseResultAction(`pf:${id}:pdf`)).toEqual({ action: 'file', predictionId: id, format: 'pdf' });
     expect(parseResultAction(`pr:${id}:2`)).toEqual({ action: 'rerun', predictionId: id, speakers: 2 });
@@ -28,15 +32,17 @@ describe('result buttons', () => {
   });
 
   it('should put the preferred languages first in the picker, once each', () => {
-    const names = languageKeyboard(id, 'translation', 0, ['uk', 'de', 'uk']).inline_keyboard.flat().map((button) => button.text);
+    const names = languageKeyboard(id, 'translation', 0, { ...reader, preferred: ['uk', 'de', 'uk'] }).inline_keyboard.flat().map((button) => button.text);
     expect(names.slice(0, 3)).toEqual(['Ukrainian', 'German', 'Afrikaans']);
-    expect(resultKeyboard(id, { postProcess: false }).inline_keyboard.flat().map((button) => button.text)).toEqual(['📄 .txt', '📄 .srt', '📄 .docx', '📄 .pdf', '👥 Speakers…']);
+    const russian = languageKeyboard(id, 'translation', 0, { t: translatorFor(createBotI18n(), 'ru'), locale: 'ru', preferred: ['de'] });
+    expect(russian.inline_keyboard.flat().map((button) => button.text)).toEqual(expect.arrayContaining(['Немецкий', '◀ Назад']));
+    expect(resultKeyboard(id, { postProcess: false, t }).inline_keyboard.flat().map((button) => button.text)).toEqual(['📄 .txt', '📄 .srt', '📄 .docx', '📄 .pdf', '👥 Speakers…']);
   });
 
   it('should offer every language of spec 2.5 across the picker pages', () => {
     const codes = new Set<string>();
     for (let page = 0; page < 9; page += 1) {
-      for (const item of allData(languageKeyboard(id, 'translation', page))) if (item.startsWith('pt:')) codes.add(item.split(':')[3]!);
+      for (const item of allData(languageKeyboard(id, 'translation', page, reader))) if (item.startsWith('pt:')) codes.add(item.split(':')[3]!);
     }
     expect(codes.size).toBe(LANGUAGES.length);
   });

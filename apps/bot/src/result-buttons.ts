@@ -1,5 +1,7 @@
 import { InlineKeyboard } from 'grammy';
 import { LANGUAGES, POST_PROCESS_TYPE_NAMES, TYPES_NEEDING_TARGET_LANGUAGE, type PostProcessType } from '@transcribe/core';
+import type { Translate } from './bot-i18n.ts';
+import { languageLabel } from './match-language.ts';
 import { TRANSCRIPT_FILE_FORMATS, type TranscriptFileFormat } from './render-transcript-file.ts';
 
 /**
@@ -22,22 +24,29 @@ export type ResultAction =
   | { action: 'back'; predictionId: string }
   | { action: 'rerun'; predictionId: string; speakers: number };
 
-/** What the keyboard under a transcript holds. */
+/** What the keyboard under a transcript holds, and in which language. */
 export interface ResultKeyboardOptions {
+  /** The reader's texts (bot-i18n.ts). */
+  t: Translate;
   /** Every offered post-processing type instead of the first few and "More…". */
   all?: boolean;
   /** Post-processing buttons at all (false when no language model is configured). Default true. */
   postProcess?: boolean;
 }
 
-/** Human labels of the types offered as buttons (`custom` needs a prompt and is not offered). */
-export const POST_PROCESS_LABELS: Partial<Record<PostProcessType, string>> = {
-  summary: 'Summary', gist: 'Gist', detailed: 'Detailed retelling', meeting_minutes: 'Meeting minutes',
-  lecture_notes: 'Lecture notes (Russian)', simple: 'Simple explanation', key_facts: 'Key facts',
-  action_items: 'Action items', chapters: 'Chapters', blog_post: 'Blog post', article: 'Article', quiz: 'Quiz',
-  customer_insights: 'Customer insights', clean_up: 'Cleaned-up text', translation: 'Translation',
-  translated_subtitles: 'Translated subtitles', speaker_names: 'Speaker names',
-};
+/**
+ * The types offered as buttons, in this order (`custom` needs a prompt and is not offered); their
+ * labels are the catalog keys `type-<type>` (typeLabel).
+ */
+export const OFFERED_TYPES: readonly PostProcessType[] = [
+  'summary', 'gist', 'detailed', 'meeting_minutes', 'lecture_notes', 'simple', 'key_facts', 'action_items', 'chapters',
+  'blog_post', 'article', 'quiz', 'customer_insights', 'clean_up', 'translation', 'translated_subtitles', 'speaker_names',
+];
+
+/** A type's label in the reader's language (`Summary`, `Краткое содержание`). */
+export function typeLabel(type: PostProcessType, t: Translate): string {
+  return OFFERED_TYPES.includes(type) ? t(`type-${type}`) : type;
+}
 
 const FIRST_TYPES: readonly PostProcessType[] = ['summary', 'action_items', 'key_facts', 'translation'];
 const LANGUAGES_PER_PAGE = 12;
@@ -48,55 +57,60 @@ const TRANSCRIPT_PATTERN = /^p([fsbr]):([a-z2-7]{26})(?::([a-z]{3,4}|\d))?$/;
 
 /**
  * The keyboard under a transcript: a few common post-processing types and "More…" (or, `all`,
- * every offered type), then the file formats and "Speakers…". `all` as a boolean is the old form
- * of `{ all }`.
+ * every offered type), then the file formats and "Speakers…".
  */
-export function resultKeyboard(predictionId: string, options: ResultKeyboardOptions | boolean = {}): InlineKeyboard {
-  const { all = false, postProcess = true } = typeof options === 'boolean' ? { all: options } : options;
+export function resultKeyboard(predictionId: string, options: ResultKeyboardOptions): InlineKeyboard {
+  const { all = false, postProcess = true, t } = options;
   const keyboard = new InlineKeyboard();
   if (postProcess) {
-    const types = all ? (Object.keys(POST_PROCESS_LABELS) as PostProcessType[]) : FIRST_TYPES;
+    const types = all ? OFFERED_TYPES : FIRST_TYPES;
     types.forEach((type, index) => {
       const suffix = TYPES_NEEDING_TARGET_LANGUAGE.includes(type) ? '…' : '';
-      keyboard.text(`${POST_PROCESS_LABELS[type]}${suffix}`, `pp:${predictionId}:${typeIndex(type)}`);
+      keyboard.text(`${typeLabel(type, t)}${suffix}`, `pp:${predictionId}:${typeIndex(type)}`);
       if (index % 2 === 1) keyboard.row();
     });
-    if (!all) keyboard.text('More…', `pm:${predictionId}`);
+    if (!all) keyboard.text(t('button-more'), `pm:${predictionId}`);
     keyboard.row();
   }
   for (const format of TRANSCRIPT_FILE_FORMATS) keyboard.text(`📄 .${format}`, `pf:${predictionId}:${format}`);
-  return keyboard.row().text('👥 Speakers…', `ps:${predictionId}`);
+  return keyboard.row().text(t('button-speakers'), `ps:${predictionId}`);
 }
 
 /** "Re-run with N speakers" for 1..6 and "◀ Back": a choice for this recording only. */
-export function speakersKeyboard(predictionId: string): InlineKeyboard {
+export function speakersKeyboard(predictionId: string, t: Translate): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   RERUN_SPEAKERS.forEach((count, index) => {
-    keyboard.text(`Re-run with ${count} speaker${count === 1 ? '' : 's'}`, `pr:${predictionId}:${count}`);
+    keyboard.text(t('button-rerun', { count }), `pr:${predictionId}:${count}`);
     if (index % 2 === 1) keyboard.row();
   });
-  return keyboard.text('◀ Back', `pb:${predictionId}`);
+  return keyboard.text(t('button-back'), `pb:${predictionId}`);
 }
 
 /**
  * One page of the target-language picker, with ◀ / ▶ between pages and "◀ Back" to the buttons
- * under the transcript: `preferred` codes first (the
- * person's Telegram language, then recent choices), then the rest in spec 2.5 order.
+ * under the transcript: `preferred` codes first (the person's Telegram language, then recent
+ * choices), then the rest in spec 2.5 order. Names are in the reader's bot language (`locale`).
  */
-export function languageKeyboard(predictionId: string, type: PostProcessType, page: number, preferred: readonly string[] = []): InlineKeyboard {
+export function languageKeyboard(
+  predictionId: string,
+  type: PostProcessType,
+  page: number,
+  reader: { t: Translate; locale: string; preferred?: readonly string[] },
+): InlineKeyboard {
+  const preferred = reader.preferred ?? [];
   const pages = Math.ceil(LANGUAGES.length / LANGUAGES_PER_PAGE);
   const current = Math.min(Math.max(page, 0), pages - 1);
   const first = preferred.flatMap((code) => LANGUAGES.filter((language) => language.code === code));
   const ordered = [...new Set([...first, ...LANGUAGES])];
   const keyboard = new InlineKeyboard();
   ordered.slice(current * LANGUAGES_PER_PAGE, (current + 1) * LANGUAGES_PER_PAGE).forEach((language, index) => {
-    keyboard.text(language.name, `pt:${predictionId}:${typeIndex(type)}:${language.code}`);
+    keyboard.text(languageLabel(language.code, reader.locale), `pt:${predictionId}:${typeIndex(type)}:${language.code}`);
     if (index % 3 === 2) keyboard.row();
   });
   keyboard.row();
   if (current > 0) keyboard.text('◀', `pl:${predictionId}:${typeIndex(type)}:${current - 1}`);
   if (current < pages - 1) keyboard.text('▶', `pl:${predictionId}:${typeIndex(type)}:${current + 1}`);
-  keyboard.row().text('◀ Back', `pb:${predictionId}`);
+  keyboard.row().text(reader.t('button-back'), `pb:${predictionId}`);
   return keyboard;
 }
 
@@ -109,7 +123,7 @@ export function parseResultAction(data: string): ResultAction | null {
   const [, kind, predictionId = '', index, last] = match;
   if (kind === 'm') return index === undefined ? { action: 'more', predictionId } : null;
   const type = index === undefined ? undefined : POST_PROCESS_TYPE_NAMES[Number(index)];
-  if (type === undefined || POST_PROCESS_LABELS[type] === undefined) return null;
+  if (type === undefined || !OFFERED_TYPES.includes(type)) return null;
   if (kind === 'p' && last === undefined) return { action: 'run', predictionId, type, targetLanguage: null };
   if (kind === 'l' && last !== undefined && /^\d+$/.test(last)) return { action: 'languages', predictionId, type, page: Number(last) };
   if (kind === 't' && last !== undefined && LANGUAGES.some((language) => language.code === last)) {

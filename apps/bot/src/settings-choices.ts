@@ -3,8 +3,9 @@ import {
   LANGUAGES, POST_PROCESS_TYPE_NAMES, TYPES_NEEDING_TARGET_LANGUAGE,
   type BotOutputFormat, type BotUserSettings, type PostProcessType,
 } from '@transcribe/core';
-import { matchLanguage } from './match-language.ts';
-import { POST_PROCESS_LABELS } from './result-buttons.ts';
+import type { Translate } from './bot-i18n.ts';
+import { languageLabel, matchLanguage } from './match-language.ts';
+import { OFFERED_TYPES, typeLabel } from './result-buttons.ts';
 
 /** One button of a settings question: `value` goes into callback data `set:<step>:<value>`. */
 export interface Choice {
@@ -15,22 +16,24 @@ export interface Choice {
 /** Offered when the engine takes any language (spec 2.5 codes); others can be typed. */
 const COMMON_LANGUAGES = ['en', 'es', 'fr', 'de', 'it', 'pt', 'ru', 'uk', 'pl', 'nl', 'tr', 'ar', 'zh', 'ja', 'ko', 'hi'];
 
-export const FORMAT_LABELS: Record<BotOutputFormat, string> = {
-  messages: 'Chat messages',
-  txt: '.txt file with times',
-  srt: '.srt subtitles',
-};
+/** The output formats in the order offered; labels are the catalog keys `format-<format>`. */
+const FORMATS: readonly BotOutputFormat[] = ['messages', 'txt', 'srt'];
 
 /**
  * Languages the engine recognises (spec 2.5 names), after "Automatic": the `preferred` ones first
  * (the person's Telegram language, their saved choice), as far as the engine takes them.
  */
-export function languageChoices(engineLanguages: readonly string[] | 'any', preferred: readonly (string | null)[] = []): Choice[] {
+export function languageChoices(
+  engineLanguages: readonly string[] | 'any',
+  reader: { t: Translate; locale: string },
+  preferred: readonly (string | null)[] = [],
+): Choice[] {
   const codes = engineLanguages === 'any' ? COMMON_LANGUAGES : engineLanguages;
   const usable = (code: string | null): code is string => code !== null && (engineLanguages === 'any' || engineLanguages.includes(code));
   const order = [...new Set([...preferred.filter(usable), ...codes])];
-  const named = order.flatMap((code) => LANGUAGES.filter((language) => language.code === code)).map((language) => ({ value: language.code, label: language.name }));
-  return [{ value: 'auto', label: 'Automatic' }, ...named];
+  const named = order.flatMap((code) => LANGUAGES.filter((language) => language.code === code))
+    .map((language) => ({ value: language.code, label: languageLabel(language.code, reader.locale) }));
+  return [{ value: 'auto', label: reader.t('choice-automatic') }, ...named];
 }
 
 /**
@@ -41,12 +44,15 @@ export function parseLanguageText(text: string, engineLanguages: readonly string
   return matchLanguage(text, engineLanguages);
 }
 
-export const FORMAT_CHOICES: Choice[] = Object.entries(FORMAT_LABELS).map(([value, label]) => ({ value, label }));
+/** The output format choices in the reader's language. */
+export function formatChoices(t: Translate): Choice[] {
+  return FORMATS.map((value) => ({ value, label: t(`format-${value}`) }));
+}
 
-export const SPEAKER_CHOICES: Choice[] = [
-  { value: 'auto', label: 'Automatic' },
-  ...[1, 2, 3, 4, 5, 6].map((count) => ({ value: String(count), label: String(count) })),
-];
+/** The speaker count choices: Automatic (the default), 1..6. */
+export function speakerChoices(t: Translate): Choice[] {
+  return [{ value: 'auto', label: t('choice-automatic') }, ...[1, 2, 3, 4, 5, 6].map((count) => ({ value: String(count), label: String(count) }))];
+}
 
 /** A typed speaker count: a whole number 1..100, else null. */
 export function parseSpeakersText(text: string): string | null {
@@ -55,7 +61,7 @@ export function parseSpeakersText(text: string): string | null {
 }
 
 /** Types that can run after every transcript: all offered ones except those needing a language. */
-export const DEFAULT_TYPE_CHOICES: PostProcessType[] = (Object.keys(POST_PROCESS_LABELS) as PostProcessType[]).filter(
+export const DEFAULT_TYPE_CHOICES: PostProcessType[] = OFFERED_TYPES.filter(
   (type) => !TYPES_NEEDING_TARGET_LANGUAGE.includes(type),
 );
 
@@ -70,24 +76,25 @@ export function choiceKeyboard(step: string, choices: readonly Choice[], columns
 }
 
 /** Toggle buttons for the default post-processing types (✅ marks chosen ones) and "Done". */
-export function typesKeyboard(selected: readonly string[]): InlineKeyboard {
+export function typesKeyboard(selected: readonly string[], t: Translate): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   DEFAULT_TYPE_CHOICES.forEach((type, index) => {
     const mark = selected.includes(type) ? '✅ ' : '';
-    keyboard.text(`${mark}${POST_PROCESS_LABELS[type]}`, `set:pp:${POST_PROCESS_TYPE_NAMES.indexOf(type)}`);
+    keyboard.text(`${mark}${typeLabel(type, t)}`, `set:pp:${POST_PROCESS_TYPE_NAMES.indexOf(type)}`);
     if (index % 2 === 1) keyboard.row();
   });
-  return keyboard.row().text('Done', 'set:pp:done');
+  return keyboard.row().text(t('choice-done'), 'set:pp:done');
 }
 
-/** The settings as lines for the chat. */
-export function describeSettings(settings: BotUserSettings): string {
-  const language = LANGUAGES.find((entry) => entry.code === settings.language)?.name ?? 'automatic';
-  const types = settings.postProcess.map((type) => POST_PROCESS_LABELS[type as PostProcessType] ?? type).join(', ') || 'none';
+/** The settings as lines for the chat, in the reader's language. */
+export function describeSettings(settings: BotUserSettings, reader: { t: Translate; locale: string }): string {
+  const { t } = reader;
+  const language = settings.language === null ? t('settings-automatic') : languageLabel(settings.language, reader.locale);
+  const types = settings.postProcess.map((type) => typeLabel(type as PostProcessType, t)).join(', ') || t('settings-none');
   return [
-    `• Language: ${language}`,
-    `• Transcript as: ${FORMAT_LABELS[settings.outputFormat]}`,
-    `• After each transcript: ${types}`,
-    `• Speakers: ${settings.speakers ?? 'automatic'}`,
+    t('settings-line-language', { value: language }),
+    t('settings-line-format', { value: t(`format-${settings.outputFormat}`) }),
+    t('settings-line-types', { value: types }),
+    t('settings-line-speakers', { value: settings.speakers === null ? t('settings-automatic') : String(settings.speakers) }),
   ].join('\n');
 }

@@ -3,10 +3,11 @@ import {
   getBotUserSettings, POST_PROCESS_TYPE_NAMES, saveBotUserSettings, type BotOutputFormat, type BotUserSettings,
 } from '@transcribe/core';
 import type { BotContext, BotDeps, ConversationContext } from './bot-context.ts';
+import { localeOf, translatorFor, type Translate } from './bot-i18n.ts';
 import { languageFromTelegram } from './match-language.ts';
 import {
-  choiceKeyboard, DEFAULT_TYPE_CHOICES, describeSettings, FORMAT_CHOICES, languageChoices, parseLanguageText,
-  parseSpeakersText, SPEAKER_CHOICES, typesKeyboard, type Choice,
+  choiceKeyboard, DEFAULT_TYPE_CHOICES, describeSettings, formatChoices, languageChoices, parseLanguageText,
+  parseSpeakersText, speakerChoices, typesKeyboard, type Choice,
 } from './settings-choices.ts';
 
 type SettingsConversation = Conversation<BotContext, ConversationContext>;
@@ -17,6 +18,14 @@ interface Talk {
   conversation: SettingsConversation;
   ctx: ConversationContext;
   userId: number;
+  /** The person's texts. */
+  t: Translate;
+}
+
+/** The person's texts and bot language. */
+interface Reader {
+  t: Translate;
+  locale: string;
 }
 
 /** A question with buttons; `parseText` accepts a typed answer too. */
@@ -42,31 +51,25 @@ export function createSettingsConversation(deps: BotDeps) {
   const { db } = deps.service.database;
   const languages = deps.service.engine.languages;
   /** The language question, the person's Telegram language and saved language first. */
-  const languageQuestion = (telegramLanguage: string | undefined, saved: string | null): Question => ({
+  const languageQuestion = (reader: Reader, telegramLanguage: string | undefined, saved: string | null): Question => ({
     step: 'lang',
-    text: 'Which language is spoken in your recordings? You can also type its name or code (e.g. German, deutsch, de).',
-    choices: languageChoices(languages, [languageFromTelegram(telegramLanguage), saved]),
+    text: reader.t('settings-question-language'),
+    choices: languageChoices(languages, reader, [languageFromTelegram(telegramLanguage), saved]),
     parseText: (text) => parseLanguageText(text, languages),
   });
-  const formatQuestion: Question = { step: 'fmt', text: 'How should I send transcripts?', choices: FORMAT_CHOICES };
-  const speakersQuestion: Question = {
-    step: 'spk',
-    text: 'How many people usually speak? "Automatic" finds out for each recording; for a single recording, use "Speakers…" under its transcript instead. You can also type a number.',
-    choices: SPEAKER_CHOICES,
-    parseText: parseSpeakersText,
-  };
   return async function settings(conversation: SettingsConversation, ctx: ConversationContext): Promise<void> {
     const userId = ctx.from?.id;
     if (userId === undefined) return;
-    const talk: Talk = { conversation, ctx, userId };
+    const locale = localeOf(deps.locales, ctx.from);
+    const reader: Reader = { t: translatorFor(deps.i18n, locale), locale };
+    const { t } = reader;
+    const talk: Talk = { conversation, ctx, userId, t };
     const current = await conversation.external(() => getBotUserSettings(db, String(userId)));
-    await ctx.reply(
-      `Your settings now:\n${describeSettings(current)}\n\nThese are your defaults for every recording. Let's go through them. Send /cancel to stop without saving.`,
-    );
-    const language = await ask(talk, languageQuestion(ctx.from?.language_code, current.language));
-    const format = await ask(talk, formatQuestion);
+    await ctx.reply(t('settings-now', { settings: describeSettings(current, reader) }));
+    const language = await ask(talk, languageQuestion(reader, ctx.from?.language_code, current.language));
+    const format = await ask(talk, { step: 'fmt', text: t('settings-question-format'), choices: formatChoices(t) });
     const postProcess = deps.postProcess ? await askTypes(talk, current.postProcess) : current.postProcess;
-    const speakers = await ask(talk, speakersQuestion);
+    const speakers = await ask(talk, { step: 'spk', text: t('settings-question-speakers'), choices: speakerChoices(t), parseText: parseSpeakersText });
     const next: BotUserSettings = {
       language: language === 'auto' ? null : language,
       outputFormat: format as BotOutputFormat,
@@ -74,7 +77,7 @@ export function createSettingsConversation(deps: BotDeps) {
       speakers: speakers === 'auto' ? null : Number(speakers),
     };
     await conversation.external(() => saveBotUserSettings(db, String(userId), next));
-    await ctx.reply(`Saved. From now on:\n${describeSettings(next)}`);
+    await ctx.reply(t('settings-saved', { settings: describeSettings(next, reader) }));
   };
 }
 
@@ -89,30 +92,31 @@ async function ask(talk: Talk, question: Question): Promise<string> {
       await answer.ctx.api.editMessageText(asked.chat.id, asked.message_id, `${question.text}\n→ ${choice?.label ?? value}`);
       return value;
     }
-    await answer.ctx.reply('Please pick one of the buttons above (or /cancel).');
+    await answer.ctx.reply(talk.t('settings-pick-a-button'));
   }
 }
 
 /** Toggles default post-processing types until Done; returns the chosen ones. */
 async function askTypes(talk: Talk, initial: readonly string[]): Promise<string[]> {
-  const question = `What should I make after every transcript? Tap to choose (at most ${MAX_TYPES}), then Done.`;
+  const { t } = talk;
+  const question = t('settings-question-types', { max: MAX_TYPES });
   let selected = initial.filter((type) => (DEFAULT_TYPE_CHOICES as readonly string[]).includes(type));
-  const asked = await talk.ctx.reply(question, { reply_markup: typesKeyboard(selected) });
+  const asked = await talk.ctx.reply(question, { reply_markup: typesKeyboard(selected, t) });
   for (;;) {
     const answer = await waitForAnswer(talk, 'pp');
     if (answer.kind === 'text') {
-      await answer.ctx.reply('Tap the buttons above, then Done.');
+      await answer.ctx.reply(t('settings-tap-then-done'));
       continue;
     }
     if (answer.value === 'done') {
-      await answer.ctx.api.editMessageText(asked.chat.id, asked.message_id, `${question}\n→ ${selected.length} chosen`);
+      await answer.ctx.api.editMessageText(asked.chat.id, asked.message_id, `${question}\n→ ${t('settings-chosen', { count: selected.length })}`);
       return selected;
     }
     const type = POST_PROCESS_TYPE_NAMES[Number(answer.value)];
     if (type === undefined || !DEFAULT_TYPE_CHOICES.includes(type)) continue;
     if (selected.includes(type)) selected = selected.filter((entry) => entry !== type);
     else if (selected.length < MAX_TYPES) selected = [...selected, type];
-    await answer.ctx.api.editMessageReplyMarkup(asked.chat.id, asked.message_id, { reply_markup: typesKeyboard(selected) });
+    await answer.ctx.api.editMessageReplyMarkup(asked.chat.id, asked.message_id, { reply_markup: typesKeyboard(selected, t) });
   }
 }
 
@@ -122,7 +126,7 @@ async function askTypes(talk: Talk, initial: readonly string[]): Promise<string[
  * other commands end the conversation and run; anything else (recordings, other buttons, other
  * people in a group) is handled outside while the question waits.
  */
-async function waitForAnswer({ conversation, userId }: Talk, step: string): Promise<Answer> {
+async function waitForAnswer({ conversation, userId, t }: Talk, step: string): Promise<Answer> {
   for (;;) {
     const next = await conversation.wait({ maxMilliseconds: ANSWER_TIMEOUT_MS });
     if (next.from?.id !== userId) return conversation.skip({ next: true });
@@ -132,12 +136,12 @@ async function waitForAnswer({ conversation, userId }: Talk, step: string): Prom
       return { kind: 'button', value: data.slice(`set:${step}:`.length), ctx: next };
     }
     if (data?.startsWith('set:')) {
-      await next.answerCallbackQuery({ text: 'That question is closed.' });
+      await next.answerCallbackQuery({ text: t('settings-closed') });
       continue;
     }
     const text = next.message?.text;
     if (text !== undefined && /^\/cancel(@\w+)?$/.test(text.trim())) {
-      await next.reply('Settings unchanged.');
+      await next.reply(t('settings-unchanged'));
       return conversation.halt();
     }
     if (text?.startsWith('/')) return conversation.halt({ next: true });

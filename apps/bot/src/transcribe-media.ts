@@ -8,6 +8,7 @@ import {
   type BotUserSettings, type NewBotDelivery, type PostProcessType, type PredictionRow, type Transcript,
 } from '@transcribe/core';
 import type { BotDeps } from './bot-context.ts';
+import { textsFor } from './bot-i18n.ts';
 import { sendChatText } from './chat-text.ts';
 import { deliverResult } from './deliver-result.ts';
 import { describeProgress } from './describe-progress.ts';
@@ -101,8 +102,9 @@ export async function followDelivery(deps: BotDeps, delivery: NewBotDelivery, st
     if (isEmptyTranscript(transcript)) return await finish(run, NO_SPEECH_REPLY);
     if (!(await markBotDelivered(deps.service.database.db, row.id))) return;
     await status.update(`${describeProgress({ downloadedBytes: inputBytes(row), prediction: row })}\n✅ Done: the transcript follows.`, true);
-    const keyboard = resultKeyboard(row.id, { postProcess: deps.postProcess !== null });
-    const text = renderChatTranscript(transcript, settings.outputFormat, baseName(delivery.fileName));
+    const t = textsFor(deps, { id: delivery.userId });
+    const keyboard = resultKeyboard(row.id, { postProcess: deps.postProcess !== null, t });
+    const text = renderChatTranscript(transcript, settings.outputFormat, baseName(delivery.fileName), t);
     const transcriptId = await sendChatText(deps.api, delivery.chatId, text, { replyTo: delivery.messageId, keyboard });
     await deliverDefaultResults(run, row, transcriptId);
   } catch (error) {
