@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botDeliveries } from '@transcribe/core';
+import { eq } from 'drizzle-orm';
+import { botDeliveries, predictions } from '@transcribe/core';
 import { CANNOT_CANCEL_ANSWER, NOTHING_TO_CANCEL_REPLY } from './handle-cancel.ts';
 import { startBot } from './start-bot.ts';
 import { CANCELED_REPLY } from './transcribe-media.ts';
@@ -163,6 +164,15 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await first.stop();
+    // One finishes while no bot runs (finished but undelivered); the others still wait or run.
+    for (let i = 0; i < 600; i++) {
+      const rows = await db.select({ status: predictions.status }).from(predictions).innerJoin(botDeliveries, eq(botDeliveries.predictionId, predictions.id)).where(eq(botDeliveries.userId, user.id));
+      if (rows.some((row) => row.status === 'succeeded')) {
+        expect(rows.some((row) => row.status === 'processing')).toBe(true);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const before = t.fake.calls.length;
     t.bot = await startBot(t.service.service.ctx, {
       token: t.fake.token, apiRoot: t.fake.apiRoot, publicApiBaseUrl: t.service.replicateBase, keyGraceSeconds: 0, progressPollMs: 200,
