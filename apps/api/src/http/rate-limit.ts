@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { batchLimiterConsumes } from './batch-limiter-consumes.ts';
 import { AppError, rateLimits, type Database, type RequestKind, type RequestLimiter, type ServiceContext } from '@transcribe/core';
 
 /** Requests a minute per API key; 0 turns a limit off. */
@@ -21,7 +22,9 @@ const WINDOW_SECONDS = 60;
  * kind in a window of 60 s that starts with its first one.
  * - Writes (creates, cancels, uploads) on PostgreSQL are counted in the `rate_limits` table
  *   (RateLimiterDrizzle, through the service's own driver), so every API process on the database
- *   counts against the same limit; a write touches the database anyway. While the database cannot
+ *   counts against the same limit; a write touches the database anyway. The counts of one key that
+ *   arrive while its previous count is in flight go together in one upsert (batch-limiter-consumes.ts),
+ *   each request answered as if counted alone. While the database cannot
  *   answer, each process falls back to counting in its own memory (the library's insurance
  *   limiter), so an outage neither lets every request through nor refuses them all. Once a key is
  *   over its limit, the rest of its window is answered from memory without a query
@@ -47,11 +50,14 @@ export function createRequestLimiter(database: Pick<Database, 'db' | 'kind'>, li
   };
   const limiters: Record<RequestKind, RateLimiterAbstract | null> = { read: make('read', limits.readsPerMinute), write: make('write', limits.writesPerMinute) };
   const perMinute: Record<RequestKind, number> = { read: limits.readsPerMinute, write: limits.writesPerMinute };
+  // Writes counted in the database: a burst's counts of one key go in one upsert (batch-limiter-consumes.ts).
+  const writes = limiters.write instanceof RateLimiterDrizzle ? batchLimiterConsumes(limiters.write, limits.writesPerMinute) : null;
   return {
     perMinute: (kind) => Math.max(0, perMinute[kind]),
     async take(kind, apiKeyId) {
       const limiter = limiters[kind];
       if (!limiter) return 0;
+      if (kind === 'write' && writes) return writes(apiKeyId);
       try {
         await limiter.consume(apiKeyId);
         return 0;
