@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BOT_LOCALES, createBotI18n, localeFromTelegram, LOCALES_DIR, translatorFor } from './bot-i18n.ts';
+import { BOT_LOCALES, createBotI18n, createLocaleChoices, localeFromTelegram, localeOf, LOCALES_DIR, translatorFor } from './bot-i18n.ts';
 
 const SOURCE_DIR = new URL('.', import.meta.url).pathname;
 
@@ -53,5 +53,15 @@ describe('the message catalogs', () => {
     expect(localeFromTelegram('ru-RU')).toBe('ru');
     expect(localeFromTelegram('de')).toBe('en');
     expect(localeFromTelegram(undefined)).toBe('en');
+  });
+
+  it('should prefer the /language choice, and remember the Telegram language for work that ends later', () => {
+    const choices = createLocaleChoices();
+    expect(localeOf(choices, { id: 1 })).toBe('en');
+    expect(localeOf(choices, { id: 1, language_code: 'ru' })).toBe('ru');
+    expect(localeOf(choices, { id: 1 })).toBe('ru'); // a finished transcript has no language_code of its own
+    choices.set(1, 'en');
+    expect(localeOf(choices, { id: 1, language_code: 'ru' })).toBe('en');
+    expect(localeOf(choices, { id: 2 })).toBe('en');
   });
 });

@@ -51,28 +51,38 @@ export function isBotLocale(value: unknown): value is BotLocale {
   return typeof value === 'string' && (BOT_LOCALES as readonly string[]).includes(value);
 }
 
-/** People's /language choices: who chose which bot language. */
+/** People's /language choices, and the Telegram language each person was last seen with. */
 export interface LocaleChoices {
   get(userId: number): BotLocale | undefined;
   set(userId: number, locale: BotLocale): void;
+  /** The bot language of the person's last seen Telegram `language_code`, if any was seen. */
+  seen(userId: number): BotLocale | undefined;
+  /** Notes the person's Telegram language (from an update). */
+  see(userId: number, languageCode: string): void;
 }
 
 /** People whose /language choice is kept at most; the oldest choice is forgotten first. */
 const MAX_CHOICES = 100_000;
 
 /**
- * /language choices kept in this bot process's memory (bounded): a restart forgets them and the
- * person's Telegram language applies again.
+ * /language choices and last seen Telegram languages, kept in this bot process's memory (bounded,
+ * the oldest forgotten first): a restart forgets them and the person's Telegram language applies
+ * again from their next message. The seen language matters for work that ends after its update
+ * (a transcript minutes later), which has no `language_code` of its own.
  */
 export function createLocaleChoices(): LocaleChoices {
   const chosen = new Map<number, BotLocale>();
+  const seen = new Map<number, BotLocale>();
+  const put = (map: Map<number, BotLocale>, userId: number, locale: BotLocale) => {
+    map.delete(userId);
+    if (map.size >= MAX_CHOICES) map.delete(map.keys().next().value as number);
+    map.set(userId, locale);
+  };
   return {
     get: (userId) => chosen.get(userId),
-    set(userId, locale) {
-      chosen.delete(userId);
-      if (chosen.size >= MAX_CHOICES) chosen.delete(chosen.keys().next().value as number);
-      chosen.set(userId, locale);
-    },
+    set: (userId, locale) => put(chosen, userId, locale),
+    seen: (userId) => seen.get(userId),
+    see: (userId, languageCode) => put(seen, userId, localeFromTelegram(languageCode)),
   };
 }
 
@@ -82,9 +92,14 @@ export interface TextReader {
   language_code?: string;
 }
 
-/** The bot language of `reader`: their /language choice, else their Telegram language. */
+/**
+ * The bot language of `reader`: their /language choice, else their Telegram language (from this
+ * update, else the one last seen from them; the update's is noted for later work).
+ */
 export function localeOf(choices: LocaleChoices, reader: TextReader | undefined): BotLocale {
-  return (reader && choices.get(reader.id)) ?? localeFromTelegram(reader?.language_code);
+  if (!reader) return 'en';
+  if (reader.language_code) choices.see(reader.id, reader.language_code);
+  return choices.get(reader.id) ?? choices.seen(reader.id) ?? localeFromTelegram(reader.language_code);
 }
 
 /** The texts for `reader` in their bot language. */
