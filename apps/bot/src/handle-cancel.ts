@@ -1,7 +1,7 @@
 import { Composer } from 'grammy';
 import { cancelPrediction, listPendingBotDeliveries, type PendingBotDelivery } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
-import { CANCEL_BUTTON_PREFIX } from './transcribe-media.ts';
+import { CANCEL_BUTTON_PREFIX, CANCEL_FETCH_BUTTON } from './transcribe-media.ts';
 
 /** /cancel when the person has no recording waiting or running. */
 export const NOTHING_TO_CANCEL_REPLY = 'There is nothing to cancel: none of your recordings is waiting or being transcribed.';
@@ -12,7 +12,7 @@ export const CANNOT_CANCEL_ANSWER = 'Only the person who sent this recording can
 /**
  * Cancelling (core cancelPrediction: the prediction becomes `canceled`; a waiting one is never
  * started, a running one stops within about a second). The ✖ Cancel button under a status message
- * cancels that recording, only for the person who asked (in a group others see the button too);
+ * cancels that recording (while its file is still fetched, the download: track-downloads.ts), only for the person who asked (in a group others see the button too);
  * `/cancel` cancels all of the person's recordings being fetched, waiting or running, and lists them. The status
  * messages then say "Canceled" (followDelivery in transcribe-media.ts).
  */
@@ -25,6 +25,11 @@ export function handleCancel(deps: BotDeps): Composer<BotContext> {
     if (!delivery) return void (await ctx.answerCallbackQuery({ text: CANNOT_CANCEL_ANSWER, show_alert: true }));
     const canceled = await cancelDelivery(deps, delivery);
     await ctx.answerCallbackQuery({ text: canceled ? 'Canceled.' : CANNOT_CANCEL_ANSWER });
+  });
+  composer.callbackQuery(CANCEL_FETCH_BUTTON, async (ctx) => {
+    const message = ctx.callbackQuery.message;
+    const found = message ? deps.downloads.cancelOne(`${message.chat.id}:${message.message_id}`, ctx.from.id) : 'not_found';
+    await ctx.answerCallbackQuery(found === 'canceled' ? { text: 'Canceled.' } : { text: CANNOT_CANCEL_ANSWER, show_alert: true });
   });
   composer.command('cancel', async (ctx) => {
     if (!ctx.from) return;

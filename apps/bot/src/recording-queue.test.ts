@@ -102,6 +102,22 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
     const deliveries = await t.service.service.ctx.database.db.select().from(botDeliveries);
     expect(deliveries.some((row) => row.userId === 6103)).toBe(false);
   });
+
+  it('should cancel a recording still being fetched with its ✖ Cancel button, only for its sender', async () => {
+    t.fake.addFile('slow-2', { path: CLIP, delayMs: 2000 });
+    const user = testUser(6104);
+    const update = voiceUpdate(user, 'slow-2');
+    t.fake.pushUpdate(update);
+    const status = await statusMessageFor(t.fake, update.message.message_id);
+    pressButton(t.fake, testUser(6105), status, /Cancel/);
+    await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === CANNOT_CANCEL_ANSWER);
+    const mark = t.fake.calls.length;
+    pressButton(t.fake, user, status, /Cancel/);
+    await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === 'Canceled.' && t.fake.calls.indexOf(c) >= mark);
+    expect(await statusShows(t.fake, status, /Canceled/)).toBe(CANCELED_REPLY);
+    const deliveries = await t.service.service.ctx.database.db.select().from(botDeliveries);
+    expect(deliveries.some((row) => row.userId === 6104)).toBe(false);
+  });
 });
 
 describe('recordings with a worker (burst, running cancel, restart)', () => {

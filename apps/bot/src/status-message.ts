@@ -17,6 +17,8 @@ export interface StatusMessage {
 export interface StatusPlace {
   replyTo?: number | undefined;
   threadId?: number | null | undefined;
+  /** Buttons under the first text (e.g. ✖ Cancel while the file is fetched). */
+  keyboard?: InlineKeyboardMarkup | undefined;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function openStatusMessage(
   const sent = await api.sendMessage(chatId, text, {
     ...(place.replyTo === undefined ? {} : { reply_parameters: { message_id: place.replyTo, allow_sending_without_reply: true } }),
     ...(place.threadId ? { message_thread_id: place.threadId } : {}),
+    ...(place.keyboard ? { reply_markup: place.keyboard } : {}),
   });
   return resumeStatusMessage(api, chatId, sent.message_id, text, minIntervalMs);
 }

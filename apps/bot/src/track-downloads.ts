@@ -13,18 +13,32 @@ export interface TrackedDownload {
  * recording is only here, so /cancel asks this tracker too and the person is told it was canceled.
  */
 export interface DownloadTracker {
-  /** Registers a download of `userId`'s `fileName`; its signal also follows `parent` (the bot stopping). */
-  start(userId: number, fileName: string, parent: AbortSignal): TrackedDownload;
+  /**
+   * Registers a download of `userId`'s `fileName`, shown in status message `statusKey`
+   * (`<chat id>:<message id>`); its signal also follows `parent` (the bot stopping).
+   */
+  start(userId: number, fileName: string, parent: AbortSignal, statusKey?: string): TrackedDownload;
   /** Cancels all of `userId`'s downloads; returns their file names. */
   cancel(userId: number): string[];
+  /**
+   * Cancels the download shown in status message `statusKey` when it is `userId`'s (its ✖ Cancel
+   * button); `not_found` when there is none (done, or someone else's).
+   */
+  cancelOne(statusKey: string, userId: number): 'canceled' | 'not_found';
 }
 
 /** A DownloadTracker (one per running bot, made by startBot and passed in BotDeps). */
 export function createDownloadTracker(): DownloadTracker {
-  const running = new Set<{ userId: number; fileName: string; controller: AbortController; canceled: boolean }>();
+  type Entry = { userId: number; fileName: string; statusKey: string | undefined; controller: AbortController; canceled: boolean };
+  const running = new Set<Entry>();
+  const cancelEntry = (entry: Entry) => {
+    entry.canceled = true;
+    entry.controller.abort(new Error('canceled by the person'));
+    running.delete(entry);
+  };
   return {
-    start(userId, fileName, parent) {
-      const entry = { userId, fileName, controller: new AbortController(), canceled: false };
+    start(userId, fileName, parent, statusKey) {
+      const entry: Entry = { userId, fileName, statusKey, controller: new AbortController(), canceled: false };
       running.add(entry);
       const signal = AbortSignal.any([entry.controller.signal, parent]);
       return { signal, canceled: () => entry.canceled, done: () => void running.delete(entry) };
@@ -33,12 +47,16 @@ export function createDownloadTracker(): DownloadTracker {
       const names: string[] = [];
       for (const entry of running) {
         if (entry.userId !== userId) continue;
-        entry.canceled = true;
-        entry.controller.abort(new Error('canceled by the person'));
-        running.delete(entry);
+        cancelEntry(entry);
         names.push(entry.fileName);
       }
       return names;
+    },
+    cancelOne(statusKey, userId) {
+      const entry = [...running].find((candidate) => candidate.statusKey === statusKey && candidate.userId === userId);
+      if (!entry) return 'not_found';
+      cancelEntry(entry);
+      return 'canceled';
     },
   };
 }

@@ -55,6 +55,9 @@ export function cancelKeyboard(predictionId: string): InlineKeyboardMarkup {
   return { inline_keyboard: [[{ text: '✖ Cancel', callback_data: `${CANCEL_BUTTON_PREFIX}${predictionId}` }]] };
 }
 
+/** Callback data of the ✖ Cancel button while the file is still fetched (before a prediction exists). */
+export const CANCEL_FETCH_BUTTON = 'cancel-fetch';
+
 /** Status text of a prediction canceled by the person (button or /cancel) or through the API/portal. */
 export const CANCELED_REPLY = '✖ Canceled: this recording will not be transcribed.';
 
@@ -67,8 +70,9 @@ export const CANCELED_REPLY = '✖ Canceled: this recording will not be transcri
  */
 export async function transcribeMedia(deps: BotDeps, job: ChatJob, signal: AbortSignal): Promise<void> {
   const first = describeProgress({ downloadedBytes: null, prediction: null });
-  const status = await openStatusMessage(deps.api, job.chatId, { replyTo: job.messageId, threadId: job.threadId }, first);
-  const download = deps.downloads.start(job.userId, job.media.fileName, signal);
+  const fetchKeyboard = { inline_keyboard: [[{ text: '✖ Cancel', callback_data: CANCEL_FETCH_BUTTON }]] };
+  const status = await openStatusMessage(deps.api, job.chatId, { replyTo: job.messageId, threadId: job.threadId, keyboard: fetchKeyboard }, first);
+  const download = deps.downloads.start(job.userId, job.media.fileName, signal, `${job.chatId}:${status.messageId}`);
   let delivery: NewBotDelivery;
   try {
     delivery = await queueRecording(deps, job, status, download.signal);
