@@ -49,7 +49,7 @@ describe('post-processing buttons under a transcript (spec 2.4, 2.6.6)', () => {
     await saveBotUserSettings(t.service.service.ctx.database.db, String(USER.id), { language: null, outputFormat: 'messages', postProcess: ['key_facts'], speakers: null });
     const update = voiceUpdate(USER, 'voice');
     t.fake.pushUpdate(update);
-    const transcript = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.reply_markup !== undefined && (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === update.message.message_id, 90_000);
+    const transcript = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.reply_markup !== undefined && !String(c.payload.text).startsWith('⏳') && (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === update.message.message_id, 90_000);
     transcriptId = (transcript.result as { message_id: number }).message_id;
     expect(buttonTexts(t.fake, transcriptId)).toEqual(['Summary', 'Action items', 'Key facts', 'Translation…', 'More…', '📄 .txt', '📄 .srt', '📄 .docx', '📄 .pdf', '👥 Speakers…']);
     await nextMessage(t.fake, /^RESULT key_facts \(whole\)$/, 0);
