@@ -61,17 +61,24 @@ export interface LocaleChoices {
   see(userId: number, languageCode: string): void;
 }
 
-/** People whose /language choice is kept at most; the oldest choice is forgotten first. */
-const MAX_CHOICES = 100_000;
+/** People whose /language choice (and, apart, last seen Telegram language) is kept at most; the oldest is forgotten first. */
+export const MAX_CHOICES = 100_000;
 
 /**
  * /language choices and last seen Telegram languages, kept in this bot process's memory (bounded,
- * the oldest forgotten first): a restart forgets them and the person's Telegram language applies
- * again from their next message. The seen language matters for work that ends after its update
+ * the oldest forgotten first), so no update waits for the database. Choices start from `stored`
+ * (read from the database at start) and each new one is handed to `persist` (which stores it;
+ * its failure is its own to report). Seen languages are not stored: after a restart the person's
+ * next message brings theirs again. The seen language matters for work that ends after its update
  * (a transcript minutes later), which has no `language_code` of its own.
  */
-export function createLocaleChoices(): LocaleChoices {
+export function createLocaleChoices(
+  stored: readonly { telegramId: string; locale: string }[] = [],
+  persist: (userId: number, locale: BotLocale) => void = () => undefined,
+): LocaleChoices {
   const chosen = new Map<number, BotLocale>();
+  // Oldest first, so the most recent choices are the ones kept when there are more than the bound.
+  for (const { telegramId, locale } of [...stored].reverse()) if (isBotLocale(locale)) chosen.set(Number(telegramId), locale);
   const seen = new Map<number, BotLocale>();
   const put = (map: Map<number, BotLocale>, userId: number, locale: BotLocale) => {
     map.delete(userId);
@@ -80,7 +87,10 @@ export function createLocaleChoices(): LocaleChoices {
   };
   return {
     get: (userId) => chosen.get(userId),
-    set: (userId, locale) => put(chosen, userId, locale),
+    set(userId, locale) {
+      put(chosen, userId, locale);
+      persist(userId, locale);
+    },
     seen: (userId) => seen.get(userId),
     see: (userId, languageCode) => put(seen, userId, localeFromTelegram(languageCode)),
   };

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
+import { listBotUserLocales } from '@transcribe/core';
+import { startBot } from './start-bot.ts';
+import { startFakeBotApi, testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
 import { startTestBot, type TestBot } from './test-support/start-test-bot.ts';
 import { commandUpdate, pressButton } from './test-support/telegram-updates.ts';
 
@@ -52,7 +54,7 @@ describe('the bot in Russian', () => {
     expect(JSON.stringify(fake.messages.get(idOf(key))?.reply_markup)).toContain('Удалить это сообщение');
   });
 
-  it('should switch to English on /language and stay there, whatever Telegram says', async () => {
+  it('should switch to English on /language and stay there, whatever Telegram says, across a restart', async () => {
     const { fake } = t;
     let from = fake.calls.length;
     fake.pushUpdate(commandUpdate(RUSSIAN, '/language'));
@@ -62,6 +64,20 @@ describe('the bot in Russian', () => {
     from = fake.calls.length;
     fake.pushUpdate(commandUpdate(RUSSIAN, '/help'));
     await nextMessage(fake, RUSSIAN.id, /^Send me a voice message/, from);
+    // The choice is stored: a bot started afresh on the same database keeps it.
+    const db = t.service.service.ctx.database.db;
+    for (let tries = 0; tries < 50 && !(await listBotUserLocales(db, 10)).some((row) => row.telegramId === String(RUSSIAN.id)); tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const fresh = await startFakeBotApi();
+    const restarted = await startBot(t.service.service.ctx, { token: fresh.token, apiRoot: fresh.apiRoot, publicApiBaseUrl: t.service.replicateBase, keyGraceSeconds: 0 });
+    try {
+      fresh.pushUpdate(commandUpdate(RUSSIAN, '/help'));
+      await nextMessage(fresh, RUSSIAN.id, /^Send me a voice message/, 0);
+    } finally {
+      await restarted.stop();
+      await fresh.close();
+    }
     // And back.
     from = fake.calls.length;
     fake.pushUpdate(commandUpdate(RUSSIAN, '/language'));

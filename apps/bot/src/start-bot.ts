@@ -1,9 +1,9 @@
 import type { Router } from 'express';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
-import type { ServiceContext } from '@transcribe/core';
+import { listBotUserLocales, saveBotUserLocale, type ServiceContext } from '@transcribe/core';
 import type { BotContext, BotDeps, StartBotOptions } from './bot-context.ts';
-import { BOT_LOCALES, createBotI18n, createLocaleChoices, translatorFor } from './bot-i18n.ts';
+import { BOT_LOCALES, createBotI18n, createLocaleChoices, MAX_CHOICES, translatorFor, type LocaleChoices } from './bot-i18n.ts';
 import { botCommands } from './handle-commands.ts';
 import { installHandlers } from './install-handlers.ts';
 import { logBotFailure } from './log-bot-failure.ts';
@@ -50,7 +50,7 @@ export async function startBot(ctx: ServiceContext, options: StartBotOptions): P
   bot.api.config.use(autoRetry(API_RETRY));
   const jobs = createJobTracker((error) => logBotFailure(ctx, 'error', 'job failed', error));
   const deps: BotDeps = { service: ctx, api: bot.api, settings, jobs, downloads: createDownloadTracker(), postProcess: selectPostProcessRunner(ctx, options.llm),
-    i18n: createBotI18n(), locales: createLocaleChoices(),
+    i18n: createBotI18n(), locales: await loadLocaleChoices(ctx),
   };
   installHandlers(bot, deps);
   await initBot(bot);
@@ -74,6 +74,15 @@ export async function startBot(ctx: ServiceContext, options: StartBotOptions): P
       await jobs.stopAll();
     },
   };
+}
+
+/** The stored /language choices, and a store that saves each new one (a failed save is logged; the choice holds until restart). */
+async function loadLocaleChoices(ctx: ServiceContext): Promise<LocaleChoices> {
+  const { db } = ctx.database;
+  const stored = await listBotUserLocales(db, MAX_CHOICES);
+  return createLocaleChoices(stored, (userId, locale) => {
+    saveBotUserLocale(db, String(userId), locale).catch((error: unknown) => logBotFailure(ctx, 'warn', 'saving a /language choice failed', error));
+  });
 }
 
 async function initBot(bot: Bot<BotContext>): Promise<void> {

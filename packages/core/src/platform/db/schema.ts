@@ -83,6 +83,8 @@ export const botUsers = pgTable('bot_users', {
   postProcess: jsonb('post_process').$type<string[]>().notNull().default([]),
   /** Speaker count hint (spec 2.2 `speakers`, >= 1), or null. */
   speakers: integer('speakers'),
+  /** Language of the bot's own texts chosen with /language (`en`, `ru`), or null: the person's Telegram language. */
+  uiLocale: text('ui_locale'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "bot_users" ADD COLUMN "ui_locale" text;
