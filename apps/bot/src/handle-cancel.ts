@@ -12,9 +12,10 @@ export const CANNOT_CANCEL_ANSWER = 'Only the person who sent this recording can
 /**
  * Cancelling (core cancelPrediction: the prediction becomes `canceled`; a waiting one is never
  * started, a running one stops within about a second). The ✖ Cancel button under a status message
- * cancels that recording (while its file is still fetched, the download: track-downloads.ts), only for the person who asked (in a group others see the button too);
- * `/cancel` cancels all of the person's recordings being fetched, waiting or running, and lists them. The status
- * messages then say "Canceled" (followDelivery in transcribe-media.ts).
+ * cancels that recording (while its file is still fetched, the download: track-downloads.ts), only
+ * for the person who asked (in a group others see the button too); `/cancel` cancels all of the
+ * person's recordings being fetched, waiting or running, and lists them. The status messages then
+ * say "Canceled" (followDelivery in transcribe-media.ts).
  */
 export function handleCancel(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
