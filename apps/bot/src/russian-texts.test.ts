@@ -54,6 +54,21 @@ describe('the bot in Russian', () => {
     expect(JSON.stringify(fake.messages.get(idOf(key))?.reply_markup)).toContain('Удалить это сообщение');
   });
 
+  it('should ask the /settings questions in Russian, with language names in Russian', async () => {
+    const { fake } = t;
+    const from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(RUSSIAN, '/settings'));
+    const now = await nextMessage(fake, RUSSIAN.id, /^Ваши настройки сейчас:/, from);
+    expect(String(now.payload.text)).toContain('• Язык: автоматически');
+    const question = await nextMessage(fake, RUSSIAN.id, /^На каком языке говорят в ваших записях\?/, from);
+    const labels = JSON.stringify(fake.messages.get(idOf(question))?.reply_markup);
+    expect(labels).toContain('Автоматически');
+    pressButton(fake, RUSSIAN, idOf(question), /^Автоматически$/);
+    await nextMessage(fake, RUSSIAN.id, /^Как присылать расшифровки\?/, from);
+    fake.pushUpdate(commandUpdate(RUSSIAN, '/cancel'));
+    await nextMessage(fake, RUSSIAN.id, /^Настройки не изменились\.$/, from);
+  });
+
   it('should switch to English on /language and stay there, whatever Telegram says, across a restart', async () => {
     const { fake } = t;
     let from = fake.calls.length;
