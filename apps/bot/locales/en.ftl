@@ -204,3 +204,32 @@ choice-done = Done
 format-messages = Chat messages
 format-txt = .txt file with times
 format-srt = .srt subtitles
+
+## Cancel (handle-cancel.ts, the ✖ Cancel button)
+
+button-cancel = ✖ Cancel
+canceled-reply = ✖ Canceled: this recording will not be transcribed.
+canceled-short = Canceled.
+nothing-to-cancel = There is nothing to cancel: none of your recordings is waiting or being transcribed.
+cannot-cancel = Only the person who sent this recording can cancel it, and only before it is done.
+canceled-list = Canceled { $count ->
+    [one] { $count } recording
+   *[other] { $count } recordings
+  }:
+canceled-fetching = • { $name } (was being fetched from Telegram)
+canceled-running = • { $name } (was being transcribed)
+canceled-waiting = • { $name } (was waiting in the queue)
+
+## Groups (handle-group-chats.ts)
+
+group-private-only = API keys, portal links, settings and usage are private: I only handle them in a private chat with me. Open @{ $bot } and send the command there.
+group-help = Hi! To have a voice message transcribed here, reply to it with a mention of me (@{ $bot }), or mention me in the caption of a recording.
+    A group admin can have me transcribe every recording with /autotranscribe on (and stop with /autotranscribe off).
+    Each transcription is charged to the person who asked. API keys and settings are private-chat only.
+group-transcribe-all-now = I transcribe every recording in this group.
+group-transcribe-mentioned-now = I transcribe recordings only when mentioned or replied to.
+group-admins-only = Only a group admin can change this.
+group-transcribe-all-done = Done: I will transcribe every recording in this group.
+group-transcribe-mentioned-done = Done: I will transcribe recordings only when mentioned or replied to.
+group-setting-in-private = This is a group setting: send it in a group I am a member of.
+group-hint = Reply to a voice message or a recording with a mention of me, and I will transcribe it.
