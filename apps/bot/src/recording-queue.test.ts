@@ -189,6 +189,8 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const [old] = await db.select().from(botDeliveries).where(eq(botDeliveries.userId, 6201)).limit(1);
+    await db.update(botDeliveries).set({ deliveredAt: new Date(Date.now() - 40 * 86_400_000) }).where(eq(botDeliveries.predictionId, old!.predictionId));
     const before = t.fake.calls.length;
     t.bot = await startBot(t.service.service.ctx, {
       token: t.fake.token, apiRoot: t.fake.apiRoot, publicApiBaseUrl: t.service.replicateBase, keyGraceSeconds: 0, progressPollMs: 200,
@@ -196,6 +198,7 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
     const delivered = await Promise.all(queued.map((update) => transcriptFor(t.fake, update.message.message_id)));
     for (const call of delivered) expect(t.fake.calls.indexOf(call)).toBeGreaterThanOrEqual(before);
     expect(t.fake.calls.some((c) => /restarted/.test(String(c.payload.text ?? '')))).toBe(false);
+    expect(await db.select().from(botDeliveries).where(eq(botDeliveries.predictionId, old!.predictionId))).toEqual([]); // shown 40 days ago: pruned
   }, 180_000);
 });
 

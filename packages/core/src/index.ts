@@ -103,6 +103,7 @@ export type { NewBotDelivery } from './resources/bot-users/record-bot-delivery.t
 export { listPendingBotDeliveries } from './resources/bot-users/list-pending-bot-deliveries.ts';
 export type { PendingBotDelivery } from './resources/bot-users/list-pending-bot-deliveries.ts';
 export { markBotDelivered } from './resources/bot-users/mark-bot-delivered.ts';
+export { pruneBotDeliveries } from './resources/bot-users/prune-bot-deliveries.ts';
 export { countWaitingBotRecordings } from './resources/bot-users/count-waiting-bot-recordings.ts';
 export { getGroupTranscribeAll } from './resources/bot-users/get-group-transcribe-all.ts';
 export { setGroupTranscribeAll } from './resources/bot-users/set-group-transcribe-all.ts';
