@@ -21,8 +21,10 @@ function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
 export interface RequestLocals {
   apiKey?: { id: string };
   predictionId?: string;
-  /** The request's own logger, a child carrying `req_id`; made on the first call (logUnexpectedError). */
-  requestLog?: () => Logger;
+  /** The request's id (`req_id`, the `X-Request-Id` answered). */
+  requestId?: string;
+  /** The service's logger, from which logUnexpectedError makes the request's child (with `req_id`) when it needs one. */
+  requestLogger?: Logger;
 }
 
 /**
@@ -32,15 +34,15 @@ export interface RequestLocals {
  * (`ms`), the API key's id `key_id` (never the key) and the prediction's id `prediction` when the
  * request concerns one. `msg` is `request completed`, `request errored` (5xx) or `request aborted`
  * (closed before the answer ended); level info, warn for 4xx and aborts, error for 5xx. Headers
- * and bodies are never logged. Also sets `res.locals.requestLog`, which makes a child logger
- * carrying `req_id` when something asks for it (logUnexpectedError): most requests never need
- * one. (A property defined on `req` itself slowed every later read of `req` in express, about a
- * third of a poll's throughput: the request object's shape must stay as Node made it.)
+ * and bodies are never logged. Also sets `res.locals.requestId` and `res.locals.requestLogger`, from
+ * which logUnexpectedError makes a child logger carrying `req_id` when it needs one: most requests
+ * never do. (A property defined on `req` itself slowed every later read of `req` in express, about
+ * a third of a poll's throughput: the request object's shape must stay as Node made it.)
  *
  * Why not pino-http: it made one child logger and ran its serializers and the redaction pass for
  * every request, which cost about half the throughput of a poll (bench/results/api-throughput.md);
  * this line is built field by field from values that cannot hold a secret, so it is written through
- * a child without redaction, and the per-request cost is one object and one write.
+ * a child without redaction, and the per-request cost is one object, one listener and one write.
  *
  * A logger that would write none of these lines (LOG_LEVEL `silent` or `fatal`) gets only the
  * `X-Request-Id` header.
@@ -59,14 +61,14 @@ export function logRequests(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
     const id = assignRequestId(req, res);
-    let child: Logger | undefined;
-    (res.locals as RequestLocals).requestLog = () => (child ??= logger.child({ req_id: id }));
-    const write = () => {
-      res.off('finish', write);
-      res.off('close', write);
+    const locals = res.locals as RequestLocals;
+    locals.requestId = id;
+    locals.requestLogger = logger;
+    // 'close' comes once per answer, after 'finish' when the answer was sent whole, alone when the
+    // connection went first: one listener tells both apart.
+    res.once('close', () => {
       const status = res.statusCode;
       const aborted = !res.writableFinished;
-      const locals = res.locals as RequestLocals;
       const line = {
         req_id: id,
         req: { method: req.method, path: pathOf(req) },
@@ -79,9 +81,7 @@ export function logRequests(logger: Logger): RequestHandler {
       else if (status >= 500) lines.error(line, 'request errored');
       else if (status >= 400) lines.warn(line, 'request completed');
       else lines.info(line, 'request completed');
-    };
-    res.once('finish', write);
-    res.once('close', write);
+    });
     next();
   };
 }
