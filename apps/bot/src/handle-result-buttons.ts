@@ -40,7 +40,8 @@ interface OpenPicker {
  *
  * The target-language picker lists the person's Telegram language and their recent choices first,
  * and while it is open the person may type the language instead (`German`, `deutsch`, `de`,
- * match-language.ts): paging through 100 names is slow. Open pickers and recent choices live in
+ * match-language.ts): paging through 100 names is slow. In a group only a reply to the picker's
+ * message counts, so the bot does not read the group's talk as language names. Open pickers and recent choices live in
  * this handler's memory (at most MAX_PEOPLE people), so a restart forgets them. The buttons that
  * need no language model (file formats, re-run with N speakers) are handled first
  * (handle-transcript-buttons.ts).
@@ -101,6 +102,8 @@ export function handleResultButtons(deps: BotDeps): Composer<BotContext> {
     const key = `${ctx.chat.id}:${ctx.from.id}`;
     const picker = pickers.get(key);
     if (!picker || ctx.message.text.startsWith('/') || !deps.postProcess) return next();
+    // In a group people talk among themselves: only a reply to the picker's message is an answer there.
+    if (ctx.chat.type !== 'private' && ctx.message.reply_to_message?.message_id !== picker.messageId) return next();
     if (Date.now() - picker.openedAt > TYPED_LANGUAGE_WAIT_MS) {
       pickers.delete(key);
       return next();
