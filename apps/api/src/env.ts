@@ -44,6 +44,11 @@ const envSchema = z.object({
    * exist only in its process. Unset: no server.
    */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * With it, `GET /metrics` (the API's and a worker's METRICS_PORT) needs `Authorization: Bearer
+   * <METRICS_TOKEN>`; without it the endpoint is open, as Prometheus expects on a private network.
+   */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** On SIGTERM, how long running jobs may take to finish before the process stops anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often the queue looks for expired jobs and does upkeep, in seconds. */

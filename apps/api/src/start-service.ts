@@ -124,7 +124,7 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
   // Polls are answered from memory, kept exact by every prediction write (http/watch-prediction-changes.ts).
   const predictionBodies = options.http === false ? null : createPredictionBodyCache(env.PREDICTION_CACHE_BYTES);
   const predictionWatch = predictionBodies ? await watchPredictionChanges(ctx, predictionBodies) : null;
-  const server = predictionBodies ? await listen(createApp(ctx, { adminToken, botRouter, predictionBodies, readiness, metrics: metrics.registry }), env.PORT, env.HOST) : null;
+  const server = predictionBodies ? await listen(createApp(ctx, { adminToken, botRouter, predictionBodies, readiness, metrics: metrics.registry, ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}) }), env.PORT, env.HOST) : null;
   // Without the API, an embedded database's owner still serves the CLIs' admin routes on loopback.
   const adminServer = !server && embedded ? await startAdminServer(ctx, adminToken) : null;
   const port = server ? (server.address() as { port: number }).port : 0;

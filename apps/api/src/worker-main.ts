@@ -38,7 +38,7 @@ async function runWorker(): Promise<void> {
   try {
     service = await startService(env, { http: false, logger });
     if (env.METRICS_PORT !== undefined) {
-      metricsServer = await serveMetrics(service.metrics, env.METRICS_PORT, env.HOST);
+      metricsServer = await serveMetrics(service.metrics, env.METRICS_PORT, env.HOST, env.METRICS_TOKEN);
       const { port } = metricsServer.address() as { port: number };
       logger.info({ component: 'worker', port }, `serving GET /metrics on ${env.HOST}:${port}`);
     }

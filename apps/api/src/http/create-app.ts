@@ -20,6 +20,7 @@ import { lingerUnreadBody } from './linger-unread-body.ts';
 import { handleError, sendProblem } from './map-error.ts';
 import { receiveJsonBody } from './receive-json-body.ts';
 import { refuseNulCharacters } from './refuse-nul-characters.ts';
+import { checkMetricsToken } from '../metrics/check-metrics-token.ts';
 
 export interface AppOptions {
   /** Secret for the loopback-only admin routes used by the `apikey` CLI; absent disables them. */
@@ -39,6 +40,8 @@ export interface AppOptions {
   readiness?: () => Promise<Readiness>;
   /** The Prometheus registry served at `GET /metrics` (metrics/create-service-metrics.ts); none: 404. */
   metrics?: Registry;
+  /** METRICS_TOKEN: with it `GET /metrics` needs `Authorization: Bearer <token>` (metrics/check-metrics-token.ts). */
+  metricsToken?: string;
 }
 
 /** The env defaults (apps/api/src/env.ts), used when the caller sets no cache sizes. */
@@ -77,7 +80,9 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   });
   if (options.metrics) {
     const registry = options.metrics;
-    app.get('/metrics', async (_req, res) => {
+    app.get('/metrics', async (req, res) => {
+      const refusal = checkMetricsToken(options.metricsToken, req.get('authorization'));
+      if (refusal) return void res.status(refusal.status).set(refusal.headers).send(refusal.body);
       res.type(registry.contentType).send(await registry.metrics());
     });
   }

@@ -114,4 +114,32 @@ describe('GET /metrics', () => {
       await limited.stop();
     }
   });
+
+  it('should ask for METRICS_TOKEN as a Bearer token when it is set, on the API and on a worker\'s METRICS_PORT', async () => {
+    const token = 'metrics-token-0123456789';
+    const guarded = await startTestService('pglite', { WORKER_CONCURRENCY: '0', METRICS_TOKEN: token });
+    const { serveMetrics } = await import('./serve-metrics.ts');
+    const { Registry } = await import('prom-client');
+    const worker = await serveMetrics(new Registry(), 0, '127.0.0.1', token);
+    try {
+      const workerUrl = `http://127.0.0.1:${(worker.address() as { port: number }).port}/metrics`;
+      for (const url of [`${guarded.url}/metrics`, workerUrl]) {
+        const bare = await fetch(url);
+        expect(bare.status).toBe(401);
+        expect(bare.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+        expect(await bare.text()).toContain('Authorization: Bearer <METRICS_TOKEN>');
+        const wrong = await fetch(url, { headers: { authorization: `Bearer ${token}x` } });
+        expect(wrong.status).toBe(401);
+        expect(await wrong.text()).toContain('wrong');
+        const right = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+        expect(right.status).toBe(200);
+        expect(await right.text()).not.toContain(token);
+      }
+      expect((await fetch(`${t.url}/metrics`)).status).toBe(200); // without METRICS_TOKEN: open, as Prometheus expects
+    } finally {
+      worker.close();
+      await guarded.stop();
+    }
+  });
 });
+
