@@ -62,7 +62,8 @@ describe('npm run apikey', () => {
   it('should refuse a second service on the same embedded database with a message saying what to do', async () => {
     const first = await spawnService({ DATA_DIR: dataDir });
     try {
-      await expect(spawnService({ DATA_DIR: dataDir }, 20_000)).rejects.toThrow(/in use by the service running as process \d+/);
+      // The refusal is the second service's last log line (LOG_LEVEL error: spawned services are silent by default).
+      await expect(spawnService({ DATA_DIR: dataDir, LOG_LEVEL: 'error' }, 20_000)).rejects.toThrow(/in use by the service running as process \d+/);
     } finally {
       await first.kill();
     }
