@@ -97,7 +97,7 @@ describe('revocation across processes (spec 5.3)', () => {
     const first = await pressGetToken(here.fake, 7101);
     await warm(first.key);
     const second = await pressGetToken(here.fake, 7101);
-    expect(second.text).toContain('Your previous key stops working now.');
+    expect(second.text).toContain('Your previous key stops working now');
     expect(await statuses(first.key)).toEqual([401, 401]);
     expect(await statuses(second.key)).toEqual([200, 200]);
   });
