@@ -1,5 +1,5 @@
 import { Menu } from '@grammyjs/menu';
-import { listOwnerApiKeys, reissueUserApiKey, telegramOwner } from '@transcribe/core';
+import { listOwnerApiKeys, logEvent, reissueUserApiKey, telegramOwner } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
 import { textsFor } from './bot-i18n.ts';
 import { formatApiKeyMessage } from './format-api-key-message.ts';
@@ -45,6 +45,8 @@ export function createApiMenu(deps: BotDeps): Menu<BotContext> {
         graceSeconds: deps.settings.keyGraceSeconds,
         cache: deps.service.apiKeyCache,
         confirmWith: deps.service.database,
+        // An API process that did not confirm the change keeps the old key until KEY_CACHE_TTL_MS: say so.
+        log: (message) => logEvent(deps.service, 'warn', 'keys', message),
       });
       const t = textsFor(deps, ctx.from);
       const text = formatApiKeyMessage(key, deps.settings.publicApiBaseUrl, deps.settings.keyGraceSeconds, replacesShownKey, t);
