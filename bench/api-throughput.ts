@@ -32,8 +32,20 @@ const SECONDS = FULL_RUN ? 10 : 5;
 const CONNECTIONS = 10;
 const GOAL = 0.6;
 
-interface Target { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }
-interface Fixture { getJson: string; postJson: string; getUrl: string; postUrl: string; postBody: string; key: string }
+interface Target {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+}
+interface Fixture {
+  getJson: string;
+  postJson: string;
+  getUrl: string;
+  postUrl: string;
+  postBody: string;
+  key: string;
+}
 
 /** With a worker: one prediction of jfk.wav run to `succeeded`, then a repeat of the same link. */
 async function makeFixture(env: Record<string, string>, databaseUrl: string, link: string): Promise<Fixture> {
@@ -59,19 +71,32 @@ async function makeFixture(env: Record<string, string>, databaseUrl: string, lin
   }
 }
 
-interface Bare { url: string; stop: () => void }
+interface Bare {
+  url: string;
+  stop: () => void;
+}
 
-async function startBare(files: { getJson: string; postJson: string; processingJson: string }, dir: string, floor: { databaseUrl: string; apiKeyId: string }): Promise<Bare> {
+async function startBare(
+  files: { getJson: string; postJson: string; processingJson: string },
+  dir: string,
+  floor: { databaseUrl: string; apiKeyId: string },
+): Promise<Bare> {
   await writeFile(join(dir, 'get.json'), files.getJson);
   await writeFile(join(dir, 'post.json'), files.postJson);
   await writeFile(join(dir, 'processing.json'), files.processingJson);
   const port = await freePort();
   const child = runScript('bench/support/bare-express-server.ts', [], {
-    BARE_GET_JSON: join(dir, 'get.json'), BARE_POST_JSON: join(dir, 'post.json'), BARE_PROCESSING_JSON: join(dir, 'processing.json'), BARE_PORT: String(port),
-    BARE_DATABASE_URL: floor.databaseUrl, BARE_API_KEY_ID: floor.apiKeyId,
+    BARE_GET_JSON: join(dir, 'get.json'),
+    BARE_POST_JSON: join(dir, 'post.json'),
+    BARE_PROCESSING_JSON: join(dir, 'processing.json'),
+    BARE_PORT: String(port),
+    BARE_DATABASE_URL: floor.databaseUrl,
+    BARE_API_KEY_ID: floor.apiKeyId,
   });
   await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => { if (chunk.toString().includes('listening')) resolve(); });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening')) resolve();
+    });
     child.once('exit', (code) => reject(new Error(`bare express exited ${code}`)));
   });
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
@@ -85,11 +110,21 @@ async function startBare(files: { getJson: string; postJson: string; processingJ
 async function makeProcessing(url: string, key: string, link: string): Promise<{ getUrl: string; json: string }> {
   const base = `${url}/v1/replicate/v1`;
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const created = (await (await fetch(`${base}/models/service/transcribe/predictions`, { method: 'POST', headers, body: JSON.stringify({ input: { audio: link, language: 'en' } }) })).json()) as { id: string };
+  const created = (await (
+    await fetch(`${base}/models/service/transcribe/predictions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ input: { audio: link, language: 'en' } }),
+    })
+  ).json()) as { id: string };
   const getUrl = `${base}/predictions/${created.id}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const body = (await (await fetch(getUrl, { headers })).json()) as { status: string; started_at: string | null; metrics: { audio_duration?: number } };
+    const body = (await (await fetch(getUrl, { headers })).json()) as {
+      status: string;
+      started_at: string | null;
+      metrics: { audio_duration?: number };
+    };
     if (body.status !== 'processing') throw new Error(`the processing fixture ended: ${body.status}`);
     if (body.started_at && body.metrics.audio_duration !== undefined) break;
     if (Date.now() > deadline) throw new Error('the processing fixture did not start');
@@ -101,11 +136,15 @@ async function makeProcessing(url: string, key: string, link: string): Promise<{
 
 async function load(target: Target, seconds: number): Promise<Result> {
   const result = await autocannon({ ...target, connections: CONNECTIONS, duration: seconds });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.method} ${target.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${target.method} ${target.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result;
 }
 
-interface Measured { rps: number; p99: number }
+interface Measured {
+  rps: number;
+  p99: number;
+}
 
 /**
  * Warm-up, then every target in turn (the order rotating each repetition), REPETITIONS times;
@@ -126,7 +165,12 @@ async function compare(label: string, targets: Target[]): Promise<Measured[]> {
 
 function row(name: string, baseline: string, base: Measured, service: Measured, goal: number | null): string {
   const ratio = service.rps / base.rps;
-  const verdict = goal === null ? '—' : ratio >= goal ? `met (≥ ${goal * 100} %)` : `missed (goal ${goal * 100} %, ${((goal - ratio) * 100).toFixed(0)} points short)`;
+  const verdict =
+    goal === null
+      ? '—'
+      : ratio >= goal
+        ? `met (≥ ${goal * 100} %)`
+        : `missed (goal ${goal * 100} %, ${((goal - ratio) * 100).toFixed(0)} points short)`;
   return `| ${name} | ${baseline} | ${fixed(base.rps, 0)} | ${fixed(service.rps, 0)} | ${fixed(ratio * 100, 1)} % | ${fixed(base.p99, 0)} | ${fixed(service.p99, 0)} | ${verdict} |`;
 }
 
@@ -138,7 +182,12 @@ async function main(): Promise<void> {
   // Per-key rate limits so high that the limiter runs but never refuses: one key sends all the load here.
   const limits = { RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_READS_PER_MINUTE: '1000000000' };
   const env = {
-    DATABASE_URL: database.url, DATA_DIR: dir, ALLOW_PRIVATE_NETWORK: '1', RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: asr.baseUrl, ASR_MODEL: 'bench',
+    DATABASE_URL: database.url,
+    DATA_DIR: dir,
+    ALLOW_PRIVATE_NETWORK: '1',
+    RECOGNITION_ENGINE: 'openai-compatible',
+    ASR_BASE_URL: asr.baseUrl,
+    ASR_MODEL: 'bench',
     ...limits,
   };
   // A worker whose recognition never ends within the run: its prediction stays `processing`.
@@ -163,12 +212,18 @@ async function main(): Promise<void> {
     const admin = await openDatabase({ databaseUrl: database.url });
     const apiKeyId = (await admin.executeSql('SELECT id FROM api_keys LIMIT 1')).rows[0] as { id: string };
     await admin.close();
-    bare = await startBare({ getJson: fixture.getJson, postJson: fixture.postJson, processingJson: pgProcessing.json }, dir, { databaseUrl: database.url, apiKeyId: apiKeyId.id });
+    bare = await startBare({ getJson: fixture.getJson, postJson: fixture.postJson, processingJson: pgProcessing.json }, dir, {
+      databaseUrl: database.url,
+      apiKeyId: apiKeyId.id,
+    });
     const auth = { authorization: `Bearer ${fixture.key}` };
     const json = { 'content-type': 'application/json' };
     const getUrl = fixture.getUrl.replace(/^http:\/\/127\.0\.0\.1:\d+/, api.url);
     const postUrl = fixture.postUrl.replace(/^http:\/\/127\.0\.0\.1:\d+/, api.url);
-    const [bareGet, serviceGet] = await compare('GET succeeded', [{ url: `${bare.url}/prediction`, method: 'GET', headers: {} }, { url: getUrl, method: 'GET', headers: auth }]);
+    const [bareGet, serviceGet] = await compare('GET succeeded', [
+      { url: `${bare.url}/prediction`, method: 'GET', headers: {} },
+      { url: getUrl, method: 'GET', headers: auth },
+    ]);
     const [bareProcessing, pgliteGet, pgGet] = await compare('GET processing (bare, PGlite, PostgreSQL)', [
       { url: `${bare.url}/processing`, method: 'GET', headers: {} },
       { url: pgliteProcessing.getUrl, method: 'GET', headers: { authorization: `Bearer ${pgliteKey}` } },
@@ -179,35 +234,45 @@ async function main(): Promise<void> {
       { url: `${bare.url}/predictions-floor`, method: 'POST', headers: json, body: fixture.postBody },
       { url: postUrl, method: 'POST', headers: { ...auth, ...json }, body: fixture.postBody },
     ]);
-    await writeResult('api-throughput', [
-      '# API throughput and latency',
-      '',
-      `autocannon, ${CONNECTIONS} connections, ${SECONDS} s per run, ${REPETITIONS} runs per target with the order rotating `
-        + '(medians), after a 1 s warm-up each. Services are `apps/api/src/main.ts` child processes with the per-key rate limits raised to 10^9 a minute (the limiter runs but never refuses: one key sends all the load):',
-      '- PostgreSQL on loopback: an API-only process (`WORKER_CONCURRENCY=0`, the `api` service of docker-compose.yml) measured, and a worker in a process of its own holding one prediction `processing` (its recognition, the fake engine, lasts an hour);',
-      '- PGlite, the default `npm start`: API and worker in one process, the worker holding one prediction `processing` the same way.',
-      '',
-      `Baselines: bare express 5 answering the same JSON from memory (bench/support/bare-express-server.ts), and for creates also the honest floor: a bare express route that parses the JSON and inserts the prediction row and its pg-boss job in one PostgreSQL transaction (postgres.js, pg-boss's own job insert). All are single Node processes; autocannon and PostgreSQL share the same 2 cores. GET bodies: succeeded ${fixture.getJson.length} bytes, processing ${pgProcessing.json.length} bytes.`,
-      '',
-      '| Request | Baseline | Baseline (req/s) | Service (req/s) | Service / baseline | Baseline p99 (ms) | Service p99 (ms) | Goal |',
-      '|---|---|---|---|---|---|---|---|',
-      row('GET a succeeded prediction (PostgreSQL)', 'bare express', bareGet!, serviceGet!, GOAL),
-      row('GET a processing prediction, PGlite default', 'bare express', bareProcessing!, pgliteGet!, GOAL),
-      row('GET a processing prediction, PostgreSQL, API and worker in separate processes', 'bare express', bareProcessing!, pgGet!, GOAL),
-      row('POST a cached repeat (same link), PostgreSQL', 'bare express', barePost!, servicePost!, 0.3),
-      row('POST a cached repeat (same link), PostgreSQL', 'floor: bare express + the same inserts in one transaction', floorPost!, servicePost!, 0.6),
-      '',
-      'What a service GET does: it hashes the key (SHA-256) and finds it in the in-process key cache (resources/keys/api-key-cache.ts, '
-        + '`KEY_CACHE_TTL_MS`), runs the per-key rate limiter (in memory for reads), and answers from the bytes kept in memory per key, '
-        + 'prediction and `X-Service-Output-Transformers` value (http/prediction-body-cache.ts, `PREDICTION_CACHE_BYTES`), with their ETag. '
-        + 'A finished prediction never changes; an unfinished one is kept exact by the invalidations every prediction write makes before it returns '
-        + '(docs/architecture.md, "Where a poll\'s answer comes from"). '
-        + 'A POST validates the input, counts the write in the PostgreSQL rate-limit table (a burst of one key in one upsert per round trip, http/batch-limiter-consumes.ts), '
-        + 'and inserts the prediction and its pg-boss job in one statement (the job insert as a data-modifying WITH; platform/jobs/capture-job-insert.ts), '
-        + 'one commit; the floor needs four round trips for its one commit (BEGIN, two INSERTs, COMMIT). An API-only process has no local worker to wake. '
-        + 'A profile of the service under POST load (`node --cpu-prof`) shows it idle about 40 % of the time, waiting for PostgreSQL, which shares the 2 cores with autocannon and the service; '
-        + 'createPrediction is about 5 % of its busy time, the HTTP stack and socket writes most of the rest.',
-    ], `npx tsx bench/api-throughput.ts${FULL_RUN ? ' --full' : ''}`);
+    await writeResult(
+      'api-throughput',
+      [
+        '# API throughput and latency',
+        '',
+        `autocannon, ${CONNECTIONS} connections, ${SECONDS} s per run, ${REPETITIONS} runs per target with the order rotating ` +
+          '(medians), after a 1 s warm-up each. Services are `apps/api/src/main.ts` child processes with the per-key rate limits raised to 10^9 a minute (the limiter runs but never refuses: one key sends all the load):',
+        '- PostgreSQL on loopback: an API-only process (`WORKER_CONCURRENCY=0`, the `api` service of docker-compose.yml) measured, and a worker in a process of its own holding one prediction `processing` (its recognition, the fake engine, lasts an hour);',
+        '- PGlite, the default `npm start`: API and worker in one process, the worker holding one prediction `processing` the same way.',
+        '',
+        `Baselines: bare express 5 answering the same JSON from memory (bench/support/bare-express-server.ts), and for creates also the honest floor: a bare express route that parses the JSON and inserts the prediction row and its pg-boss job in one PostgreSQL transaction (postgres.js, pg-boss's own job insert). All are single Node processes; autocannon and PostgreSQL share the same 2 cores. GET bodies: succeeded ${fixture.getJson.length} bytes, processing ${pgProcessing.json.length} bytes.`,
+        '',
+        '| Request | Baseline | Baseline (req/s) | Service (req/s) | Service / baseline | Baseline p99 (ms) | Service p99 (ms) | Goal |',
+        '|---|---|---|---|---|---|---|---|',
+        row('GET a succeeded prediction (PostgreSQL)', 'bare express', bareGet!, serviceGet!, GOAL),
+        row('GET a processing prediction, PGlite default', 'bare express', bareProcessing!, pgliteGet!, GOAL),
+        row('GET a processing prediction, PostgreSQL, API and worker in separate processes', 'bare express', bareProcessing!, pgGet!, GOAL),
+        row('POST a cached repeat (same link), PostgreSQL', 'bare express', barePost!, servicePost!, 0.3),
+        row(
+          'POST a cached repeat (same link), PostgreSQL',
+          'floor: bare express + the same inserts in one transaction',
+          floorPost!,
+          servicePost!,
+          0.6,
+        ),
+        '',
+        'What a service GET does: it hashes the key (SHA-256) and finds it in the in-process key cache (resources/keys/api-key-cache.ts, ' +
+          '`KEY_CACHE_TTL_MS`), runs the per-key rate limiter (in memory for reads), and answers from the bytes kept in memory per key, ' +
+          'prediction and `X-Service-Output-Transformers` value (http/prediction-body-cache.ts, `PREDICTION_CACHE_BYTES`), with their ETag. ' +
+          'A finished prediction never changes; an unfinished one is kept exact by the invalidations every prediction write makes before it returns ' +
+          '(docs/architecture.md, "Where a poll\'s answer comes from"). ' +
+          'A POST validates the input, counts the write in the PostgreSQL rate-limit table (a burst of one key in one upsert per round trip, http/batch-limiter-consumes.ts), ' +
+          'and inserts the prediction and its pg-boss job in one statement (the job insert as a data-modifying WITH; platform/jobs/capture-job-insert.ts), ' +
+          'one commit; the floor needs four round trips for its one commit (BEGIN, two INSERTs, COMMIT). An API-only process has no local worker to wake. ' +
+          'A profile of the service under POST load (`node --cpu-prof`) shows it idle about 40 % of the time, waiting for PostgreSQL, which shares the 2 cores with autocannon and the service; ' +
+          'createPrediction is about 5 % of its busy time, the HTTP stack and socket writes most of the rest.',
+      ],
+      `npx tsx bench/api-throughput.ts${FULL_RUN ? ' --full' : ''}`,
+    );
   } finally {
     bare?.stop();
     for (const service of spawned.reverse()) await service.kill('SIGKILL');

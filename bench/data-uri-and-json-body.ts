@@ -91,9 +91,18 @@ async function withLoopDelay(what: string, work: () => Promise<string>, runs = L
     histogram.disable();
     p99.push(histogram.percentile(99) / 1e6);
     max.push(histogram.max / 1e6);
-    console.log(`  ${what}: ${[...statuses].join('/')} in ${fixed(seconds.at(-1), 2)} s; loop delay p99 ${fixed(p99.at(-1), 0)} ms, max ${fixed(max.at(-1), 0)} ms`);
+    console.log(
+      `  ${what}: ${[...statuses].join('/')} in ${fixed(seconds.at(-1), 2)} s; loop delay p99 ${fixed(p99.at(-1), 0)} ms, max ${fixed(max.at(-1), 0)} ms`,
+    );
   }
-  return { what, status: [...statuses].join(' / '), seconds: median(seconds), p99Ms: median(p99), maxMs: median(max), worstMs: Math.max(...max) };
+  return {
+    what,
+    status: [...statuses].join(' / '),
+    seconds: median(seconds),
+    p99Ms: median(p99),
+    maxMs: median(max),
+    worstMs: Math.max(...max),
+  };
 }
 
 /** POSTs a file with curl in a child process (the client's work stays out of this process's event loop). */
@@ -150,10 +159,12 @@ async function main(): Promise<void> {
     const loop: LoopRow[] = [];
     await sleep(5000); // start-up work (migrations, queue maintenance) settles first
     try {
-      loop.push(await withLoopDelay('service idle, 3 s (baseline)', async () => {
-        await sleep(3000);
-        return '—';
-      }));
+      loop.push(
+        await withLoopDelay('service idle, 3 s (baseline)', async () => {
+          await sleep(3000);
+          return '—';
+        }),
+      );
       loop.push(await withLoopDelay('service: 100 MB recording as a data: URI (133 MB JSON)', () => curlPost(url, dataBody, headers)));
       loop.push(await withLoopDelay('service: 50 MB of junk beside a link', () => curlPost(url, junk50, headers)));
     } finally {
@@ -177,36 +188,46 @@ async function main(): Promise<void> {
     }
 
     const perMb = decode.map((row) => (row.decodeSeconds * 1000) / row.mb);
-    await writeResult('data-uri-and-json-body', [
-      '# data: URIs and large JSON bodies',
-      '',
-      '## Decode rate of a base64 data: URI (writeDataUri → file)',
-      '',
-      `Median of ${REPEATS} runs per size. Baseline: \`Buffer.from(text, 'base64')\` of the same text in one call, then`
-        + ' the bytes written to a file (no slicing, no checks: the floor for any decoder, at the price of holding all of it).'
-        + ' Before the fix the slicer rescanned the URI from its start for every 256 Ki-character slice (quadratic): the'
-        + ' red-team pass measured 25 MB in 0.85 s, 50 MB in 3.1 s, 100 MB in 12 s, 415 MB in 185 s.',
-      '',
-      '| Decoded size | writeDataUri (s) | MB/s | ms per MB | Baseline Buffer.from + write (s) | Baseline MB/s |',
-      '|---|---|---|---|---|---|',
-      ...decode.map((row, index) => `| ${row.mb} MB | ${fixed(row.decodeSeconds, 3)} | ${fixed(row.mb / row.decodeSeconds, 0)} | ${fixed(perMb[index], 1)} | ${fixed(row.bareSeconds, 3)} | ${fixed(row.mb / row.bareSeconds, 0)} |`),
-      '',
-      `Time per MB from 10 MB to 100 MB: ${fixed(perMb[0], 1)} → ${fixed(perMb.at(-1), 1)} ms (linear when equal).`,
-      '',
-      '## Event-loop delay while a large body arrives',
-      '',
-      'The real service in this process (PGlite, no worker), sent each body by `curl --data-binary` from a child process'
-        + ' over loopback. `monitorEventLoopDelay` (10 ms resolution) runs while the request is in flight; the delay is how'
-        + ' late timers fired, so its maximum is the longest the process could not answer anything (`/health` included).'
-        + ' The old parser rows are a bare express app in this process with the old `express.json({ limit: 401 MB, strict: false })`.',
-      '',
-      `Medians of ${LOOP_RUNS} runs (the old parser's junk case once), and the worst delay of any run. The machine is shared`
-        + ' (see the load average below): the idle baseline shows what the scheduler alone costs; compare each row with it.',
-      '',
-      '| Case | Answer | Seconds | Loop delay p99 (ms) | Loop delay max (ms) | Worst max of the runs (ms) |',
-      '|---|---|---|---|---|---|',
-      ...loop.map((row) => `| ${row.what} | ${row.status} | ${fixed(row.seconds, 2)} | ${fixed(row.p99Ms, 0)} | ${fixed(row.maxMs, 0)} | ${fixed(row.worstMs, 0)} |`),
-    ], 'npx tsx bench/data-uri-and-json-body.ts');
+    await writeResult(
+      'data-uri-and-json-body',
+      [
+        '# data: URIs and large JSON bodies',
+        '',
+        '## Decode rate of a base64 data: URI (writeDataUri → file)',
+        '',
+        `Median of ${REPEATS} runs per size. Baseline: \`Buffer.from(text, 'base64')\` of the same text in one call, then` +
+          ' the bytes written to a file (no slicing, no checks: the floor for any decoder, at the price of holding all of it).' +
+          ' Before the fix the slicer rescanned the URI from its start for every 256 Ki-character slice (quadratic): the' +
+          ' red-team pass measured 25 MB in 0.85 s, 50 MB in 3.1 s, 100 MB in 12 s, 415 MB in 185 s.',
+        '',
+        '| Decoded size | writeDataUri (s) | MB/s | ms per MB | Baseline Buffer.from + write (s) | Baseline MB/s |',
+        '|---|---|---|---|---|---|',
+        ...decode.map(
+          (row, index) =>
+            `| ${row.mb} MB | ${fixed(row.decodeSeconds, 3)} | ${fixed(row.mb / row.decodeSeconds, 0)} | ${fixed(perMb[index], 1)} | ${fixed(row.bareSeconds, 3)} | ${fixed(row.mb / row.bareSeconds, 0)} |`,
+        ),
+        '',
+        `Time per MB from 10 MB to 100 MB: ${fixed(perMb[0], 1)} → ${fixed(perMb.at(-1), 1)} ms (linear when equal).`,
+        '',
+        '## Event-loop delay while a large body arrives',
+        '',
+        'The real service in this process (PGlite, no worker), sent each body by `curl --data-binary` from a child process' +
+          ' over loopback. `monitorEventLoopDelay` (10 ms resolution) runs while the request is in flight; the delay is how' +
+          ' late timers fired, so its maximum is the longest the process could not answer anything (`/health` included).' +
+          ' The old parser rows are a bare express app in this process with the old `express.json({ limit: 401 MB, strict: false })`.',
+        '',
+        `Medians of ${LOOP_RUNS} runs (the old parser's junk case once), and the worst delay of any run. The machine is shared` +
+          ' (see the load average below): the idle baseline shows what the scheduler alone costs; compare each row with it.',
+        '',
+        '| Case | Answer | Seconds | Loop delay p99 (ms) | Loop delay max (ms) | Worst max of the runs (ms) |',
+        '|---|---|---|---|---|---|',
+        ...loop.map(
+          (row) =>
+            `| ${row.what} | ${row.status} | ${fixed(row.seconds, 2)} | ${fixed(row.p99Ms, 0)} | ${fixed(row.maxMs, 0)} | ${fixed(row.worstMs, 0)} |`,
+        ),
+      ],
+      'npx tsx bench/data-uri-and-json-body.ts',
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -38,7 +38,13 @@ const CLIENTS = Number(args.clients);
 const WORKERS = Number(args.workers);
 const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
 
-interface Timing { creates: number[]; gets: number[]; limited: number; errors: string[]; lastCreateAt: number }
+interface Timing {
+  creates: number[];
+  gets: number[];
+  limited: number;
+  errors: string[];
+  lastCreateAt: number;
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
@@ -65,7 +71,12 @@ async function runClient(base: string, key: string, links: string[], timing: Tim
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const ids: string[] = [];
   for (const link of links) {
-    const body = await timed(`${base}/models/service/transcribe/predictions`, { method: 'POST', headers, body: JSON.stringify({ input: { audio: link } }) }, timing.creates, timing);
+    const body = await timed(
+      `${base}/models/service/transcribe/predictions`,
+      { method: 'POST', headers, body: JSON.stringify({ input: { audio: link } }) },
+      timing.creates,
+      timing,
+    );
     if (typeof body.id === 'string') ids.push(body.id);
   }
   timing.lastCreateAt = Math.max(timing.lastCreateAt, performance.now());
@@ -94,20 +105,36 @@ async function main(): Promise<void> {
   const database = await createTestDatabase();
   const files = await serveFiles(join(AUDIO_DIR, 'librispeech-test-clean'));
   const env = {
-    DATA_DIR: dataDir, DATABASE_URL: database.url, ALLOW_PRIVATE_NETWORK: '1', RECOGNITION_ENGINE: 'fake', ALLOW_FAKE_ENGINE: '1',
-    WORKER_CONCURRENCY: args.concurrency!, RECOGNITION_CONCURRENCY: '2',
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    ALLOW_PRIVATE_NETWORK: '1',
+    RECOGNITION_ENGINE: 'fake',
+    ALLOW_FAKE_ENGINE: '1',
+    WORKER_CONCURRENCY: args.concurrency!,
+    RECOGNITION_CONCURRENCY: '2',
   };
   const api = await spawnService(env);
   const workers = Array.from({ length: WORKERS }, () => startWorker(env));
   try {
     const admin = await openDatabase({ databaseUrl: database.url });
-    const keys = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => createApiKey(admin.db, `load-${i}`).then((key) => key.secret)));
+    const keys = await Promise.all(
+      Array.from({ length: CLIENTS }, (_, i) => createApiKey(admin.db, `load-${i}`).then((key) => key.secret)),
+    );
     await admin.close();
     const links = Array.from({ length: PREDICTIONS }, (_, n) => `${files.url}/1089-134686-0001.wav?n=${n}`);
     const timing: Timing = { creates: [], gets: [], limited: 0, errors: [], lastCreateAt: 0 };
     const loadAtStart = loadavg()[0];
     const started = performance.now();
-    const results = await Promise.all(keys.map((key, c) => runClient(`${api.url}/v1/replicate/v1`, key, links.filter((_, n) => n % CLIENTS === c), timing)));
+    const results = await Promise.all(
+      keys.map((key, c) =>
+        runClient(
+          `${api.url}/v1/replicate/v1`,
+          key,
+          links.filter((_, n) => n % CLIENTS === c),
+          timing,
+        ),
+      ),
+    );
     const seconds = (performance.now() - started) / 1000;
     const createSeconds = (timing.lastCreateAt - started) / 1000;
     const all = new Map(results.flatMap((map) => [...map]));
@@ -116,8 +143,15 @@ async function main(): Promise<void> {
     const creates = [...timing.creates].sort((a, b) => a - b);
     const gets = [...timing.gets].sort((a, b) => a - b);
     const summary = {
-      date: new Date().toISOString(), cpus: cpus().length, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg()[0], predictions: PREDICTIONS, clients: CLIENTS, workerProcesses: 1 + WORKERS,
-      workerConcurrencyEach: Number(args.concurrency), engine: 'fake (download, ffprobe, ffmpeg, VAD real)',
+      date: new Date().toISOString(),
+      cpus: cpus().length,
+      loadAverageAtStart: loadAtStart,
+      loadAverageAtEnd: loadavg()[0],
+      predictions: PREDICTIONS,
+      clients: CLIENTS,
+      workerProcesses: 1 + WORKERS,
+      workerConcurrencyEach: Number(args.concurrency),
+      engine: 'fake (download, ffprobe, ffmpeg, VAD real)',
       ...report,
       seconds: Math.round(seconds * 10) / 10,
       predictionsPerSecond: Math.round((all.size / seconds) * 100) / 100,
@@ -128,7 +162,9 @@ async function main(): Promise<void> {
       rateLimited: timing.limited,
       httpErrors: timing.errors.slice(0, 5),
     };
-    const rounded = JSON.parse(JSON.stringify(summary, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))) as typeof summary;
+    const rounded = JSON.parse(
+      JSON.stringify(summary, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v)),
+    ) as typeof summary;
     console.log(JSON.stringify(rounded, null, 2));
     await mkdir('bench/results', { recursive: true });
     await writeFile('bench/results/load-1000-predictions.json', `${JSON.stringify(rounded, null, 2)}\n`);
@@ -151,15 +187,33 @@ async function verify(databaseUrl: string, all: Map<string, Record<string, unkno
   for (const match of output.matchAll(/^\[fake-engine\] recognize (\S+)$/gm)) runs.set(match[1]!, (runs.get(match[1]!) ?? 0) + 1);
   const statuses: Record<string, number> = {};
   for (const body of all.values()) statuses[String(body.status)] = (statuses[String(body.status)] ?? 0) + 1;
-  const ranTwice = [...all.keys()].filter((id) => (runs.get(id) ?? 0) > 1 || (String(all.get(id)!.logs).match(/ succeeded$/gm)?.length ?? 0) > 1);
+  const ranTwice = [...all.keys()].filter(
+    (id) => (runs.get(id) ?? 0) > 1 || (String(all.get(id)!.logs).match(/ succeeded$/gm)?.length ?? 0) > 1,
+  );
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
     const [jobs] = await sql<{ total: number; retried: number; completed: number }[]>`
       SELECT count(*)::int AS total, count(*) FILTER (WHERE retry_count > 0)::int AS retried,
              count(*) FILTER (WHERE state = 'completed')::int AS completed FROM pgboss.job WHERE name = 'transcribe'`;
-    const [ledger] = await sql<{ rows: number; predictions: number }[]>`SELECT count(*)::int AS rows, count(DISTINCT prediction_id)::int AS predictions FROM usage_ledger`;
-    const ok = all.size === PREDICTIONS && statuses.succeeded === PREDICTIONS && ranTwice.length === 0 && jobs!.retried === 0 && ledger!.rows === PREDICTIONS && ledger!.predictions === PREDICTIONS;
-    return { ok, terminal: all.size, statuses, ranTwice: ranTwice.length, engineRuns: [...runs.values()].reduce((a, b) => a + b, 0), jobs, ledger };
+    const [ledger] = await sql<
+      { rows: number; predictions: number }[]
+    >`SELECT count(*)::int AS rows, count(DISTINCT prediction_id)::int AS predictions FROM usage_ledger`;
+    const ok =
+      all.size === PREDICTIONS &&
+      statuses.succeeded === PREDICTIONS &&
+      ranTwice.length === 0 &&
+      jobs!.retried === 0 &&
+      ledger!.rows === PREDICTIONS &&
+      ledger!.predictions === PREDICTIONS;
+    return {
+      ok,
+      terminal: all.size,
+      statuses,
+      ranTwice: ranTwice.length,
+      engineRuns: [...runs.values()].reduce((a, b) => a + b, 0),
+      jobs,
+      ledger,
+    };
   } finally {
     await sql.end();
   }

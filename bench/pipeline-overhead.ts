@@ -46,8 +46,16 @@ const HOUR_PAIRS = FULL_RUN ? 3 : 1;
 const HOUR_SECONDS = 3600;
 const GOAL = 0.1;
 
-interface Prepared { wavPath: string; durationSeconds: number; speech: VadInterval[] }
-interface PairResult { engineAlone: number; endToEnd: number; engineInside: number }
+interface Prepared {
+  wavPath: string;
+  durationSeconds: number;
+  speech: VadInterval[];
+}
+interface PairResult {
+  engineAlone: number;
+  endToEnd: number;
+  engineInside: number;
+}
 
 /** Decodes once and runs VAD once, so the baseline gets exactly the pipeline's engine input. */
 async function prepare(sourcePath: string, workDir: string): Promise<Prepared> {
@@ -67,7 +75,14 @@ async function timeAlone(engine: RecognitionEngine, input: Prepared): Promise<nu
  * Baseline and subject `pairs` times, baseline first in even pairs and second in odd ones (so a
  * drift in the machine's load does not favour one side); each subject gets a new link (no cache hit).
  */
-async function measurePairs(service: TestService, engine: RecognitionEngine, input: Prepared, link: string, pairs: number, after?: () => void): Promise<PairResult[]> {
+async function measurePairs(
+  service: TestService,
+  engine: RecognitionEngine,
+  input: Prepared,
+  link: string,
+  pairs: number,
+  after?: () => void,
+): Promise<PairResult[]> {
   const timer = timeEngine(service.service.ctx);
   const baseline = async () => {
     const seconds = await timeAlone(engine, input);
@@ -86,7 +101,9 @@ async function measurePairs(service: TestService, engine: RecognitionEngine, inp
     const measured = await subject(pair);
     const result = { engineAlone: before ?? (await baseline()), ...measured };
     results.push(result);
-    console.log(`  pair ${pair + 1}: engine alone ${result.engineAlone.toFixed(1)} s, end to end ${result.endToEnd.toFixed(1)} s (engine inside ${result.engineInside.toFixed(1)} s)`);
+    console.log(
+      `  pair ${pair + 1}: engine alone ${result.engineAlone.toFixed(1)} s, end to end ${result.endToEnd.toFixed(1)} s (engine inside ${result.engineInside.toFixed(1)} s)`,
+    );
   }
   return results;
 }
@@ -115,13 +132,17 @@ async function measureStages(link: string, workDir: string, asr: TranscriptionSe
     return value;
   };
   const downloaded = join(workDir, 'stage-source');
-  await time('download (HTTP, loopback)', () => fetchMedia(`${link}?stage`, downloaded, { maxBytes: 300 * 1024 * 1024, timeoutMs: 600_000, allowPrivateNetwork: true }));
+  await time('download (HTTP, loopback)', () =>
+    fetchMedia(`${link}?stage`, downloaded, { maxBytes: 300 * 1024 * 1024, timeoutMs: 600_000, allowPrivateNetwork: true }),
+  );
   await time('probe (ffprobe)', () => probeMedia(downloaded));
   const wavPath = join(workDir, 'stage.wav');
   const { durationSeconds } = await time('decode (ffmpeg → 16 kHz mono)', () => decodeToPcm(downloaded, wavPath));
   const speech = await time('VAD (Silero, worker thread)', () => detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() }));
   const engine = remoteEngine(asr);
-  await time('remote engine client (chunking + HTTP to the double)', () => engine.recognize({ wavPath, durationSeconds, speech, language: 'en', prompt: null, hotwords: [] }));
+  await time('remote engine client (chunking + HTTP to the double)', () =>
+    engine.recognize({ wavPath, durationSeconds, speech, language: 'en', prompt: null, hotwords: [] }),
+  );
   asr.reset();
   await time('diarization (built-in, speaker count estimated)', () => diarizeRecording({ wavPath, speech, speakers: null }));
   return stages;
@@ -149,7 +170,12 @@ async function remotePart(workDir: string) {
   const hourFile = await buildRecording({ seconds: HOUR_SECONDS });
   const files = await serveFiles(dirname(hourFile));
   const asr = await startTranscriptionServer({ maxFileBytes: 30_000_000 });
-  const service = await startTestService('postgres', { RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: asr.baseUrl, ASR_MODEL: 'bench', WORKER_CONCURRENCY: '1' });
+  const service = await startTestService('postgres', {
+    RECOGNITION_ENGINE: 'openai-compatible',
+    ASR_BASE_URL: asr.baseUrl,
+    ASR_MODEL: 'bench',
+    WORKER_CONCURRENCY: '1',
+  });
   try {
     console.log('Remote engine (server double), 60 min');
     const link = `${files.url}/${basename(hourFile)}`;
@@ -172,33 +198,36 @@ function report(ps: Awaited<ReturnType<typeof pocketsphinxPart>>, remote: Awaite
   return [
     '# Pipeline overhead',
     '',
-    'End-to-end time of a prediction through the real service (HTTP create → pg-boss on PostgreSQL → download from a loopback '
-      + 'file server → probe → decode → VAD → recognition → formatting → database; `metrics.total_time`, created → completed) '
-      + 'over the engine\'s own time on the same audio (`engine.recognize` on the same decoded WAV and VAD intervals, no service). '
-      + 'Baseline and subject back to back in this run; median of the pairs. Goal: overhead ≤ 10 %. The requests leave '
-      + '`speakers` unset, so the pipeline also diarizes (built-in diarizer, speaker count estimated): it is part of the '
-      + 'pipeline\'s own cost here. Diarization starts when VAD is done and runs while the engine recognises, so it adds '
-      + 'to the end-to-end time only by the CPU it takes from a local engine (which then shows as a slower "engine inside") '
-      + 'or by outlasting a remote one.',
+    'End-to-end time of a prediction through the real service (HTTP create → pg-boss on PostgreSQL → download from a loopback ' +
+      'file server → probe → decode → VAD → recognition → formatting → database; `metrics.total_time`, created → completed) ' +
+      "over the engine's own time on the same audio (`engine.recognize` on the same decoded WAV and VAD intervals, no service). " +
+      'Baseline and subject back to back in this run; median of the pairs. Goal: overhead ≤ 10 %. The requests leave ' +
+      '`speakers` unset, so the pipeline also diarizes (built-in diarizer, speaker count estimated): it is part of the ' +
+      "pipeline's own cost here. Diarization starts when VAD is done and runs while the engine recognises, so it adds " +
+      'to the end-to-end time only by the CPU it takes from a local engine (which then shows as a slower "engine inside") ' +
+      'or by outlasting a remote one.',
     '',
-    '| Engine, audio | Pairs | Engine alone (s) | End to end (s) | Engine inside the prediction (s) | Pipeline\'s own cost (s) | Overhead: end to end / engine alone − 1 | Own cost / engine inside | Goal (≤ 10 %) |',
+    "| Engine, audio | Pairs | Engine alone (s) | End to end (s) | Engine inside the prediction (s) | Pipeline's own cost (s) | Overhead: end to end / engine alone − 1 | Own cost / engine inside | Goal (≤ 10 %) |",
     '|---|---|---|---|---|---|---|---|---|',
     `| PocketSphinx, long_hifitts6097_concat_16k.wav (${ps.input.durationSeconds.toFixed(1)} s) | ${ps.results.length} | ${fixed(ps.engineAlone, 1)} | ${fixed(ps.endToEnd, 1)} | ${fixed(ps.endToEnd - ps.ownCost, 1)} | ${fixed(ps.ownCost, 1)} | ${fixed(ps.overhead * 100, 1)} % | ${fixed(ps.ownShare * 100, 1)} % | ${met(ps.overhead)} (raw); ${met(ps.ownShare)} (own cost) |`,
     `| Remote engine against the local server double (answers at once), ${HOUR_SECONDS / 60} min of concatenated clips | ${remote.results.length} | ${fixed(remote.engineAlone, 1)} | ${fixed(remote.endToEnd, 1)} | ${fixed(remote.endToEnd - remote.ownCost, 1)} | ${fixed(remote.ownCost, 1)} | (the engine is a double) | — | — |`,
     `| PocketSphinx, 60 min: the pipeline's own cost above over PocketSphinx's engine time projected from its RTF ${fixed(psRtf, 3)} measured above | — | ${fixed(projectedHour, 0)} (projected) | ${fixed(projectedHour + remote.ownCost, 0)} (projected) | — | ${fixed(remote.ownCost, 1)} | ${fixed(hourOverhead * 100, 1)} % | — | ${met(hourOverhead)} |`,
     '',
-    '"Engine inside the prediction" is the time spent in `engine.recognize` during that prediction (a wrapper around the '
-      + 'service\'s engine); "pipeline\'s own cost" = end to end − that. The raw overhead compares two different runs of the '
-      + 'engine, so on a busy machine it mostly measures how the load changed between them; "own cost / engine inside" comes '
-      + 'from one prediction and is immune to that. On a quiet machine both agree. "Engine alone" with the double is the '
-      + 'client side only (cutting WAV chunks, multipart upload over loopback), not a real engine.',
+    '"Engine inside the prediction" is the time spent in `engine.recognize` during that prediction (a wrapper around the ' +
+      'service\'s engine); "pipeline\'s own cost" = end to end − that. The raw overhead compares two different runs of the ' +
+      'engine, so on a busy machine it mostly measures how the load changed between them; "own cost / engine inside" comes ' +
+      'from one prediction and is immune to that. On a quiet machine both agree. "Engine alone" with the double is the ' +
+      'client side only (cutting WAV chunks, multipart upload over loopback), not a real engine.',
     '',
     `## Stages one by one (60-minute file, ${fixed(remote.input.durationSeconds, 0)} s, ${remote.input.speech.length} VAD intervals)`,
     '',
     '| Stage | Seconds | Per audio minute (s) |',
     '|---|---|---|',
     ...remote.stages.map(([name, seconds]) => `| ${name} | ${fixed(seconds, 2)} | ${fixed(seconds / (HOUR_SECONDS / 60), 3)} |`),
-    `| sum of the stages | ${fixed(remote.stages.reduce((sum, [, s]) => sum + s, 0), 2)} | — |`,
+    `| sum of the stages | ${fixed(
+      remote.stages.reduce((sum, [, s]) => sum + s, 0),
+      2,
+    )} | — |`,
     `| the whole prediction, end to end (above; also queue pick-up, database, rendering, logs) | ${fixed(remote.endToEnd, 2)} | ${fixed(remote.endToEnd / (HOUR_SECONDS / 60), 3)} |`,
     '',
     ...stageShares(remote.stages, projectedHour),
@@ -212,12 +241,12 @@ function stageShares(stages: Array<[string, number]>, projectedHour: number): st
     return `${prefix} ${fixed(seconds / (HOUR_SECONDS / 60), 2)} s per audio minute (${fixed((seconds / projectedHour) * 100, 1)} % of PocketSphinx's time)`;
   };
   return [
-    `The pipeline's own large costs are CPU work on the whole recording: ${share('diarization')}, ${share('VAD')}; download, `
-      + 'probe and decode are streamed file to file and cost little. Diarization runs because `speakers` is unset (the '
-      + 'built-in diarizer estimates the count); a request with `speakers: 1` skips it. VAD must finish before the engine '
-      + 'starts; diarization then runs alongside the engine (measured alone here). Against a fast GPU server the ratio is '
-      + 'larger (the server is far faster than PocketSphinx, the pipeline\'s own seconds are the same), so this table also '
-      + 'gives them per audio minute: they set how many worker CPUs keep one GPU busy (docs/deployment.md).',
+    `The pipeline's own large costs are CPU work on the whole recording: ${share('diarization')}, ${share('VAD')}; download, ` +
+      'probe and decode are streamed file to file and cost little. Diarization runs because `speakers` is unset (the ' +
+      'built-in diarizer estimates the count); a request with `speakers: 1` skips it. VAD must finish before the engine ' +
+      'starts; diarization then runs alongside the engine (measured alone here). Against a fast GPU server the ratio is ' +
+      "larger (the server is far faster than PocketSphinx, the pipeline's own seconds are the same), so this table also " +
+      'gives them per audio minute: they set how many worker CPUs keep one GPU busy (docs/deployment.md).',
   ];
 }
 

@@ -15,16 +15,37 @@ import { describeMachine } from './support/bench-kit.ts';
 const LATENCY_MS = 1_000;
 const PARALLEL_RUNS = 5;
 const TYPES: PostProcessType[] = [
-  'summary', 'gist', 'meeting_minutes', 'key_facts', 'chapters', 'clean_up', 'translated_subtitles', 'speaker_names',
+  'summary',
+  'gist',
+  'meeting_minutes',
+  'key_facts',
+  'chapters',
+  'clean_up',
+  'translated_subtitles',
+  'speaker_names',
 ];
 
-interface Row { setting: string; runs: number; requests: number; seconds: number; ratio: number }
+interface Row {
+  setting: string;
+  runs: number;
+  requests: number;
+  seconds: number;
+  ratio: number;
+}
 
-async function measure(baseUrl: string, concurrency: number, count: () => number, types = TYPES): Promise<{ seconds: number; requests: number }> {
+async function measure(
+  baseUrl: string,
+  concurrency: number,
+  count: () => number,
+  types = TYPES,
+): Promise<{ seconds: number; requests: number }> {
   const before = count();
   const started = performance.now();
   await runPostProcessing({
-    transcript: MULTI_SPEAKER_TRANSCRIPT, types, targetLanguage: 'fr', customPrompt: null,
+    transcript: MULTI_SPEAKER_TRANSCRIPT,
+    types,
+    targetLanguage: 'fr',
+    customPrompt: null,
     llm: { baseUrl, apiKey: 'bench', model: 'bench-model', timeoutMs: 10_000, maxRetries: 0, contextTokens: 8_192, concurrency },
   });
   return { seconds: (performance.now() - started) / 1000, requests: count() - before };
@@ -48,19 +69,43 @@ async function main(): Promise<void> {
     const slowest = singles.reduce((a, b) => (b.seconds > a.seconds ? b : a));
     const parallelSeconds = median(parallel.map((run) => run.seconds));
     const rows: Row[] = [
-      { setting: `slowest single type alone (baseline: ${slowest.type})`, runs: 1, requests: slowest.requests, seconds: slowest.seconds, ratio: 1 },
-      { setting: 'concurrency 8, first run (cold: tokenizer and connections)', runs: 1, requests: cold.requests, seconds: cold.seconds, ratio: cold.seconds / slowest.seconds },
-      { setting: 'concurrency 8 (median)', runs: PARALLEL_RUNS, requests: parallel[0]!.requests, seconds: parallelSeconds, ratio: parallelSeconds / slowest.seconds },
-      { setting: 'concurrency 1 (sequential)', runs: 1, requests: serial.requests, seconds: serial.seconds, ratio: serial.seconds / slowest.seconds },
+      {
+        setting: `slowest single type alone (baseline: ${slowest.type})`,
+        runs: 1,
+        requests: slowest.requests,
+        seconds: slowest.seconds,
+        ratio: 1,
+      },
+      {
+        setting: 'concurrency 8, first run (cold: tokenizer and connections)',
+        runs: 1,
+        requests: cold.requests,
+        seconds: cold.seconds,
+        ratio: cold.seconds / slowest.seconds,
+      },
+      {
+        setting: 'concurrency 8 (median)',
+        runs: PARALLEL_RUNS,
+        requests: parallel[0]!.requests,
+        seconds: parallelSeconds,
+        ratio: parallelSeconds / slowest.seconds,
+      },
+      {
+        setting: 'concurrency 1 (sequential)',
+        runs: 1,
+        requests: serial.requests,
+        seconds: serial.seconds,
+        ratio: serial.seconds / slowest.seconds,
+      },
     ];
     const report = [
       '# Post-processing parallelism',
       '',
-      `${TYPES.length} types (${TYPES.join(', ')}), one request each, local OpenAI-compatible chat server with `
-        + `${LATENCY_MS} ms scripted latency per request, real \`openai\` client, runPostProcessing. `
-        + `Ratio = wall time / the slowest single type run alone in this run (1.0 is perfect parallelism, about ${TYPES.length}.0 is sequential). `
-        + 'The chat server runs in the same process as the client, so the client\'s CPU work (prompts, token '
-        + 'counting) also delays the server\'s answers a little.',
+      `${TYPES.length} types (${TYPES.join(', ')}), one request each, local OpenAI-compatible chat server with ` +
+        `${LATENCY_MS} ms scripted latency per request, real \`openai\` client, runPostProcessing. ` +
+        `Ratio = wall time / the slowest single type run alone in this run (1.0 is perfect parallelism, about ${TYPES.length}.0 is sequential). ` +
+        "The chat server runs in the same process as the client, so the client's CPU work (prompts, token " +
+        "counting) also delays the server's answers a little.",
       '',
       '| Setting | Runs | Requests per run | Wall time (s) | Ratio |',
       '|---|---|---|---|---|',

@@ -34,8 +34,15 @@ import { predictAndWait } from './support/predict-through-api.ts';
 const ENGINE_SECONDS = FULL_RUN ? [60, 300, 600] : [60, 120, 300];
 const REMOTE_SECONDS = [60, 300, 600, 1800, 3600];
 
-interface Point { audioSeconds: number; seconds: number }
-interface Series { name: string; points: Point[]; note?: string }
+interface Point {
+  audioSeconds: number;
+  seconds: number;
+}
+interface Series {
+  name: string;
+  points: Point[];
+  note?: string;
+}
 
 async function engineSeries(name: string, engine: RecognitionEngine, sizes: number[], workDir: string): Promise<Series> {
   const points: Point[] = [];
@@ -59,7 +66,10 @@ async function pipelineSeries(name: string, env: Record<string, string>, sizes: 
   try {
     for (const seconds of sizes) {
       const file = basename(await buildRecording({ seconds }));
-      const done = await predictAndWait(service.replicateBase, service.key, { audio: `${files.url}/${file}?run=${Date.now()}`, language: 'en' });
+      const done = await predictAndWait(service.replicateBase, service.key, {
+        audio: `${files.url}/${file}?run=${Date.now()}`,
+        language: 'en',
+      });
       points.push({ audioSeconds: seconds, seconds: done.totalSeconds });
       afterEach?.();
       console.log(`  ${name}: ${seconds} s of audio in ${done.totalSeconds.toFixed(1)} s`);
@@ -106,7 +116,8 @@ function fitLine(points: Point[]): { fixedSeconds: number; perSecond: number; wo
 function growthVerdict(points: Point[], line: { perSecond: number; worstMiss: number }): string {
   const [previous, last] = points.slice(-2) as [Point, Point];
   const lastStep = (last.seconds - previous.seconds) / (last.audioSeconds - previous.audioSeconds);
-  if (lastStep > 1.5 * line.perSecond) return `grows faster than linear: the last step costs ${fixed(lastStep / line.perSecond, 2)}× the fitted rate`;
+  if (lastStep > 1.5 * line.perSecond)
+    return `grows faster than linear: the last step costs ${fixed(lastStep / line.perSecond, 2)}× the fitted rate`;
   return line.worstMiss <= 0.05 ? 'linear' : 'no faster than linear (single runs are uneven; see the marginal column)';
 }
 
@@ -121,14 +132,18 @@ function seriesTable(series: Series): string[] {
   });
   const line = fitLine(series.points);
   const verdict = line
-    ? `Fit: ${fixed(line.fixedSeconds, 1)} s fixed + ${fixed(line.perSecond, 4)} s per audio second (RTF at scale ${fixed(line.perSecond, 3)}); `
-      + `worst point off the line by ${fixed(line.worstMiss * 100, 1)} % of the longest run — ${growthVerdict(series.points, line)}.`
+    ? `Fit: ${fixed(line.fixedSeconds, 1)} s fixed + ${fixed(line.perSecond, 4)} s per audio second (RTF at scale ${fixed(line.perSecond, 3)}); ` +
+      `worst point off the line by ${fixed(line.worstMiss * 100, 1)} % of the longest run — ${growthVerdict(series.points, line)}.`
     : 'Fewer than 3 lengths: no linearity check.';
   return [
-    `### ${series.name}`, '',
+    `### ${series.name}`,
+    '',
     '| Audio (min) | Seconds | RTF | RTF / RTF at the shortest | Seconds per audio minute | Marginal seconds per added audio minute |',
     '|---|---|---|---|---|---|',
-    ...rows, '', verdict, '',
+    ...rows,
+    '',
+    verdict,
+    '',
   ];
 }
 
@@ -141,24 +156,35 @@ async function main(): Promise<void> {
     series.push(await sherpaSeries(workDir));
     series.push(await pipelineSeries('Whole pipeline, PocketSphinx', { RECOGNITION_ENGINE: 'pocketsphinx' }, ENGINE_SECONDS));
     const remoteEnv = { RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: asr.baseUrl, ASR_MODEL: 'bench' };
-    series.push(await pipelineSeries('Whole pipeline, remote engine against the server double (the pipeline\'s own cost)', remoteEnv, REMOTE_SECONDS, () => asr.reset()));
+    series.push(
+      await pipelineSeries(
+        "Whole pipeline, remote engine against the server double (the pipeline's own cost)",
+        remoteEnv,
+        REMOTE_SECONDS,
+        () => asr.reset(),
+      ),
+    );
     await asr.close();
-    await writeResult('real-time-factor', [
-      '# Real-time factor and its growth with audio length',
-      '',
-      'RTF = processing seconds / audio seconds (lower is faster; 1.0 = real time). Audio: real HiFi-TTS read-speech clips '
-        + 'concatenated with ffmpeg to each length (bench/support/long-recordings.ts). One run per length, all in this run. '
-        + 'Pipeline times are `metrics.total_time` of a prediction through the real service (HTTP, pg-boss on PostgreSQL, '
-        + 'download, decode, VAD, recognition, formatting, database), so they include fixed costs such as the queue pick-up. '
-        + `PocketSphinx is measured on ${ENGINE_SECONDS.map((s) => s / 60).join(', ')} min only, to keep the run short on a `
-        + 'shared machine (it ran between 0.1× and 1.4× real time here depending on the other load); the pipeline\'s own growth '
-        + 'up to 60 minutes is measured with the remote engine against a local OpenAI-compatible server double that answers '
-        + 'at once. Linear means time = fixed cost + a constant '
-        + 'cost per audio minute: the marginal column stays level and the RTF falls towards the fitted slope as the fixed cost '
-        + '(queue pick-up, process start-up, first requests) is spread.',
-      '',
-      ...series.flatMap(seriesTable),
-    ], `npx tsx bench/real-time-factor.ts${FULL_RUN ? ' --full' : ''}`);
+    await writeResult(
+      'real-time-factor',
+      [
+        '# Real-time factor and its growth with audio length',
+        '',
+        'RTF = processing seconds / audio seconds (lower is faster; 1.0 = real time). Audio: real HiFi-TTS read-speech clips ' +
+          'concatenated with ffmpeg to each length (bench/support/long-recordings.ts). One run per length, all in this run. ' +
+          'Pipeline times are `metrics.total_time` of a prediction through the real service (HTTP, pg-boss on PostgreSQL, ' +
+          'download, decode, VAD, recognition, formatting, database), so they include fixed costs such as the queue pick-up. ' +
+          `PocketSphinx is measured on ${ENGINE_SECONDS.map((s) => s / 60).join(', ')} min only, to keep the run short on a ` +
+          "shared machine (it ran between 0.1× and 1.4× real time here depending on the other load); the pipeline's own growth " +
+          'up to 60 minutes is measured with the remote engine against a local OpenAI-compatible server double that answers ' +
+          'at once. Linear means time = fixed cost + a constant ' +
+          'cost per audio minute: the marginal column stays level and the RTF falls towards the fitted slope as the fixed cost ' +
+          '(queue pick-up, process start-up, first requests) is spread.',
+        '',
+        ...series.flatMap(seriesTable),
+      ],
+      `npx tsx bench/real-time-factor.ts${FULL_RUN ? ' --full' : ''}`,
+    );
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

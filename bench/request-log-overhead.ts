@@ -36,7 +36,10 @@ const CONNECTIONS = 10;
 /** Most of the throughput the request log and metrics may cost. */
 const GOAL = 0.1;
 
-interface Api { url: string; stop: () => Promise<void> }
+interface Api {
+  url: string;
+  stop: () => Promise<void>;
+}
 
 /** An API process whose stdout and stderr go to the file `logPath`; resolves once `/health` answers. */
 async function startApi(env: Record<string, string>, logPath: string): Promise<Api> {
@@ -49,7 +52,12 @@ async function startApi(env: Record<string, string>, logPath: string): Promise<A
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
-  while (!(await fetch(`${url}/health`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the API did not start:\n${await readFile(logPath, 'utf8')}`);
     await sleep(200);
   }
@@ -98,8 +106,14 @@ async function main(): Promise<void> {
   const database = await createTestDatabase();
   // Per-key rate limits so high that the limiter runs but never refuses: one key sends all the load here.
   const env = {
-    DATABASE_URL: database.url, DATA_DIR: dir, ALLOW_PRIVATE_NETWORK: '1', RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: asr.baseUrl, ASR_MODEL: 'bench',
-    RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_READS_PER_MINUTE: '1000000000',
+    DATABASE_URL: database.url,
+    DATA_DIR: dir,
+    ALLOW_PRIVATE_NETWORK: '1',
+    RECOGNITION_ENGINE: 'openai-compatible',
+    ASR_BASE_URL: asr.baseUrl,
+    ASR_MODEL: 'bench',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    RATE_LIMIT_READS_PER_MINUTE: '1000000000',
   };
   const apis: Record<'info' | 'silent', Api | null> = { info: null, silent: null };
   let scraper: NodeJS.Timeout | null = null;
@@ -110,7 +124,11 @@ async function main(): Promise<void> {
     apis.silent = await startApi({ ...env, LOG_LEVEL: 'silent' }, join(dir, 'api-silent.log'));
     const targets = { info: apis.info.url + fixture.path, silent: apis.silent.url + fixture.path };
     scraper = setInterval(() => {
-      for (const api of [apis.info, apis.silent]) void fetch(`${api!.url}/metrics`).then((r) => r.text(), () => '');
+      for (const api of [apis.info, apis.silent])
+        void fetch(`${api!.url}/metrics`).then(
+          (r) => r.text(),
+          () => '',
+        );
     }, 1000);
     const names = ['info', 'silent'] as const;
     for (const name of names) await load(targets[name], fixture.key); // warm-up
@@ -118,44 +136,53 @@ async function main(): Promise<void> {
     const runs: Record<(typeof names)[number], Result[]> = { info: [], silent: [] };
     for (let i = 0; i < REPETITIONS; i += 1) {
       for (const name of i % 2 === 0 ? names : [...names].reverse()) runs[name].push(await load(targets[name], fixture.key));
-      console.log(`  rep ${i + 1}: info ${runs.info.at(-1)!.requests.average.toFixed(0)}/s, silent ${runs.silent.at(-1)!.requests.average.toFixed(0)}/s`);
+      console.log(
+        `  rep ${i + 1}: info ${runs.info.at(-1)!.requests.average.toFixed(0)}/s, silent ${runs.silent.at(-1)!.requests.average.toFixed(0)}/s`,
+      );
     }
-    const written = (await readFile(logPath, 'utf8')).split('\n').slice(linesBefore - 1).filter((line) => line.includes('"msg":"request completed"'));
+    const written = (await readFile(logPath, 'utf8'))
+      .split('\n')
+      .slice(linesBefore - 1)
+      .filter((line) => line.includes('"msg":"request completed"'));
     const rps = (name: (typeof names)[number]) => median(runs[name].map((r) => r.requests.average));
     const p99 = (name: (typeof names)[number]) => median(runs[name].map((r) => r.latency.p99));
     const ratios = runs.info.map((run, i) => run.requests.average / runs.silent[i]!.requests.average);
     const overhead = 1 - median(ratios);
     const lineBytes = written.length > 0 ? written.reduce((sum, line) => sum + line.length + 1, 0) / written.length : 0;
-    await writeResult('request-log-overhead', [
-      '# Cost of the request log and the metrics',
-      '',
-      `GET of a succeeded prediction (a poll: key from the in-process cache, answer from memory), autocannon with ${CONNECTIONS} connections, `
-        + `${REPETITIONS} repetitions of one ${SECONDS} s run per process back to back, in alternating order, after a 1 s warm-up each (table: medians of each side). Two API processes of the same build `
-        + '(`apps/api/src/main.ts`, PostgreSQL on loopback, `WORKER_CONCURRENCY=0`, rate limits raised so the limiter runs but never refuses), '
-        + 'both serving `/metrics`, scraped every second during the runs. The info process writes its log to a file.',
-      '',
-      '| API process | req/s | p99 (ms) |',
-      '|---|---|---|',
-      `| \`LOG_LEVEL=silent\` (no request line) | ${fixed(rps('silent'), 0)} | ${fixed(p99('silent'), 0)} |`,
-      `| \`LOG_LEVEL=info\` (request line + metrics) | ${fixed(rps('info'), 0)} | ${fixed(p99('info'), 0)} |`,
-      '',
-      `**Overhead: ${fixed(overhead * 100, 1)} %** of the throughput (median of the ${REPETITIONS} paired ratios info / silent: ${fixed((1 - overhead) * 100, 1)} %; `
-        + `the ratios: ${ratios.map((ratio) => fixed(ratio, 2)).join(', ')}); `
-        + `goal < ${GOAL * 100} %: ${overhead < GOAL ? 'met' : 'missed'}. The info process wrote ${written.length} request lines in the measured runs, `
-        + `${fixed(lineBytes, 0)} bytes each on average. Per-run req/s, info: ${runs.info.map((r) => r.requests.average.toFixed(0)).join(', ')}; `
-        + `silent: ${runs.silent.map((r) => r.requests.average.toFixed(0)).join(', ')}.`,
-      '',
-      'What the request line costs: one object of six fields, one pino line (no redaction pass: the line is built from values '
-        + 'that cannot hold a secret), one write to stdout and one listener on the answer. A CPU profile of both processes under '
-        + 'this load (`node --cpu-prof`) puts the difference in the write to stdout (about 4 % of the CPU), pino\'s serialization '
-        + '(about 2 %) and the middleware itself (about 1 %), plus the garbage of about 300 bytes per line. Writing the lines '
-        + 'asynchronously, or gathered 4 KiB at a time, measured no better, so they are written as pino does by default (at once, '
-        + 'never lost). Two earlier versions cost far more, measured the same way: pino-http (a child logger, serializers and the '
-        + 'redaction pass per request) about 50 %, and a `req.log` getter defined on every request about 30 % (defining a property '
-        + 'on Node\'s request object slowed every later read of it in express). The other jobs on this shared machine move the '
-        + 'result between runs: runs of nearly this code within a quarter of an hour gave 6.7 % to 12 %; what is left is the price '
-        + 'of one JSON line per request, and `LOG_LEVEL=warn` keeps only the 4xx and 5xx lines.',
-    ], `npx tsx bench/request-log-overhead.ts${FULL_RUN ? ' --full' : ''}`);
+    await writeResult(
+      'request-log-overhead',
+      [
+        '# Cost of the request log and the metrics',
+        '',
+        `GET of a succeeded prediction (a poll: key from the in-process cache, answer from memory), autocannon with ${CONNECTIONS} connections, ` +
+          `${REPETITIONS} repetitions of one ${SECONDS} s run per process back to back, in alternating order, after a 1 s warm-up each (table: medians of each side). Two API processes of the same build ` +
+          '(`apps/api/src/main.ts`, PostgreSQL on loopback, `WORKER_CONCURRENCY=0`, rate limits raised so the limiter runs but never refuses), ' +
+          'both serving `/metrics`, scraped every second during the runs. The info process writes its log to a file.',
+        '',
+        '| API process | req/s | p99 (ms) |',
+        '|---|---|---|',
+        `| \`LOG_LEVEL=silent\` (no request line) | ${fixed(rps('silent'), 0)} | ${fixed(p99('silent'), 0)} |`,
+        `| \`LOG_LEVEL=info\` (request line + metrics) | ${fixed(rps('info'), 0)} | ${fixed(p99('info'), 0)} |`,
+        '',
+        `**Overhead: ${fixed(overhead * 100, 1)} %** of the throughput (median of the ${REPETITIONS} paired ratios info / silent: ${fixed((1 - overhead) * 100, 1)} %; ` +
+          `the ratios: ${ratios.map((ratio) => fixed(ratio, 2)).join(', ')}); ` +
+          `goal < ${GOAL * 100} %: ${overhead < GOAL ? 'met' : 'missed'}. The info process wrote ${written.length} request lines in the measured runs, ` +
+          `${fixed(lineBytes, 0)} bytes each on average. Per-run req/s, info: ${runs.info.map((r) => r.requests.average.toFixed(0)).join(', ')}; ` +
+          `silent: ${runs.silent.map((r) => r.requests.average.toFixed(0)).join(', ')}.`,
+        '',
+        'What the request line costs: one object of six fields, one pino line (no redaction pass: the line is built from values ' +
+          'that cannot hold a secret), one write to stdout and one listener on the answer. A CPU profile of both processes under ' +
+          "this load (`node --cpu-prof`) puts the difference in the write to stdout (about 4 % of the CPU), pino's serialization " +
+          '(about 2 %) and the middleware itself (about 1 %), plus the garbage of about 300 bytes per line. Writing the lines ' +
+          'asynchronously, or gathered 4 KiB at a time, measured no better, so they are written as pino does by default (at once, ' +
+          'never lost). Two earlier versions cost far more, measured the same way: pino-http (a child logger, serializers and the ' +
+          'redaction pass per request) about 50 %, and a `req.log` getter defined on every request about 30 % (defining a property ' +
+          "on Node's request object slowed every later read of it in express). The other jobs on this shared machine move the " +
+          'result between runs: runs of nearly this code within a quarter of an hour gave 6.7 % to 12 %; what is left is the price ' +
+          'of one JSON line per request, and `LOG_LEVEL=warn` keeps only the 4xx and 5xx lines.',
+      ],
+      `npx tsx bench/request-log-overhead.ts${FULL_RUN ? ' --full' : ''}`,
+    );
   } finally {
     if (scraper) clearInterval(scraper);
     await apis.info?.stop();

@@ -31,5 +31,7 @@ for (const script of scripts) {
   if (result.status !== 0) failed += 1;
   console.log(`=== bench/${script}: ${result.status === 0 ? 'done' : 'FAILED'} in ${((Date.now() - began) / 1000).toFixed(0)} s`);
 }
-console.log(`\n${scripts.length - failed} benchmarks finished, ${failed} failed in ${((Date.now() - started) / 60000).toFixed(1)} min; results in bench/results/`);
+console.log(
+  `\n${scripts.length - failed} benchmarks finished, ${failed} failed in ${((Date.now() - started) / 60000).toFixed(1)} min; results in bench/results/`,
+);
 process.exitCode = failed > 0 ? 1 : 0;

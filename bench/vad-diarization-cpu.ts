@@ -14,13 +14,7 @@
  * Run: `npx tsx bench/vad-diarization-cpu.ts [--full]` (quick: a 30-minute file, 2 runs each, medians;
  * full: 60 minutes, 3 runs). Writes bench/results/vad-diarization-cpu.md.
  */
-import {
-  detectSpeechLevels,
-  diarizeRecording,
-  QUIET_SPEECH_ONSET,
-  resolveDefaultVadModelPath,
-  type VadInterval,
-} from '@transcribe/core';
+import { detectSpeechLevels, diarizeRecording, QUIET_SPEECH_ONSET, resolveDefaultVadModelPath, type VadInterval } from '@transcribe/core';
 import { FULL_RUN, fixed, median, writeResult } from './support/bench-kit.ts';
 import { buildRecording } from './support/long-recordings.ts';
 
@@ -28,7 +22,12 @@ const SECONDS = FULL_RUN ? 3600 : 1800;
 const RUNS = FULL_RUN ? 3 : 2;
 const GOAL = 0.15;
 
-interface Measured { vad: number; diarization: number; speakers: number; speechSeconds: number }
+interface Measured {
+  vad: number;
+  diarization: number;
+  speakers: number;
+  speechSeconds: number;
+}
 
 async function cpuSeconds<T>(work: () => Promise<T>): Promise<[T, number]> {
   const before = process.cpuUsage();
@@ -56,7 +55,9 @@ async function main(): Promise<void> {
     for (const side of run % 2 === 0 ? (['baseline', 'subject'] as const) : (['subject', 'baseline'] as const)) {
       const result = await measure(wavPath, side === 'subject');
       runs[side].push(result);
-      console.log(`${side} run ${run + 1}: VAD ${fixed(result.vad, 2)} s, diarization ${fixed(result.diarization, 2)} s of CPU; ${result.speakers} speaker(s)`);
+      console.log(
+        `${side} run ${run + 1}: VAD ${fixed(result.vad, 2)} s, diarization ${fixed(result.diarization, 2)} s of CPU; ${result.speakers} speaker(s)`,
+      );
     }
   }
   const perMinute = (side: 'baseline' | 'subject', part: 'vad' | 'diarization') => median(runs[side].map((r) => r[part])) / minutes;
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
     const [vad, diarization] = [perMinute(side, 'vad'), perMinute(side, 'diarization')];
     const total = vad + diarization;
     const goal = side === 'subject' ? (total <= GOAL ? 'met' : 'not met') : '—';
-    return `| ${label} | ${fixed(vad, 3)} | ${fixed(diarization, 3)} | ${fixed(total, 3)} | ${fixed(total / (perMinute('baseline', 'vad') + perMinute('baseline', 'diarization')) * 100, 0)} % | ${runs[side][0]!.speakers} | ${goal} |`;
+    return `| ${label} | ${fixed(vad, 3)} | ${fixed(diarization, 3)} | ${fixed(total, 3)} | ${fixed((total / (perMinute('baseline', 'vad') + perMinute('baseline', 'diarization'))) * 100, 0)} % | ${runs[side][0]!.speakers} | ${goal} |`;
   };
   await writeResult(
     'vad-diarization-cpu',
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
       row('Baseline: one window per model call; the diarizer scores the gaps again for quiet speech', 'baseline'),
       row('Now: pieces scored in batches of up to 32; quiet speech from the same pass', 'subject'),
       '',
-      'Where the CPU went (packages/core/src/pipeline/vad/detect-speech.worker.cjs, pipeline/diarize/): one ONNX Runtime call per 32 ms window costs about 0.13 ms on one thread, one call for a batch of 32 windows about 0.040 ms per window, so the VAD scores up to 32 pieces of the file (each started 2 s early to settle the model\'s state) in one call. The quiet speech the built-in diarizer labels (far-field talkers, onset 0.2) is read from the same scores instead of a second Silero pass over the gaps. The MFCCs take the real signal\'s spectrum from one complex FFT of half the size (9.1 → 5.9 µs per frame, the values unchanged), and the resegmentation that estimates the speaker count sums before it divides and smooths with running sums. Quality: the VAD intervals match the one-window pass to within one window (detect-speech.test.ts), and the diarization error rates of `npm run bench:quality` are unchanged (bench/results/quality.md).',
+      "Where the CPU went (packages/core/src/pipeline/vad/detect-speech.worker.cjs, pipeline/diarize/): one ONNX Runtime call per 32 ms window costs about 0.13 ms on one thread, one call for a batch of 32 windows about 0.040 ms per window, so the VAD scores up to 32 pieces of the file (each started 2 s early to settle the model's state) in one call. The quiet speech the built-in diarizer labels (far-field talkers, onset 0.2) is read from the same scores instead of a second Silero pass over the gaps. The MFCCs take the real signal's spectrum from one complex FFT of half the size (9.1 → 5.9 µs per frame, the values unchanged), and the resegmentation that estimates the speaker count sums before it divides and smooths with running sums. Quality: the VAD intervals match the one-window pass to within one window (detect-speech.test.ts), and the diarization error rates of `npm run bench:quality` are unchanged (bench/results/quality.md).",
     ],
     `npx tsx bench/vad-diarization-cpu.ts${FULL_RUN ? ' --full' : ''}`,
   );

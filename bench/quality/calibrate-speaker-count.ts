@@ -34,11 +34,16 @@ const FL = (n: string) => `fleurs/fleurs-${n}.wav`;
 const HIFI = 'hifitts-6097/clips/astralplane_03_leadbeater_0639.wav';
 /** Joins: name, true number of speakers, clips played one after the other. */
 const JOINS: [string, number, string[]][] = [
-  ['jfk + LibriSpeech 0000', 2, [JFK, LS0]], ['FLEURS en-000 + en-002', 2, [FL('en-000'), FL('en-002')]],
-  ['LibriSpeech 0000 + FLEURS en-000', 2, [LS0, FL('en-000')]], ['jfk + FLEURS en-002', 2, [JFK, FL('en-002')]],
-  ['LibriVox 0870 + LibriSpeech 0000', 2, [LV('0870'), LS0]], ['FLEURS de-000 + fr-001', 2, [FL('de-000'), FL('fr-001')]],
-  ['FLEURS es-001 + pt-000', 2, [FL('es-001'), FL('pt-000')]], ['ru_deepspeech + FLEURS en-001', 2, ['ru_deepspeech_smoke.wav', FL('en-001')]],
-  ['HiFi-TTS 0639 + jfk', 2, [HIFI, JFK]], ['jfk / LibriSpeech / HiFi-TTS twice', 3, [JFK, LS0, HIFI, JFK, LS0, HIFI]],
+  ['jfk + LibriSpeech 0000', 2, [JFK, LS0]],
+  ['FLEURS en-000 + en-002', 2, [FL('en-000'), FL('en-002')]],
+  ['LibriSpeech 0000 + FLEURS en-000', 2, [LS0, FL('en-000')]],
+  ['jfk + FLEURS en-002', 2, [JFK, FL('en-002')]],
+  ['LibriVox 0870 + LibriSpeech 0000', 2, [LV('0870'), LS0]],
+  ['FLEURS de-000 + fr-001', 2, [FL('de-000'), FL('fr-001')]],
+  ['FLEURS es-001 + pt-000', 2, [FL('es-001'), FL('pt-000')]],
+  ['ru_deepspeech + FLEURS en-001', 2, ['ru_deepspeech_smoke.wav', FL('en-001')]],
+  ['HiFi-TTS 0639 + jfk', 2, [HIFI, JFK]],
+  ['jfk / LibriSpeech / HiFi-TTS twice', 3, [JFK, LS0, HIFI, JFK, LS0, HIFI]],
   ['LibriVox 0870 + 0880 + 0890 (one reader)', 1, [LV('0870'), LV('0880'), LV('0890')]],
   ['LibriSpeech 0000 + 0001 (one reader)', 1, [LS0, LS1]],
 ];
@@ -54,7 +59,10 @@ async function recordings(workDir: string, quick: boolean): Promise<[string, num
       if ((await stat(path)).size >= 6 * 32000) list.push([`hifitts-6097/clips/${f}`, 1, path]); // 6 s: two speakers of 3 s
     }
   }
-  for (const [channel, pan] of [['left', 'c0'], ['right', 'c1']]) {
+  for (const [channel, pan] of [
+    ['left', 'c0'],
+    ['right', 'c1'],
+  ]) {
     const out = join(workDir, `stereo-${channel}.wav`);
     await ffmpeg(['-i', join(AUDIO, 'stereo_two_speakers.wav'), '-af', `pan=mono|c0=${pan}`, out]);
     list.push([`stereo_two_speakers ${channel} channel`, 1, out]);
@@ -70,7 +78,8 @@ async function recordings(workDir: string, quick: boolean): Promise<[string, num
     await ffmpeg([...inputs, '-filter_complex', `${clips.map((_, i) => `[${i}:a]`).join('')}concat=n=${clips.length}:v=0:a=1`, out]);
     list.push([name, speakers, out]);
   }
-  for (const name of ['pyannote_sample', 'ami_debug_tst01']) list.push([`multispeaker/${name}`, name === 'ami_debug_tst01' ? 4 : 2, join(AUDIO, 'multispeaker', `${name}.wav`)]);
+  for (const name of ['pyannote_sample', 'ami_debug_tst01'])
+    list.push([`multispeaker/${name}`, name === 'ami_debug_tst01' ? 4 : 2, join(AUDIO, 'multispeaker', `${name}.wav`)]);
   return list;
 }
 
@@ -95,14 +104,18 @@ async function scoreRecording(wavPath: string) {
 
 const workDir = await mkdtemp(join(tmpdir(), 'calibrate-speakers-'));
 try {
-  console.log('| recording | speakers | speech s | separation k=2…6 | pair gain k=2…6 | total gain k=2…6 | estimated |\n| --- | ---: | ---: | --- | --- | --- | ---: |');
+  console.log(
+    '| recording | speakers | speech s | separation k=2…6 | pair gain k=2…6 | total gain k=2…6 | estimated |\n| --- | ---: | ---: | --- | --- | --- | ---: |',
+  );
   for (const [name, speakers, path] of await recordings(workDir, process.argv.includes('--quick'))) {
     const wavPath = join(workDir, `decoded-${basename(path)}`);
     await ffmpeg(['-i', path, wavPath]);
     const { seconds, scores } = await scoreRecording(wavPath);
     const estimated = chooseSpeakerCount(scores)?.count ?? 1;
     const column = (key: 'separation' | 'gain' | 'totalGain') => scores.map((s) => s[key].toFixed(2)).join(' ') || '–';
-    console.log(`| ${name} | ${speakers} | ${seconds.toFixed(1)} | ${column('separation')} | ${column('gain')} | ${column('totalGain')} | ${estimated === speakers ? estimated : `**${estimated}**`} |`);
+    console.log(
+      `| ${name} | ${speakers} | ${seconds.toFixed(1)} | ${column('separation')} | ${column('gain')} | ${column('totalGain')} | ${estimated === speakers ? estimated : `**${estimated}**`} |`,
+    );
   }
 } finally {
   await rm(workDir, { recursive: true, force: true });

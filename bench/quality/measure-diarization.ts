@@ -26,13 +26,18 @@ export async function measureDiarization(audioDir: string, workDir: string): Pro
     const reference = parseRttm(await readFile(`${base}.rttm`, 'utf8'));
     const uem = await readFile(`${base}.uem`, 'utf8').then(parseUem, () => undefined);
     // As in a prediction: one VAD pass gives the transcript's speech and the diarizer's quiet speech.
-    const { speech, quietSpeech } = await detectSpeechLevels(wavPath, { modelPath: resolveDefaultVadModelPath(), quietThreshold: QUIET_SPEECH_ONSET });
+    const { speech, quietSpeech } = await detectSpeechLevels(wavPath, {
+      modelPath: resolveDefaultVadModelPath(),
+      quietThreshold: QUIET_SPEECH_ONSET,
+    });
     const known = new Set(reference.map((t) => t.speaker)).size;
     for (const speakers of [known, null]) {
       const turns = await diarizeRecording({ wavPath, speech, quietSpeech, speakers });
       const result = diarizationErrorRate(reference, turns, { collar: 0.25, ...(uem ? { uem } : {}) });
       const found = new Set(turns.map((t) => t.speaker)).size;
-      rows.push(`| ${recording.name} | ${speakers ?? 'estimated'} | ${found} | ${result.der.toFixed(3)} | ${result.missed.toFixed(1)} | ${result.falseAlarm.toFixed(1)} | ${result.confusion.toFixed(1)} |`);
+      rows.push(
+        `| ${recording.name} | ${speakers ?? 'estimated'} | ${found} | ${result.der.toFixed(3)} | ${result.missed.toFixed(1)} | ${result.falseAlarm.toFixed(1)} | ${result.confusion.toFixed(1)} |`,
+      );
     }
   }
   return `## Diarization (built-in, no downloaded model)\n\nDER with a 0.25 s collar (NIST md-eval \`-c 0.25\`), VAD from Silero.\n\n| recording | speakers given | speakers found | DER | missed s | false alarm s | confusion s |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n${rows.join('\n')}\n`;

@@ -30,15 +30,17 @@ async function measure(wavPath: string, processes: number): Promise<void> {
   const seconds = (performance.now() - began) / 1000;
   const hypothesis = transcript.segments.map((segment) => segment.text).join(' ');
   const score = wordErrorRate(reference, hypothesis);
-  console.log(JSON.stringify({
-    file: wavPath.split('/').at(-1),
-    audioSeconds: Math.round(durationSeconds * 10) / 10,
-    processes,
-    wallSeconds: Math.round(seconds * 10) / 10,
-    rtf: Math.round((seconds / durationSeconds) * 1000) / 1000,
-    ...score,
-    wer: Math.round(score.wer * 1000) / 1000,
-  }));
+  console.log(
+    JSON.stringify({
+      file: wavPath.split('/').at(-1),
+      audioSeconds: Math.round(durationSeconds * 10) / 10,
+      processes,
+      wallSeconds: Math.round(seconds * 10) / 10,
+      rtf: Math.round((seconds / durationSeconds) * 1000) / 1000,
+      ...score,
+      wer: Math.round(score.wer * 1000) / 1000,
+    }),
+  );
   if (process.env.SHOW_TEXT) console.log(hypothesis);
 }
 

@@ -40,22 +40,36 @@ async function englishClips(): Promise<string[]> {
   ];
 }
 
-const NON_SPEECH = ['nonspeech/generated_digital_silence_10s.wav', 'nonspeech/generated_white_noise_10s.wav', 'nonspeech/pisets_no_speech.wav', 'music/brahms_hungarian_dance_5_us_army_strings_16k.wav'];
+const NON_SPEECH = [
+  'nonspeech/generated_digital_silence_10s.wav',
+  'nonspeech/generated_white_noise_10s.wav',
+  'nonspeech/pisets_no_speech.wav',
+  'music/brahms_hungarian_dance_5_us_army_strings_16k.wav',
+];
 
 async function transcribe(engine: RecognitionEngine, clip: string, workDir: string) {
   const wavPath = join(workDir, 'clip.wav');
   const decoded = await decodeToPcm(join(AUDIO, clip), wavPath);
   const started = performance.now();
   const transcript = await transcribeRecording({
-    wavPath, durationSeconds: decoded.durationSeconds, formatName: 'wav', engine,
-    vadModelPath: resolveDefaultVadModelPath(), language: null, prompt: null, hotwords: [],
+    wavPath,
+    durationSeconds: decoded.durationSeconds,
+    formatName: 'wav',
+    engine,
+    vadModelPath: resolveDefaultVadModelPath(),
+    language: null,
+    prompt: null,
+    hotwords: [],
   });
   return { transcript, seconds: decoded.durationSeconds, elapsed: (performance.now() - started) / 1000 };
 }
 
 async function measureEngine(engine: RecognitionEngine, workDir: string) {
   const rows: string[] = [];
-  let errors = 0, words = 0, audio = 0, elapsed = 0;
+  let errors = 0,
+    words = 0,
+    audio = 0,
+    elapsed = 0;
   for (const clip of await englishClips()) {
     const result = await transcribe(engine, clip, workDir);
     const reference = await readFile(join(AUDIO, clip.replace(/\.wav$/, '.txt')), 'utf8');
@@ -83,14 +97,22 @@ function machine(): string {
 const workDir = await mkdtemp(join(tmpdir(), 'quality-'));
 try {
   const engines: RecognitionEngine[] = [createPocketsphinxEngine({ processes: 1 })];
-  const sections: string[] = [`# Recognition quality\n\nMachine: ${machine()}. Command: \`npm run bench:quality${QUICK ? ' -- --quick' : ''}\`. Date: ${new Date().toISOString().slice(0, 10)}.\n`];
+  const sections: string[] = [
+    `# Recognition quality\n\nMachine: ${machine()}. Command: \`npm run bench:quality${QUICK ? ' -- --quick' : ''}\`. Date: ${new Date().toISOString().slice(0, 10)}.\n`,
+  ];
   for (const engine of engines) {
     const m = await measureEngine(engine, workDir);
-    sections.push(`## ${engine.name}\n\nWER over all English clips: **${m.wer.toFixed(3)}** (${m.words} reference words, ${m.audio.toFixed(0)} s of audio; recognition real-time factor ${m.rtf.toFixed(2)} including VAD).\n`);
+    sections.push(
+      `## ${engine.name}\n\nWER over all English clips: **${m.wer.toFixed(3)}** (${m.words} reference words, ${m.audio.toFixed(0)} s of audio; recognition real-time factor ${m.rtf.toFixed(2)} including VAD).\n`,
+    );
     sections.push(`Words emitted where there is no speech (must be 0):\n\n| clip | words |\n| --- | ---: |\n${m.silent.join('\n')}\n`);
-    sections.push(`Language identification on FLEURS: not measured — ${engine.name} recognises English only and does not detect languages.\n`);
+    sections.push(
+      `Language identification on FLEURS: not measured — ${engine.name} recognises English only and does not detect languages.\n`,
+    );
     sections.push(await measureHotwords(engine, AUDIO, workDir));
-    sections.push(`<details><summary>WER per clip</summary>\n\n| clip | seconds | words | WER |\n| --- | ---: | ---: | ---: |\n${m.rows.join('\n')}\n\n</details>\n`);
+    sections.push(
+      `<details><summary>WER per clip</summary>\n\n| clip | seconds | words | WER |\n| --- | ---: | ---: | ---: |\n${m.rows.join('\n')}\n\n</details>\n`,
+    );
   }
   sections.push(await measureDiarization(AUDIO, workDir));
   await mkdir(join(import.meta.dirname, '..', 'results'), { recursive: true });

@@ -1,6 +1,11 @@
 /** The part of autocannon 8's API the benchmarks use (the package ships no types). */
 declare module 'autocannon' {
-  export interface Histogram { average: number; p50: number; p99: number; max: number }
+  export interface Histogram {
+    average: number;
+    p50: number;
+    p99: number;
+    max: number;
+  }
   export interface Options {
     url: string;
     connections?: number;

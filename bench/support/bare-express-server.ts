@@ -47,8 +47,11 @@ if (process.env.BARE_DATABASE_URL) {
         VALUES (${id}, ${apiKeyId}, 'api', 'processing', ${tx.json(input as never)}, ${tx.json(input as never)}, ${tx.json({ kind: 'link', url: input.audio } as never)})
         RETURNING *`;
       // As the service's executor does (platform/jobs/bind-job-executor.ts): undefined → null, data as JSON text.
-      const params = (values: unknown[]) => values.map((v) => (v === undefined ? null : typeof v === 'object' && v !== null && !(v instanceof Date) ? JSON.stringify(v) : v));
-      const executeSql = async (text: string, values: unknown[]) => ({ rows: Array.from(await tx.unsafe(text, params(values) as never[])) });
+      const params = (values: unknown[]) =>
+        values.map((v) => (v === undefined ? null : typeof v === 'object' && v !== null && !(v instanceof Date) ? JSON.stringify(v) : v));
+      const executeSql = async (text: string, values: unknown[]) => ({
+        rows: Array.from(await tx.unsafe(text, params(values) as never[])),
+      });
       await boss.send('transcribe', { predictionId: id }, { db: { executeSql } });
     });
     res.status(201).json(postBody);

@@ -12,10 +12,15 @@ export const FULL_RUN = process.argv.includes('--full') || process.env.BENCH_FUL
 export function describeMachine(): string {
   const cpus = os.cpus();
   const memoryGiB = (os.totalmem() / 1024 ** 3).toFixed(1);
-  const load = os.loadavg().map((value) => value.toFixed(1)).join(' / ');
-  return `Machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${memoryGiB} GiB memory, `
-    + `Node ${process.version}, ${os.type()} ${os.release()}; load average (1/5/15 min) at the end: ${load}; `
-    + `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
+  const load = os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' / ');
+  return (
+    `Machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${memoryGiB} GiB memory, ` +
+    `Node ${process.version}, ${os.type()} ${os.release()}; load average (1/5/15 min) at the end: ${load}; ` +
+    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`
+  );
 }
 
 /** The median of `values` (the upper one of the two middle values for an even count). */
@@ -40,8 +45,15 @@ export function megabytes(bytes: number): string {
  * command that reproduces it appended.
  */
 export async function writeResult(name: string, lines: string[], command: string): Promise<void> {
-  const report = [...lines, '', `Reproduce: \`${command}\` (or \`npm run bench${FULL_RUN ? ' -- --full' : ''}\` for every benchmark). `
-    + `Run mode: ${FULL_RUN ? 'full (`--full`)' : 'quick (default)'}.`, '', describeMachine(), ''].join('\n');
+  const report = [
+    ...lines,
+    '',
+    `Reproduce: \`${command}\` (or \`npm run bench${FULL_RUN ? ' -- --full' : ''}\` for every benchmark). ` +
+      `Run mode: ${FULL_RUN ? 'full (`--full`)' : 'quick (default)'}.`,
+    '',
+    describeMachine(),
+    '',
+  ].join('\n');
   console.log(report);
   const dir = new URL('../results/', import.meta.url);
   await mkdir(dir, { recursive: true });

@@ -49,14 +49,40 @@ export async function buildRecording(spec: RecordingSpec): Promise<string> {
   await mkdir(BENCH_TMP, { recursive: true });
   const path = join(BENCH_TMP, recordingName(spec));
   const expected = 44 + Math.round(spec.seconds * rate) * channels * 2;
-  const size = await stat(path).then((info) => info.size, () => -1);
+  const size = await stat(path).then(
+    (info) => info.size,
+    () => -1,
+  );
   if (Math.abs(size - expected) <= channels * 2 * 2) return path;
   const repeats = Math.ceil(spec.seconds / LONG_CLIP_SECONDS);
   const list = join(BENCH_TMP, `concat-${repeats}.txt`);
   await writeFile(list, Array.from({ length: repeats }, () => `file '${LONG_CLIP}'\n`).join(''));
   const partial = `${path}.part.wav`;
-  await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list,
-    '-t', String(spec.seconds), '-ar', String(rate), '-ac', String(channels), '-c:a', 'pcm_s16le', '-fflags', '+bitexact', '-map_metadata', '-1', partial]);
+  await run('ffmpeg', [
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    list,
+    '-t',
+    String(spec.seconds),
+    '-ar',
+    String(rate),
+    '-ac',
+    String(channels),
+    '-c:a',
+    'pcm_s16le',
+    '-fflags',
+    '+bitexact',
+    '-map_metadata',
+    '-1',
+    partial,
+  ]);
   await rename(partial, path);
   return path;
 }

@@ -21,10 +21,19 @@ export interface FinishedPrediction {
  * @throws Error when the create request is refused, the prediction does not succeed, or it runs
  *   past `timeoutMs`.
  */
-export async function predictAndWait(replicateBase: string, key: string, input: Record<string, unknown>, options: { pollMs?: number; timeoutMs?: number } = {}): Promise<FinishedPrediction> {
+export async function predictAndWait(
+  replicateBase: string,
+  key: string,
+  input: Record<string, unknown>,
+  options: { pollMs?: number; timeoutMs?: number } = {},
+): Promise<FinishedPrediction> {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const started = performance.now();
-  const created = await fetch(`${replicateBase}/v1/models/service/transcribe/predictions`, { method: 'POST', headers, body: JSON.stringify({ input }) });
+  const created = await fetch(`${replicateBase}/v1/models/service/transcribe/predictions`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ input }),
+  });
   if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
   const { id } = (await created.json()) as { id: string };
   const deadline = Date.now() + (options.timeoutMs ?? 3_600_000);
@@ -66,5 +75,11 @@ export function timeEngine(ctx: ServiceContext): EngineTimer {
       }
     },
   };
-  return { take: () => { const taken = seconds; seconds = 0; return taken; } };
+  return {
+    take: () => {
+      const taken = seconds;
+      seconds = 0;
+      return taken;
+    },
+  };
 }

@@ -28,10 +28,28 @@ function listTestFiles(root: string): string[] {
  */
 export const NEEDS_SERVICES = new RegExp(
   [
-    'startTestService', 'useApiFixture', 'spawnService', 'openDatabase', 'createTestDatabase', 'startTestBot',
-    'startFakeBotApi', 'TEST_POSTGRES', 'PGlite', 'AUDIO_DIR', 'shared/audio', 'ffmpeg', 'pocketsphinx',
-    'decodeToPcm', 'probeMedia', 'serveFiles', 'detectSpeech', 'spawn\\(', 'execFile', 'runScriptToEnd',
-    'chromium', '\\.wav\\b',
+    'startTestService',
+    'useApiFixture',
+    'spawnService',
+    'openDatabase',
+    'createTestDatabase',
+    'startTestBot',
+    'startFakeBotApi',
+    'TEST_POSTGRES',
+    'PGlite',
+    'AUDIO_DIR',
+    'shared/audio',
+    'ffmpeg',
+    'pocketsphinx',
+    'decodeToPcm',
+    'probeMedia',
+    'serveFiles',
+    'detectSpeech',
+    'spawn\\(',
+    'execFile',
+    'runScriptToEnd',
+    'chromium',
+    '\\.wav\\b',
   ].join('|'),
 );
 

@@ -4,7 +4,14 @@ import { FAKE_ENGINE_TEXT, createFakeEngine } from '../test-support/create-fake-
 import { parseEnv } from './env.ts';
 import { assertFakeEngineAllowed, selectEngine } from './select-engine.ts';
 
-const request = { wavPath: '/data/work/abc123/audio.wav', durationSeconds: 3, speech: [{ start: 0.5, end: 2.5 }], language: null, prompt: null, hotwords: [] };
+const request = {
+  wavPath: '/data/work/abc123/audio.wav',
+  durationSeconds: 3,
+  speech: [{ start: 0.5, end: 2.5 }],
+  language: null,
+  prompt: null,
+  hotwords: [],
+};
 
 describe('the fake recognition engine (load and fault tests only)', () => {
   it('should answer one fixed segment over the first speech interval and count its calls', async () => {
@@ -26,7 +33,9 @@ describe('the fake recognition engine (load and fault tests only)', () => {
   });
 
   it('should refuse to be selected outside NODE_ENV=test without ALLOW_FAKE_ENGINE=1', async () => {
-    expect(() => assertFakeEngineAllowed({ nodeEnv: 'production', allowFakeEngine: false })).toThrow(/only with NODE_ENV=test or ALLOW_FAKE_ENGINE=1/);
+    expect(() => assertFakeEngineAllowed({ nodeEnv: 'production', allowFakeEngine: false })).toThrow(
+      /only with NODE_ENV=test or ALLOW_FAKE_ENGINE=1/,
+    );
     expect(() => assertFakeEngineAllowed({ nodeEnv: undefined, allowFakeEngine: true })).not.toThrow();
     const refused = await selectEngine(parseEnv({ RECOGNITION_ENGINE: 'fake', NODE_ENV: 'production' })).catch((error: unknown) => error);
     expect(isAppError(refused, 'engine_unavailable')).toBe(true);

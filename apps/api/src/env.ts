@@ -20,22 +20,41 @@ const envSchema = z.object({
   /** Address to bind; loopback by default is safer, but containers need 0.0.0.0. */
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   /** Public root of the service as clients reach it, used for absolute URLs (replicate-compat.md 2). */
   PUBLIC_BASE_URL: httpUrl.optional(),
   ALLOW_PRIVATE_NETWORK: flag,
-  MAX_MEDIA_BYTES: z.coerce.number().int().positive().default(300 * 1024 * 1024),
-  DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
+  MAX_MEDIA_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(300 * 1024 * 1024),
+  DOWNLOAD_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60 * 1000),
   /** Jobs taken at once by this process (downloads overlap); recognitions are bounded separately. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
   RECOGNITION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** A running job is retried after this long without finishing (crash safety with several workers). */
-  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(4 * 3600),
+  JOB_EXPIRE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(4 * 3600),
   /** How often a running job proves it is alive, and how long a silent one is presumed dead (crash safety). */
   JOB_HEARTBEAT_MS: z.coerce.number().int().min(100).default(10_000),
   JOB_LEASE_STALE_MS: z.coerce.number().int().min(500).default(45_000),
   /** `GET /ready` answers 503 when the file system of DATA_DIR has less free space than this, bytes. */
-  MIN_FREE_DISK_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
+  MIN_FREE_DISK_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1024 * 1024 * 1024),
   /** Level of the structured logs (pino): fatal, error, warn, info, debug, trace or silent. Unset: info (silent under NODE_ENV=test). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   /**
@@ -77,7 +96,11 @@ const envSchema = z.object({
   ASR_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   /** Requests in flight per recognition (1 for whisper.cpp's server). */
   ASR_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
-  ASR_MAX_REQUEST_BYTES: z.coerce.number().int().positive().default(24 * 1024 * 1024),
+  ASR_MAX_REQUEST_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 1024 * 1024),
   ASR_MAX_CHUNK_SECONDS: z.coerce.number().positive().default(300),
   VAD_MODEL_PATH: z.string().optional(),
   POCKETSPHINX_BIN: z.string().optional(),
@@ -93,12 +116,18 @@ const envSchema = z.object({
   /** Post-processing types run at once for one prediction (spec 2.4: up to 8 in parallel). */
   LLM_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(8),
   /** Telegram bot (apps/bot): runs beside the API when the token is set. */
-  TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]+$/, 'must look like 123456:ABC-DEF…').optional(),
+  TELEGRAM_BOT_TOKEN: z
+    .string()
+    .regex(/^\d+:[A-Za-z0-9_-]+$/, 'must look like 123456:ABC-DEF…')
+    .optional(),
   /** A local Bot API server (lifts the 20 MB download limit to 2 GB). */
   TELEGRAM_API_ROOT: httpUrl.optional(),
   /** Webhook mode: the public URL Telegram posts updates to (served by this express app). */
   BOT_WEBHOOK_URL: httpUrl.optional(),
-  BOT_WEBHOOK_SECRET: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/).optional(),
+  BOT_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,256}$/)
+    .optional(),
   /** After a key reissue the old key keeps working this long (spec 5.3: at most 5 minutes). */
   KEY_REISSUE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(300),
   /** Lifetime of the cache and the free-repeat window (spec 2.6.1). */
@@ -116,7 +145,11 @@ const envSchema = z.object({
   /** How long an authenticated API key is trusted without a database query while the key-change notification channel is down, ms (0 = no key memory). Revocations reach every process at once through LISTEN/NOTIFY; this bounds a missed one (docs/api.md). */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** Memory for the answers of finished predictions kept by `GET /predictions/{id}`, bytes (0 = off). */
-  PREDICTION_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  PREDICTION_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024 * 1024),
   /** How often an idle worker looks for jobs created by other processes, seconds; a job created in this process wakes its workers at once. */
   QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(0.5),
   /** Where stored downloads live: `local` (DATA_DIR/media) or `s3` (a bucket shared by API and worker machines, docs/deployment.md). */
@@ -153,7 +186,10 @@ export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 export function checkEnv(source: NodeJS.ProcessEnv): { env: Env; problems: [] } | { env: null; problems: string[] } {
   const result = envSchema.safeParse(source);
   if (result.success) return { env: result.data, problems: [] };
-  return { env: null, problems: result.error.issues.map((issue) => `Invalid environment variable ${issue.path.join('.')}: ${issue.message}`) };
+  return {
+    env: null,
+    problems: result.error.issues.map((issue) => `Invalid environment variable ${issue.path.join('.')}: ${issue.message}`),
+  };
 }
 
 /**

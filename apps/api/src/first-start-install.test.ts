@@ -16,7 +16,8 @@ const BASE = findCatalogModel(RECOMMENDED_CPU_MODEL)!;
 async function waitForLog(read: () => string, component: string, text: string, timeoutMs: number): Promise<void> {
   const started = performance.now();
   while (findLogLines(read(), component, text).length === 0) {
-    if (performance.now() - started > timeoutMs) throw new Error(`no ${component} line with "${text}" within ${timeoutMs} ms in:\n${read()}`);
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`no ${component} line with "${text}" within ${timeoutMs} ms in:\n${read()}`);
     await sleep(100);
   }
 }
@@ -53,16 +54,24 @@ describe('first start without a model', () => {
     expect(autoInstallMirror({ MODELS_AUTO_INSTALL: undefined, NODE_ENV: undefined })).toBe(false);
     expect(autoInstallMirror({ MODELS_AUTO_INSTALL: '1', NODE_ENV: 'test' })).toBeNull();
     expect(autoInstallMirror({ MODELS_AUTO_INSTALL: undefined, NODE_ENV: 'test' })).toBe(false);
-    expect(autoInstallMirror({ MODELS_AUTO_INSTALL: 'http://mirror.local/asr-models/', NODE_ENV: 'test' })).toBe('http://mirror.local/asr-models/');
+    expect(autoInstallMirror({ MODELS_AUTO_INSTALL: 'http://mirror.local/asr-models/', NODE_ENV: 'test' })).toBe(
+      'http://mirror.local/asr-models/',
+    );
   });
 
   it('npm run models -- first-start: gives up in one line within the probe timeout when the host never answers', async () => {
     const hole = await startBlackHole();
     try {
       const started = performance.now();
-      const { code, stdout } = await runScriptToEnd(CLI, ['first-start', '--models-dir', modelsDir, '--mirror', hole.url, '--probe-timeout-ms', '1500'], {});
+      const { code, stdout } = await runScriptToEnd(
+        CLI,
+        ['first-start', '--models-dir', modelsDir, '--mirror', hole.url, '--probe-timeout-ms', '1500'],
+        {},
+      );
       expect(code).toBe(0);
-      expect(stdout).toBe(`[models] cannot reach ${new URL(hole.url).host} (no answer within 1.5 s): staying on PocketSphinx; to install ${BASE.name} later run \`npm run models -- download ${BASE.name}\` (offline: \`npm run models -- install ${BASE.name}.tar.bz2\`)\n`);
+      expect(stdout).toBe(
+        `[models] cannot reach ${new URL(hole.url).host} (no answer within 1.5 s): staying on PocketSphinx; to install ${BASE.name} later run \`npm run models -- download ${BASE.name}\` (offline: \`npm run models -- install ${BASE.name}.tar.bz2\`)\n`,
+      );
       expect(performance.now() - started).toBeLessThan(15_000);
     } finally {
       await hole.close();
@@ -73,15 +82,21 @@ describe('first start without a model', () => {
     const closed = `http://127.0.0.1:${await freePort()}/asr-models/`;
     const { code, stdout } = await runScriptToEnd(CLI, ['first-start', '--models-dir', modelsDir, '--mirror', closed], {});
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^\[models\] cannot reach 127\.0\.0\.1:\d+ \(.*ECONNREFUSED.*\): staying on PocketSphinx; .*`npm run models -- download sherpa-onnx-whisper-base`/);
+    expect(stdout).toMatch(
+      /^\[models\] cannot reach 127\.0\.0\.1:\d+ \(.*ECONNREFUSED.*\): staying on PocketSphinx; .*`npm run models -- download sherpa-onnx-whisper-base`/,
+    );
     expect(stdout.trim().split('\n')).toHaveLength(1);
   });
 
   it('npm run models -- first-start: downloads the recommended model with progress lines, and the self-test refuses a bad one', async () => {
     const { code, stdout } = await runScriptToEnd(CLI, ['first-start', '--models-dir', modelsDir, '--mirror', host.url], {});
-    expect(stdout).toContain(`[models] no model installed: installing ${BASE.name} (recommended for CPU) from ${host.url}${BASE.name}.tar.bz2 in the background`);
+    expect(stdout).toContain(
+      `[models] no model installed: installing ${BASE.name} (recommended for CPU) from ${host.url}${BASE.name}.tar.bz2 in the background`,
+    );
     expect(stdout).toMatch(/^\[models\] downloading sherpa-onnx-whisper-base: 100% /m);
-    expect(stdout).toMatch(/^\[models\] installing sherpa-onnx-whisper-base failed: Self-test of sherpa-onnx-whisper-base failed: .*Still on PocketSphinx; retry with `npm run models -- download sherpa-onnx-whisper-base`$/m);
+    expect(stdout).toMatch(
+      /^\[models\] installing sherpa-onnx-whisper-base failed: Self-test of sherpa-onnx-whisper-base failed: .*Still on PocketSphinx; retry with `npm run models -- download sherpa-onnx-whisper-base`$/m,
+    );
     expect(code).toBe(1);
     expect(await readdir(modelsDir)).not.toContain(BASE.name);
     // Nothing is downloaded when a model is there.
@@ -93,7 +108,12 @@ describe('first start without a model', () => {
   });
 
   it('the service starts on PocketSphinx at once and tries nothing with MODELS_AUTO_INSTALL=0', async () => {
-    const service = await spawnService({ DATA_DIR: join(work, `data-off-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: '0', LOG_LEVEL: 'info' });
+    const service = await spawnService({
+      DATA_DIR: join(work, `data-off-${Date.now()}`),
+      MODELS_DIR: modelsDir,
+      MODELS_AUTO_INSTALL: '0',
+      LOG_LEVEL: 'info',
+    });
     try {
       expect(logged(service.output(), 'recognition', 'engine pocketsphinx: auto, no sherpa-onnx model')).toHaveLength(1);
       await sleep(1000);
@@ -107,7 +127,10 @@ describe('first start without a model', () => {
 
   it('the service answers on PocketSphinx while the download runs, and the download ends with the service', async () => {
     host.stallAfter(100); // the archive is a few kB: stall early in it
-    const service = await spawnService({ DATA_DIR: join(work, `data-stall-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: host.url, LOG_LEVEL: 'info' }, 30_000);
+    const service = await spawnService(
+      { DATA_DIR: join(work, `data-stall-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: host.url, LOG_LEVEL: 'info' },
+      30_000,
+    );
     try {
       await waitForLog(service.output, 'models', `downloading ${BASE.name}: 0%`, 20_000);
       expect(host.stalled()).toBe(1);
@@ -128,16 +151,27 @@ describe('first start without a model', () => {
   it('the service falls back in one line, a few seconds after it starts, when the release host is unreachable', async () => {
     const hole = await startBlackHole();
     const started = performance.now();
-    const service = await spawnService({ DATA_DIR: join(work, `data-hole-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: hole.url, LOG_LEVEL: 'info' }, 30_000);
+    const service = await spawnService(
+      { DATA_DIR: join(work, `data-hole-${Date.now()}`), MODELS_DIR: modelsDir, MODELS_AUTO_INSTALL: hole.url, LOG_LEVEL: 'info' },
+      30_000,
+    );
     try {
       const healthy = performance.now() - started;
       expect(logged(service.output(), 'recognition', 'engine pocketsphinx')).toHaveLength(1);
       await waitForLog(service.output, 'models', 'cannot reach', 20_000);
       const fallback = performance.now() - started;
-      expect(logged(service.output(), 'models', `staying on PocketSphinx; to install ${BASE.name} later run \`npm run models -- download ${BASE.name}\``)).toHaveLength(1);
+      expect(
+        logged(
+          service.output(),
+          'models',
+          `staying on PocketSphinx; to install ${BASE.name} later run \`npm run models -- download ${BASE.name}\``,
+        ),
+      ).toHaveLength(1);
       expect(logged(service.output(), 'models')).toHaveLength(1); // one line, and nothing else from the install
       expect((await fetch(`${service.url}/health`)).ok).toBe(true);
-      console.log(`unreachable host: service healthy after ${(healthy / 1000).toFixed(1)} s, fallback line after ${(fallback / 1000).toFixed(1)} s`);
+      console.log(
+        `unreachable host: service healthy after ${(healthy / 1000).toFixed(1)} s, fallback line after ${(fallback / 1000).toFixed(1)} s`,
+      );
     } finally {
       await service.kill();
       await hole.close();

@@ -13,9 +13,15 @@ import { createServiceLogger } from './logging/create-service-logger.ts';
  * @param logger the process's logger; default a new one at LOG_LEVEL (info), for entry points that
  *   have none yet.
  */
-export function logStrayRejections(processName: string, logger: Logger = createServiceLogger({ level: process.env.LOG_LEVEL ?? 'info' })): void {
+export function logStrayRejections(
+  processName: string,
+  logger: Logger = createServiceLogger({ level: process.env.LOG_LEVEL ?? 'info' }),
+): void {
   process.on('unhandledRejection', (reason) => {
     const message = reason instanceof Error ? reason.message.split('\n')[0] : String(reason);
-    logger.error({ component: 'process', process_name: processName }, `a background operation failed and was left to its retry: ${message}`);
+    logger.error(
+      { component: 'process', process_name: processName },
+      `a background operation failed and was left to its retry: ${message}`,
+    );
   });
 }

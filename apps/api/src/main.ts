@@ -19,7 +19,10 @@ function stopAndExit(running: RunningService): void {
   running.stop().then(
     () => process.exit(0),
     (error: Error) => {
-      logger.error({ component: 'service', err: { type: error.name, message: error.message, stack: error.stack } }, `stop failed: ${error.message}`);
+      logger.error(
+        { component: 'service', err: { type: error.name, message: error.message, stack: error.stack } },
+        `stop failed: ${error.message}`,
+      );
       process.exit(1);
     },
   );

@@ -42,7 +42,7 @@ describe('workers on a remote GPU inference server, concurrency matched to its c
   beforeAll(async () => {
     gpu = await startTranscriptionServer({
       script: async () => {
-        if (inFlight >= GPU_CAPACITY) return (refused += 1), { status: 429, headers: { 'retry-after': '1' } };
+        if (inFlight >= GPU_CAPACITY) return ((refused += 1), { status: 429, headers: { 'retry-after': '1' } });
         inFlight += 1;
         await new Promise((resolve) => setTimeout(resolve, SERVER_LATENCY_MS));
         inFlight -= 1;
@@ -53,9 +53,17 @@ describe('workers on a remote GPU inference server, concurrency matched to its c
     files = await serveFiles(AUDIO_DIR);
     dataDir = await mkdtemp(join(tmpdir(), 'gpu-workers-'));
     const env = {
-      DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ALLOW_PRIVATE_NETWORK: '1',
-      RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: gpu.baseUrl, ASR_MODEL: 'whisper-large-v3',
-      ASR_CONCURRENCY: '2', ASR_MAX_CHUNK_SECONDS: '4', RECOGNITION_CONCURRENCY: '1',
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ALLOW_PRIVATE_NETWORK: '1',
+      RECOGNITION_ENGINE: 'openai-compatible',
+      ASR_BASE_URL: gpu.baseUrl,
+      ASR_MODEL: 'whisper-large-v3',
+      ASR_CONCURRENCY: '2',
+      ASR_MAX_CHUNK_SECONDS: '4',
+      RECOGNITION_CONCURRENCY: '1',
     };
     services.push(await startService(parseEnv({ ...env, WORKER_CONCURRENCY: '0' })));
     for (let i = 0; i < 2; i += 1) services.push(await startService(parseEnv({ ...env, WORKER_CONCURRENCY: '2' }), { http: false }));
@@ -74,15 +82,17 @@ describe('workers on a remote GPU inference server, concurrency matched to its c
     const counters = workers.map(countRecognitions);
     const key = (await createApiKey(api.ctx.database.db, 'gpu')).secret;
     const base = `${api.url}/v1/replicate`;
-    const ids = await Promise.all(Array.from({ length: 6 }, async (_, i) => {
-      const response = await fetch(`${base}/v1/models/service/transcribe/predictions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ input: { audio: `${files.url}/jfk.wav?copy=${i}`, language: 'en' } }),
-      });
-      expect(response.status).toBe(201);
-      return ((await response.json()) as { id: string }).id;
-    }));
+    const ids = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const response = await fetch(`${base}/v1/models/service/transcribe/predictions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ input: { audio: `${files.url}/jfk.wav?copy=${i}`, language: 'en' } }),
+        });
+        expect(response.status).toBe(201);
+        return ((await response.json()) as { id: string }).id;
+      }),
+    );
     const done = await Promise.all(ids.map((id) => pollPrediction(base, key, id, 120_000)));
     expect(done.map((p) => p.status)).toEqual(Array(6).fill('succeeded'));
     expect(gpu.requests.length).toBeGreaterThanOrEqual(6 * 2); // jfk.wav (11 s) is cut into chunks of at most 4 s

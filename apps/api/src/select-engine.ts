@@ -57,7 +57,10 @@ export async function selectEngine(env: Env, logger?: Logger): Promise<Recogniti
   const { engine, reason } = await selectRecognitionEngine({
     choice: env.RECOGNITION_ENGINE,
     modelsDir: env.MODELS_DIR,
-    sherpaModels: env.SHERPA_MODEL?.split(',').map((name) => name.trim()).filter(Boolean) ?? [],
+    sherpaModels:
+      env.SHERPA_MODEL?.split(',')
+        .map((name) => name.trim())
+        .filter(Boolean) ?? [],
     sherpa: { maxThreads: env.SHERPA_THREADS },
     remoteBaseUrl: env.ASR_BASE_URL,
     createRemoteEngine: () => remoteEngine(env),
@@ -111,7 +114,15 @@ const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
  * its partial download resumes at the next start.
  */
 function startFirstStartInstall(modelsDir: string, mirror: string | null, logger: Logger | undefined): void {
-  const args = ['--import', 'tsx', 'apps/api/src/cli/models.ts', 'first-start', '--models-dir', path.resolve(modelsDir), ...(mirror ? ['--mirror', mirror] : [])];
+  const args = [
+    '--import',
+    'tsx',
+    'apps/api/src/cli/models.ts',
+    'first-start',
+    '--models-dir',
+    path.resolve(modelsDir),
+    ...(mirror ? ['--mirror', mirror] : []),
+  ];
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const relay = (level: 'info' | 'warn') => (line: string) => {
     const text = line.replace(/^\[models\] /, '').trim();

@@ -8,7 +8,15 @@ describe('selectMediaStore', () => {
   });
 
   it('should build the S3 store from the S3_* variables', () => {
-    const store = selectMediaStore(parseEnv({ MEDIA_STORE: 's3', S3_BUCKET: 'media', S3_PREFIX: 'transcribe/', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: '1' }));
+    const store = selectMediaStore(
+      parseEnv({
+        MEDIA_STORE: 's3',
+        S3_BUCKET: 'media',
+        S3_PREFIX: 'transcribe/',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_FORCE_PATH_STYLE: '1',
+      }),
+    );
     expect(store?.kind).toBe('s3');
     expect(store?.description).toBe('s3://media/transcribe/');
   });
@@ -18,6 +26,8 @@ describe('selectMediaStore', () => {
   });
 
   it('should refuse half a pair of static credentials', () => {
-    expect(() => selectMediaStore(parseEnv({ MEDIA_STORE: 's3', S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'key' }))).toThrow(/both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/);
+    expect(() => selectMediaStore(parseEnv({ MEDIA_STORE: 's3', S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'key' }))).toThrow(
+      /both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/,
+    );
   });
 });

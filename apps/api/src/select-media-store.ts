@@ -11,7 +11,8 @@ import type { Env } from './env.ts';
  */
 export function selectMediaStore(env: Env, logger?: Pick<Logger, 'info'>): MediaStore | undefined {
   if (env.MEDIA_STORE === 'local') return undefined;
-  if (!env.S3_BUCKET) throw new Error('MEDIA_STORE=s3 needs S3_BUCKET (and S3_ENDPOINT with S3_FORCE_PATH_STYLE=1 for MinIO); see docs/deployment.md.');
+  if (!env.S3_BUCKET)
+    throw new Error('MEDIA_STORE=s3 needs S3_BUCKET (and S3_ENDPOINT with S3_FORCE_PATH_STYLE=1 for MinIO); see docs/deployment.md.');
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
     throw new Error('Set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (to use the AWS default credentials chain).');
   }

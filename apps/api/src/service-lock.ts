@@ -13,7 +13,6 @@ export function serviceLockPath(dataDir: string): string {
   return join(dataDir, 'service.json');
 }
 
-
 /**
  * Reads the lock of a service that is still running, or null when none runs (a stale file is ignored).
  * @throws Error when the folder's owner names no port (port 0: a bot-alone process of an earlier

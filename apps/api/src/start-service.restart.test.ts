@@ -26,7 +26,15 @@ async function stallingServer(bytes: Buffer) {
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/jfk.wav`;
-  return { url, arrived, requests: () => requests, close: () => { server.closeAllConnections(); server.close(); } };
+  return {
+    url,
+    arrived,
+    requests: () => requests,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
 describe.each(['pglite', 'postgres'] as const)('a service killed while a job runs (%s)', (kind) => {
@@ -51,7 +59,10 @@ describe.each(['pglite', 'postgres'] as const)('a service killed while a job run
     };
     const media = await stallingServer(await readFile(join(AUDIO_DIR, 'jfk.wav')));
     const first = await spawnService(env);
-    const key = (await runScriptToEnd('apps/api/src/cli/apikey.ts', ['create', '--label', 'restart'], env)).stdout.trim().split('\n').at(-1)!;
+    const key = (await runScriptToEnd('apps/api/src/cli/apikey.ts', ['create', '--label', 'restart'], env)).stdout
+      .trim()
+      .split('\n')
+      .at(-1)!;
     const created = await fetch(`${first.url}/v1/replicate/v1/models/service/transcribe/predictions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

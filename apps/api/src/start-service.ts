@@ -55,10 +55,14 @@ export interface RunningService {
  *   `options.logDestination` (tests) or stdout.
  * @throws Error naming the cause when the embedded database is in use or the engine is missing.
  */
-export async function startService(env: Env, options: { http?: boolean; logDestination?: DestinationStream; logger?: Logger } = {}): Promise<RunningService> {
+export async function startService(
+  env: Env,
+  options: { http?: boolean; logDestination?: DestinationStream; logger?: Logger } = {},
+): Promise<RunningService> {
   // Tests read logs only where they ask for them (LOG_LEVEL and a destination); vitest sets VITEST.
   const quiet = env.NODE_ENV === 'test' || process.env.VITEST !== undefined;
-  const logger = options.logger ?? createServiceLogger({ level: env.LOG_LEVEL ?? (quiet ? 'silent' : 'info'), destination: options.logDestination });
+  const logger =
+    options.logger ?? createServiceLogger({ level: env.LOG_LEVEL ?? (quiet ? 'silent' : 'info'), destination: options.logDestination });
   const dataDir = resolve(env.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
   const embedded = !env.DATABASE_URL;
@@ -107,16 +111,26 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
   const metrics = createServiceMetrics(ctx); // before the worker starts: every prediction it ends is counted
   ctx.metrics = metrics.predictions;
   await startPartialUploadSweeper(ctx, { soleOwner: embedded }); // data: uploads cut short by a stop
-  await startWebhookWorker(ctx, { requeueInterrupted: embedded, retryDeadlineMs: env.WEBHOOK_RETRY_DEADLINE_MS, retryDelaySeconds: env.WEBHOOK_RETRY_DELAY_SECONDS });
+  await startWebhookWorker(ctx, {
+    requeueInterrupted: embedded,
+    retryDeadlineMs: env.WEBHOOK_RETRY_DEADLINE_MS,
+    retryDelaySeconds: env.WEBHOOK_RETRY_DELAY_SECONDS,
+  });
   await failGivenUpPredictions(ctx); // last tries failed by the requeue above, or expired while no worker ran
-  const stopWorker = env.WORKER_CONCURRENCY > 0 ? await startTranscribeWorker(ctx, {
-        concurrency: env.WORKER_CONCURRENCY,
-        pollingIntervalSeconds: env.QUEUE_POLL_SECONDS,
-        heartbeatMs: env.JOB_HEARTBEAT_MS,
-        leaseStaleMs: env.JOB_LEASE_STALE_MS,
-      }) : null;
+  const stopWorker =
+    env.WORKER_CONCURRENCY > 0
+      ? await startTranscribeWorker(ctx, {
+          concurrency: env.WORKER_CONCURRENCY,
+          pollingIntervalSeconds: env.QUEUE_POLL_SECONDS,
+          heartbeatMs: env.JOB_HEARTBEAT_MS,
+          leaseStaleMs: env.JOB_LEASE_STALE_MS,
+        })
+      : null;
   const stopSweeper = env.WORKER_CONCURRENCY > 0 ? startCacheSweeper(ctx) : null;
-  ctx.requestLimiter = createRequestLimiter(database, { writesPerMinute: env.RATE_LIMIT_PER_MINUTE, readsPerMinute: env.RATE_LIMIT_READS_PER_MINUTE });
+  ctx.requestLimiter = createRequestLimiter(database, {
+    writesPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    readsPerMinute: env.RATE_LIMIT_READS_PER_MINUTE,
+  });
   const adminToken = randomBytes(24).toString('base64url');
   const botRouter = express.Router();
   let queueRunning = true;
@@ -124,7 +138,20 @@ export async function startService(env: Env, options: { http?: boolean; logDesti
   // Polls are answered from memory, kept exact by every prediction write (http/watch-prediction-changes.ts).
   const predictionBodies = options.http === false ? null : createPredictionBodyCache(env.PREDICTION_CACHE_BYTES);
   const predictionWatch = predictionBodies ? await watchPredictionChanges(ctx, predictionBodies) : null;
-  const server = predictionBodies ? await listen(createApp(ctx, { adminToken, botRouter, predictionBodies, readiness, metrics: metrics.registry, ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}) }), env.PORT, env.HOST) : null;
+  const server = predictionBodies
+    ? await listen(
+        createApp(ctx, {
+          adminToken,
+          botRouter,
+          predictionBodies,
+          readiness,
+          metrics: metrics.registry,
+          ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
+        }),
+        env.PORT,
+        env.HOST,
+      )
+    : null;
   // Without the API, an embedded database's owner still serves the CLIs' admin routes on loopback.
   const adminServer = !server && embedded ? await startAdminServer(ctx, adminToken) : null;
   const port = server ? (server.address() as { port: number }).port : 0;

@@ -26,7 +26,10 @@ async function runWorker(): Promise<void> {
   let stopping = false;
   const stopAndExit = (running: RunningService) => {
     metricsServer?.close();
-    void running.stop().then(() => process.exit(0), () => process.exit(1));
+    void running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   const shutdown = () => {
     if (stopping) return;
@@ -42,7 +45,10 @@ async function runWorker(): Promise<void> {
       const { port } = metricsServer.address() as { port: number };
       logger.info({ component: 'worker', port }, `serving GET /metrics on ${env.HOST}:${port}`);
     }
-    logger.info({ component: 'worker', engine: service.ctx.engine.name }, `taking jobs (concurrency ${env.WORKER_CONCURRENCY}, engine ${service.ctx.engine.name})`);
+    logger.info(
+      { component: 'worker', engine: service.ctx.engine.name },
+      `taking jobs (concurrency ${env.WORKER_CONCURRENCY}, engine ${service.ctx.engine.name})`,
+    );
     if (stopping) stopAndExit(service);
   } catch (error) {
     logger.fatal({ component: 'worker' }, `could not start: ${(error as Error).message}`);
@@ -50,6 +56,9 @@ async function runWorker(): Promise<void> {
   }
 }
 
-const program = createCli('worker', 'A worker process without the HTTP API: takes transcription jobs from the shared PostgreSQL queue (DATABASE_URL). Settings come from the environment (README, "Configuration").');
+const program = createCli(
+  'worker',
+  'A worker process without the HTTP API: takes transcription jobs from the shared PostgreSQL queue (DATABASE_URL). Settings come from the environment (README, "Configuration").',
+);
 program.action(runWorker);
 await runCli(program);

@@ -63,7 +63,9 @@ describe('npm run apikey', () => {
     const first = await spawnService({ DATA_DIR: dataDir });
     try {
       // The refusal is the second service's last log line (LOG_LEVEL error: spawned services are silent by default).
-      await expect(spawnService({ DATA_DIR: dataDir, LOG_LEVEL: 'error' }, 20_000)).rejects.toThrow(/in use by the service running as process \d+/);
+      await expect(spawnService({ DATA_DIR: dataDir, LOG_LEVEL: 'error' }, 20_000)).rejects.toThrow(
+        /in use by the service running as process \d+/,
+      );
     } finally {
       await first.kill();
     }

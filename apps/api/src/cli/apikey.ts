@@ -13,7 +13,11 @@ interface KeyStore {
 
 function databaseStore(database: Database): KeyStore {
   const { db } = database;
-  return { create: (label) => createApiKey(db, label), list: () => listApiKeys(db), revoke: (id) => revokeApiKey(db, id, { confirmWith: database, log: (message) => console.error(message) }) }; // a CLI: its operator reads stderr
+  return {
+    create: (label) => createApiKey(db, label),
+    list: () => listApiKeys(db),
+    revoke: (id) => revokeApiKey(db, id, { confirmWith: database, log: (message) => console.error(message) }),
+  }; // a CLI: its operator reads stderr
 }
 
 /** PGlite admits one process: while the service runs, ask it over loopback with its admin token. */

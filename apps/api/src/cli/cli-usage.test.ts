@@ -30,10 +30,16 @@ describe('the command-line programs', () => {
   });
 
   it.each([
-    ['apikey', ['--help']], ['apikey', ['-h']], ['apikey', ['create', '--help']], ['apikey', ['revoke', '-h']],
-    ['portal', ['--help']], ['portal', ['login-link', '-h']],
-    ['models', ['--help']], ['models', ['download', '-h']],
-    ['worker', ['--help']], ['worker', ['-h']],
+    ['apikey', ['--help']],
+    ['apikey', ['-h']],
+    ['apikey', ['create', '--help']],
+    ['apikey', ['revoke', '-h']],
+    ['portal', ['--help']],
+    ['portal', ['login-link', '-h']],
+    ['models', ['--help']],
+    ['models', ['download', '-h']],
+    ['worker', ['--help']],
+    ['worker', ['-h']],
   ] as const)('%s %j should print the usage and exit 0', async (cli, args) => {
     const run = await runScriptToEnd(CLIS[cli], [...args], env);
     expect(run.code).toBe(0);

@@ -43,11 +43,14 @@ describe('npm run models -- download', () => {
     expect(code).toBe(0);
     const lines = stdout.split('\n').filter((line) => line.startsWith('downloading '));
     expect(lines.length).toBeGreaterThanOrEqual(2);
-    for (const line of lines) expect(line).toMatch(/^downloading sherpa-onnx-whisper-tiny: \d{1,3}% \(\d+\.\d MB of 0\.\d MB, \d+\.\d MB\/s\)$/);
+    for (const line of lines)
+      expect(line).toMatch(/^downloading sherpa-onnx-whisper-tiny: \d{1,3}% \(\d+\.\d MB of 0\.\d MB, \d+\.\d MB\/s\)$/);
     expect(lines.at(-1)).toMatch(/: 100% /);
     expect(stdout).not.toContain('\x1b[');
     expect(stdout).toContain(`Installed ${TINY.name} in ${join(modelsDir, TINY.name)} (archive sha256 ${sha256(good)}`);
-    expect((await models(['download', TINY.name, '--mirror', host.url])).stdout).toBe(`${TINY.name} is already installed in ${join(modelsDir, TINY.name)}.\n`);
+    expect((await models(['download', TINY.name, '--mirror', host.url])).stdout).toBe(
+      `${TINY.name} is already installed in ${join(modelsDir, TINY.name)}.\n`,
+    );
   });
 
   it('should resume a download cut midway and say so', async () => {
@@ -71,7 +74,10 @@ describe('npm run models -- download', () => {
   it('should draw a progress bar with bytes, rate and ETA when stdout is a terminal', async () => {
     // util-linux `script` runs the CLI on a pseudo-terminal, as a person at a shell would.
     const command = `${process.execPath} --import tsx ${CLI} download ${TINY.name} --mirror ${host.url} --force --models-dir ${modelsDir}`;
-    const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], { cwd: REPO_ROOT, env: { ...process.env, COLUMNS: '160' } });
+    const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, COLUMNS: '160' },
+    });
     expect(stdout).toMatch(/sherpa-onnx-whisper-tiny \[[\u2588\u2591]+\] 100% \| 0\.\d MB of 0\.\d MB \| \d+\.\d MB\/s \| ETA \d+s/);
     expect(stdout).not.toMatch(/^downloading /m);
     expect(stdout).toContain(`archive sha256 ${sha256(good)}`);

@@ -44,26 +44,39 @@ describe('npm run models', () => {
   it('should say that nothing is installed in an empty MODELS_DIR', async () => {
     const { code, stdout } = await models(['list']);
     expect(code).toBe(0);
-    expect(stdout).toBe(`MODELS_DIR ${modelsDir}\nNo sherpa-onnx model is installed. See \`npm run models -- catalog\`, then \`npm run models -- download NAME\`.\n`);
+    expect(stdout).toBe(
+      `MODELS_DIR ${modelsDir}\nNo sherpa-onnx model is installed. See \`npm run models -- catalog\`, then \`npm run models -- download NAME\`.\n`,
+    );
   });
 
   it('should refuse a local archive whose self-test fails, then install it with --force and list it with size, hash and self-test', async () => {
     const refused = await models(['install', tinyArchive]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^models: Self-test of sherpa-onnx-whisper-tiny failed: .*so it was NOT activated and nothing was installed\. Add --force to install it anyway\.$/m);
+    expect(refused.stderr).toMatch(
+      /^models: Self-test of sherpa-onnx-whisper-tiny failed: .*so it was NOT activated and nothing was installed\. Add --force to install it anyway\.$/m,
+    );
     // Nothing left but the empty folder of downloads and install claims.
     expect(await readdir(modelsDir)).toEqual(['.downloads']);
     expect(await readdir(join(modelsDir, '.downloads'))).toEqual([]);
 
     const forced = await models(['install', tinyArchive, '--force']);
     expect(forced.code).toBe(0);
-    expect(forced.stdout).toMatch(/^self-test: FAILED, (WER \d\.\d{3}, real-time factor \d+\.\d{3}, heard ".*"|decoding failed: .*) \(11\.0 s of English\)$/m);
-    expect(forced.stdout).toContain(`Installed ${TINY.name} in ${join(modelsDir, TINY.name)} (archive sha256 ${sha256(good)}, 0.${Math.round(good.length / 1e5)} MB; pinned in ${join(modelsDir, 'models.lock.json')}). ACTIVATED WITH --force although the self-test failed.`);
+    expect(forced.stdout).toMatch(
+      /^self-test: FAILED, (WER \d\.\d{3}, real-time factor \d+\.\d{3}, heard ".*"|decoding failed: .*) \(11\.0 s of English\)$/m,
+    );
+    expect(forced.stdout).toContain(
+      `Installed ${TINY.name} in ${join(modelsDir, TINY.name)} (archive sha256 ${sha256(good)}, 0.${Math.round(good.length / 1e5)} MB; pinned in ${join(modelsDir, 'models.lock.json')}). ACTIVATED WITH --force although the self-test failed.`,
+    );
     const lock = JSON.parse(await readFile(join(modelsDir, 'models.lock.json'), 'utf8'));
     expect(lock.models[TINY.name]).toMatchObject({ url: `file://${tinyArchive}`, bytes: good.length, sha256: sha256(good) });
 
     const { stdout } = await models(['list']);
-    expect(stdout).toMatch(new RegExp(`^ready   ${TINY.name}  whisper  99 languages  \\d+\\.\\d MB  sha256 ${sha256(good)}  self-test FAILED \\(.+\\), activated with --force$`, 'm'));
+    expect(stdout).toMatch(
+      new RegExp(
+        `^ready   ${TINY.name}  whisper  99 languages  \\d+\\.\\d MB  sha256 ${sha256(good)}  self-test FAILED \\(.+\\), activated with --force$`,
+        'm',
+      ),
+    );
 
     // The pin holds: another archive of the same name is refused with both hashes, so is a wrong --sha256.
     const other = await models(['install', otherArchive, '--force']);
@@ -72,7 +85,9 @@ describe('npm run models', () => {
     expect(other.stderr).toContain(`this one has ${sha256(await readFile(otherArchive))}; nothing was installed`);
     const wrong = await models(['install', tinyArchive, '--force', '--sha256', 'f'.repeat(64)]);
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain(`models: SHA-256 mismatch for ${TINY.name}: --sha256 expects ${'f'.repeat(64)}, file://${tinyArchive} has ${sha256(good)}; nothing was installed\n`);
+    expect(wrong.stderr).toContain(
+      `models: SHA-256 mismatch for ${TINY.name}: --sha256 expects ${'f'.repeat(64)}, file://${tinyArchive} has ${sha256(good)}; nothing was installed\n`,
+    );
   });
 
   it('should install from a folder and remove a model, keeping its pin unless --unpin', async () => {
@@ -80,7 +95,9 @@ describe('npm run models', () => {
     expect(installed.code).toBe(0);
     expect(installed.stdout).toContain(`Installed ${TINY.name} in ${join(modelsDir, TINY.name)} (folder,`);
     const removed = await models(['remove', TINY.name]);
-    expect(removed.stdout).toBe(`Removed ${TINY.name} from ${modelsDir}; its pin in models.lock.json stays (a reinstall must match it; --unpin drops it).\n`);
+    expect(removed.stdout).toBe(
+      `Removed ${TINY.name} from ${modelsDir}; its pin in models.lock.json stays (a reinstall must match it; --unpin drops it).\n`,
+    );
     expect((await readdir(modelsDir)).sort()).toEqual(['.downloads', 'models.lock.json']);
     expect((await models(['list'])).stdout).toMatch(new RegExp(`^pinned  ${TINY.name}  not installed  `, 'm'));
     const unpinned = await models(['remove', TINY.name, '--unpin']);
@@ -94,13 +111,23 @@ describe('npm run models', () => {
     await mkdir(join(modelsDir, 'vosk-model-en'));
     // An install record of the earlier format (no self-test, no model-files hash) still lists.
     await writeFixtureModel(modelsDir, TINY);
-    await writeFile(join(modelsDir, TINY.name, '.install.json'), JSON.stringify({ archiveUrl: TINY.archiveUrl, sha256: 'e'.repeat(64), verified: true, installedAt: '2026-11-20T10:00:00.000Z' }));
+    await writeFile(
+      join(modelsDir, TINY.name, '.install.json'),
+      JSON.stringify({ archiveUrl: TINY.archiveUrl, sha256: 'e'.repeat(64), verified: true, installedAt: '2026-11-20T10:00:00.000Z' }),
+    );
     const { code, stdout } = await models(['list']);
     expect(code).toBe(0);
     expect(stdout).toContain(`broken  ${MOONSHINE.name}  moonshine  en`);
-    expect(stdout).toContain(`        ${join(modelsDir, MOONSHINE.name, 'tokens.txt')} is missing\n        fix: npm run models -- download ${MOONSHINE.name}`);
+    expect(stdout).toContain(
+      `        ${join(modelsDir, MOONSHINE.name, 'tokens.txt')} is missing\n        fix: npm run models -- download ${MOONSHINE.name}`,
+    );
     expect(stdout).toContain('other   vosk-model-en  (not in the catalog; ignored)');
-    expect(stdout).toMatch(new RegExp(`^ready   ${TINY.name}  .*  sha256 ${'e'.repeat(64)}  no self-test \\(installed by an earlier version; reinstall to run it\\)$`, 'm'));
+    expect(stdout).toMatch(
+      new RegExp(
+        `^ready   ${TINY.name}  .*  sha256 ${'e'.repeat(64)}  no self-test \\(installed by an earlier version; reinstall to run it\\)$`,
+        'm',
+      ),
+    );
   });
 
   it('should show the catalog, marking the recommended model and how hashes are pinned', async () => {

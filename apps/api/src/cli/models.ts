@@ -64,16 +64,22 @@ async function list(modelsDir: string): Promise<void> {
   const { models, unknown } = await listInstalledModels(modelsDir);
   const lock = await readModelsLock(modelsDir);
   console.log(`MODELS_DIR ${modelsDir}`);
-  if (models.length === 0) console.log('No sherpa-onnx model is installed. See `npm run models -- catalog`, then `npm run models -- download NAME`.');
+  if (models.length === 0)
+    console.log('No sherpa-onnx model is installed. See `npm run models -- catalog`, then `npm run models -- download NAME`.');
   for (const report of models) {
-    console.log(`${report.status.padEnd(6)}  ${report.model.name}  ${report.model.family}  ${languagesOf(report.model)}  ${megabytes(report.bytes)}  ${describeInstall(report)}`);
+    console.log(
+      `${report.status.padEnd(6)}  ${report.model.name}  ${report.model.family}  ${languagesOf(report.model)}  ${megabytes(report.bytes)}  ${describeInstall(report)}`,
+    );
     for (const problem of report.problems) console.log(`        ${problem}`);
     if (report.status === 'broken') console.log(`        fix: ${modelFixCommand(report.model.name)}`);
   }
   for (const name of unknown) console.log(`other   ${name}  (not in the catalog; ignored)`);
   const installed = new Set(models.map((report) => report.model.name));
   for (const [name, pin] of Object.entries(lock.models)) {
-    if (!installed.has(name)) console.log(`pinned  ${name}  not installed  ${megabytes(pin.bytes)}  sha256 ${pin.sha256 ?? `(folder) files-sha256 ${pin.contentSha256}`}`);
+    if (!installed.has(name))
+      console.log(
+        `pinned  ${name}  not installed  ${megabytes(pin.bytes)}  sha256 ${pin.sha256 ?? `(folder) files-sha256 ${pin.contentSha256}`}`,
+      );
   }
 }
 
@@ -82,9 +88,15 @@ async function catalog(modelsDir: string): Promise<void> {
   const lock = await readModelsLock(modelsDir);
   for (const model of MODEL_CATALOG) {
     const state = installed.get(model.name) ?? '-';
-    const hash = model.sha256 ? `sha256 ${model.sha256} (published)` : lock.models[model.name] ? 'pinned in models.lock.json' : 'pinned on first install';
+    const hash = model.sha256
+      ? `sha256 ${model.sha256} (published)`
+      : lock.models[model.name]
+        ? 'pinned in models.lock.json'
+        : 'pinned on first install';
     const recommended = model.name === RECOMMENDED_CPU_MODEL ? '  (recommended for CPU)' : '';
-    console.log(`${state.padEnd(6)}  ${model.name}  ${model.family}  ${model.parametersMillions}M  ${languagesOf(model)}  ${hash}${recommended}`);
+    console.log(
+      `${state.padEnd(6)}  ${model.name}  ${model.family}  ${model.parametersMillions}M  ${languagesOf(model)}  ${hash}${recommended}`,
+    );
     console.log(`        ${model.description}`);
   }
 }
@@ -111,10 +123,16 @@ function progressReporter(name: string, prefix: string, tty: boolean) {
       }
       if (tty && total) {
         if (!bar) {
-          bar = new cliProgress.SingleBar({
-            format: `${name} [{bar}] {percentage}% | {done} of {size} | {rate} | ETA {eta_formatted}`,
-            hideCursor: true, etaBuffer: 50, fps: 5, stream: process.stdout,
-          }, cliProgress.Presets.shades_classic);
+          bar = new cliProgress.SingleBar(
+            {
+              format: `${name} [{bar}] {percentage}% | {done} of {size} | {rate} | ETA {eta_formatted}`,
+              hideCursor: true,
+              etaBuffer: 50,
+              fps: 5,
+              stream: process.stdout,
+            },
+            cliProgress.Presets.shades_classic,
+          );
           bar.start(total, received, payload(received, total));
         }
         bar.update(received, payload(received, total));
@@ -124,9 +142,11 @@ function progressReporter(name: string, prefix: string, tty: boolean) {
       if (step <= reported) return;
       reported = step;
       const { rate: speed } = payload(received, total);
-      console.log(total
-        ? `${prefix}downloading ${name}: ${step * 10}% (${megabytes(received)} of ${megabytes(total)}, ${speed})`
-        : `${prefix}downloading ${name}: ${megabytes(received)} (${speed})`);
+      console.log(
+        total
+          ? `${prefix}downloading ${name}: ${step * 10}% (${megabytes(received)} of ${megabytes(total)}, ${speed})`
+          : `${prefix}downloading ${name}: ${megabytes(received)} (${speed})`,
+      );
     },
     stop() {
       bar?.stop();
@@ -147,9 +167,13 @@ function printResult(model: CatalogModel, result: InstallModelResult, modelsDir:
     return;
   }
   const test = result.selfTest!;
-  console.log(`${prefix}self-test: ${test.passed ? 'passed' : 'FAILED'}, ${describeSelfTest(test)} (${test.audioSeconds.toFixed(1)} s of English)`);
+  console.log(
+    `${prefix}self-test: ${test.passed ? 'passed' : 'FAILED'}, ${describeSelfTest(test)} (${test.audioSeconds.toFixed(1)} s of English)`,
+  );
   const pin = result.pin === 'new' ? `pinned in ${modelsLockPath(modelsDir)}` : `matches the pin in ${modelsLockPath(modelsDir)}`;
-  const hash = result.sha256 ? `archive sha256 ${result.sha256}, ${megabytes(result.bytes ?? 0)}` : `folder, ${megabytes(result.bytes ?? 0)} of model files`;
+  const hash = result.sha256
+    ? `archive sha256 ${result.sha256}, ${megabytes(result.bytes ?? 0)}`
+    : `folder, ${megabytes(result.bytes ?? 0)} of model files`;
   const forced = result.forced ? ' ACTIVATED WITH --force although the self-test failed.' : '';
   console.log(`${prefix}Installed ${model.name} in ${result.directory} (${hash}; ${pin}).${forced}`);
 }
@@ -159,12 +183,17 @@ type Values = Record<string, string | boolean | undefined>;
 function installOptions(modelsDir: string, model: CatalogModel, values: Values, source: ModelSource, prefix: string, tty: boolean) {
   const progress = progressReporter(model.name, prefix, tty);
   const options: InstallModelOptions = {
-    modelsDir, model, source, force: values.force === true,
+    modelsDir,
+    model,
+    source,
+    force: values.force === true,
     expectedSha256: typeof values.sha256 === 'string' ? values.sha256 : null,
     onProgress: progress.onProgress,
     onRetry: (retry, delayMs, reason) => {
       progress.restart();
-      console.log(`${prefix}download interrupted (${reason}); retry ${retry} in ${(delayMs / 1000).toFixed(1)} s, resuming where it stopped`);
+      console.log(
+        `${prefix}download interrupted (${reason}); retry ${retry} in ${(delayMs / 1000).toFixed(1)} s, resuming where it stopped`,
+      );
     },
     onStage: (stage) => {
       progress.stop();
@@ -200,7 +229,9 @@ async function installLocal(modelsDir: string, file: string | undefined, values:
   const guess = typeof values.name === 'string' ? values.name : basename(resolve(file)).replace(/\.tar\.bz2$/, '');
   const model = findCatalogModel(guess);
   if (!model) {
-    console.error(`models: cannot tell which catalog model ${file} is ("${guess}" is not in the catalog): keep the release's name (NAME.tar.bz2 or a folder NAME) or pass --name NAME`);
+    console.error(
+      `models: cannot tell which catalog model ${file} is ("${guess}" is not in the catalog): keep the release's name (NAME.tar.bz2 or a folder NAME) or pass --name NAME`,
+    );
     process.exitCode = 2;
     return;
   }
@@ -212,8 +243,16 @@ async function installLocal(modelsDir: string, file: string | undefined, values:
 async function remove(modelsDir: string, name: string | undefined, values: Values): Promise<void> {
   if (!name) return unknownModel(undefined);
   const { removed, unpinned } = await removeModel(modelsDir, name, { unpin: values.unpin === true });
-  const pin = unpinned ? ' and dropped its pin' : values.unpin ? '' : '; its pin in models.lock.json stays (a reinstall must match it; --unpin drops it)';
-  console.log(removed ? `Removed ${name} from ${modelsDir}${pin}.` : `${name} was not installed in ${modelsDir}${unpinned ? '; dropped its pin' : ''}.`);
+  const pin = unpinned
+    ? ' and dropped its pin'
+    : values.unpin
+      ? ''
+      : '; its pin in models.lock.json stays (a reinstall must match it; --unpin drops it)';
+  console.log(
+    removed
+      ? `Removed ${name} from ${modelsDir}${pin}.`
+      : `${name} was not installed in ${modelsDir}${unpinned ? '; dropped its pin' : ''}.`,
+  );
 }
 
 /**
@@ -230,28 +269,44 @@ async function firstStart(modelsDir: string, values: Values): Promise<void> {
   const timeoutMs = typeof values['probe-timeout-ms'] === 'string' ? Number(values['probe-timeout-ms']) : 5000;
   const probe = await probeReleaseHost(url, timeoutMs);
   if (!probe.reachable) {
-    console.log(`${prefix}cannot reach ${new URL(url).host} (${probe.reason}): staying on PocketSphinx; to install ${model.name} later run \`npm run models -- download ${model.name}\` (offline: \`npm run models -- install ${model.name}.tar.bz2\`)`);
+    console.log(
+      `${prefix}cannot reach ${new URL(url).host} (${probe.reason}): staying on PocketSphinx; to install ${model.name} later run \`npm run models -- download ${model.name}\` (offline: \`npm run models -- install ${model.name}.tar.bz2\`)`,
+    );
     return;
   }
   try {
-    console.log(`${prefix}no model installed: installing ${model.name} (recommended for CPU) from ${url} in the background; the service keeps PocketSphinx until it restarts`);
-    const result = await installModel({ ...installOptions(modelsDir, model, values, { kind: 'release', mirrorUrl }, prefix, false), maxRetries: 3 });
+    console.log(
+      `${prefix}no model installed: installing ${model.name} (recommended for CPU) from ${url} in the background; the service keeps PocketSphinx until it restarts`,
+    );
+    const result = await installModel({
+      ...installOptions(modelsDir, model, values, { kind: 'release', mirrorUrl }, prefix, false),
+      maxRetries: 3,
+    });
     printResult(model, result, modelsDir, prefix);
-    if (result.status === 'installed') console.log(`${prefix}restart the service to use ${model.name} (it is chosen automatically at the next start)`);
+    if (result.status === 'installed')
+      console.log(`${prefix}restart the service to use ${model.name} (it is chosen automatically at the next start)`);
   } catch (error) {
     const message = (error as Error).message;
     if (message.startsWith(ANOTHER_INSTALL)) {
       console.log(`${prefix}another process is already installing ${model.name}`);
       return;
     }
-    console.log(`${prefix}installing ${model.name} failed: ${message.replace(/\.$/, '')}. Still on PocketSphinx; retry with \`npm run models -- download ${model.name}\``);
+    console.log(
+      `${prefix}installing ${model.name} failed: ${message.replace(/\.$/, '')}. Still on PocketSphinx; retry with \`npm run models -- download ${model.name}\``,
+    );
     process.exitCode = 1;
   }
 }
 
 const OPTIONS = {
-  'models-dir': { type: 'string' }, sha256: { type: 'string' }, mirror: { type: 'string' }, force: { type: 'boolean' },
-  name: { type: 'string' }, unpin: { type: 'boolean' }, 'probe-timeout-ms': { type: 'string' }, 'retry-delay-ms': { type: 'string' },
+  'models-dir': { type: 'string' },
+  sha256: { type: 'string' },
+  mirror: { type: 'string' },
+  force: { type: 'boolean' },
+  name: { type: 'string' },
+  unpin: { type: 'boolean' },
+  'probe-timeout-ms': { type: 'string' },
+  'retry-delay-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

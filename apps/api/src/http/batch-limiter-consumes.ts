@@ -17,7 +17,10 @@ export type TakePoint = (key: string) => Promise<number>;
  * @param points the limit per window (the limiter's `points`).
  */
 export function batchLimiterConsumes(limiter: RateLimiterAbstract, points: number): TakePoint {
-  interface Waiter { resolve: (waitSeconds: number) => void; reject: (error: unknown) => void }
+  interface Waiter {
+    resolve: (waitSeconds: number) => void;
+    reject: (error: unknown) => void;
+  }
   const waiting = new Map<string, Waiter[]>();
   const counting = new Set<string>();
 

@@ -40,9 +40,10 @@ export async function checkReadiness(ctx: Pick<ServiceContext, 'database' | 'eng
   try {
     const stats = await statfs(options.dataDir);
     const free = Number(stats.bavail) * Number(stats.bsize);
-    disk = free >= options.minFreeDiskBytes
-      ? 'ok'
-      : `only ${formatGiB(free)} free in DATA_DIR (${options.dataDir}); at least ${formatGiB(options.minFreeDiskBytes)} are needed (MIN_FREE_DISK_BYTES)`;
+    disk =
+      free >= options.minFreeDiskBytes
+        ? 'ok'
+        : `only ${formatGiB(free)} free in DATA_DIR (${options.dataDir}); at least ${formatGiB(options.minFreeDiskBytes)} are needed (MIN_FREE_DISK_BYTES)`;
   } catch (error) {
     disk = `DATA_DIR (${options.dataDir}) cannot be read: ${(error as Error).message}`;
   }

@@ -16,12 +16,24 @@ describe('formFieldsToInput', () => {
   });
 
   it('should leave values that do not convert as strings for validation to name', () => {
-    expect(formFieldsToInput([['input.speakers', 'two'], ['input.multilingual', 'yes']])).toEqual({ speakers: 'two', multilingual: 'yes' });
+    expect(
+      formFieldsToInput([
+        ['input.speakers', 'two'],
+        ['input.multilingual', 'yes'],
+      ]),
+    ).toEqual({ speakers: 'two', multilingual: 'yes' });
   });
 
   it.each([
     ['a JSON list', [['input.post_process', '["summary", "gist"]']], ['summary', 'gist']],
-    ['repeated parts', [['input.post_process', 'summary'], ['input.post_process', 'gist']], ['summary', 'gist']],
+    [
+      'repeated parts',
+      [
+        ['input.post_process', 'summary'],
+        ['input.post_process', 'gist'],
+      ],
+      ['summary', 'gist'],
+    ],
     ['one plain part', [['input.post_process', 'summary']], ['summary']],
     ['null', [['input.post_process', 'null']], null],
     ['an empty JSON list', [['input.post_process', '[]']], []],
@@ -30,7 +42,12 @@ describe('formFieldsToInput', () => {
   });
 
   it('should refuse a repeated single-valued parameter and broken JSON lists', () => {
-    expect(() => formFieldsToInput([['input.language', 'en'], ['input.language', 'de']])).toThrow(/more than once/);
+    expect(() =>
+      formFieldsToInput([
+        ['input.language', 'en'],
+        ['input.language', 'de'],
+      ]),
+    ).toThrow(/more than once/);
     expect(() => formFieldsToInput([['input.post_process', '["summary"']])).toThrow(/not a valid JSON list/);
   });
 

@@ -51,8 +51,12 @@ function convertList(name: string, values: string[]): unknown {
   try {
     return JSON.parse(only) as unknown;
   } catch {
-    throw new AppError('invalid_input', `input.${name} is not a valid JSON list; send for example ["summary", "gist"], or one part per item.`, {
-      param: name,
-    });
+    throw new AppError(
+      'invalid_input',
+      `input.${name} is not a valid JSON list; send for example ["summary", "gist"], or one part per item.`,
+      {
+        param: name,
+      },
+    );
   }
 }

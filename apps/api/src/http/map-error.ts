@@ -51,9 +51,19 @@ export function statusOfCode(code: AppErrorCode, surface: 'service' | 'openai' =
 }
 
 const TITLE_BY_STATUS: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthenticated', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large',
-  415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error',
-  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthenticated',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /**
@@ -61,9 +71,10 @@ const TITLE_BY_STATUS: Record<number, string> = {
  * object, the text in `detail`, which is all the Python client shows).
  */
 export function sendProblem(res: Response, status: number, detail: string, extra: Record<string, unknown> = {}): void {
-  res.status(status).type('application/problem+json').send(
-    JSON.stringify({ title: TITLE_BY_STATUS[status] ?? 'Error', detail, status, ...extra }),
-  );
+  res
+    .status(status)
+    .type('application/problem+json')
+    .send(JSON.stringify({ title: TITLE_BY_STATUS[status] ?? 'Error', detail, status, ...extra }));
 }
 
 /** Express error handler: AppError → its status; body-parser errors → 400/413; anything else → 500 without details (logged with its stack and request id: logUnexpectedError). */

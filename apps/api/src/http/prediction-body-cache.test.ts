@@ -2,9 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { createPredictionBodyCache, isSettledPrediction, type CachedAnswer } from './prediction-body-cache.ts';
 
 /** A settled answer of `bytes` bytes. */
-const body = (bytes: number, fill = 'x'): CachedAnswer => ({ body: Buffer.from(fill.repeat(bytes)), etag: '"e"', progress: 2 ** 40, settled: true });
+const body = (bytes: number, fill = 'x'): CachedAnswer => ({
+  body: Buffer.from(fill.repeat(bytes)),
+  etag: '"e"',
+  progress: 2 ** 40,
+  settled: true,
+});
 /** An unfinished answer at `progress`. */
-const running = (progress: number, text = `p${progress}`): CachedAnswer => ({ body: Buffer.from(text), etag: `"${text}"`, progress, settled: false });
+const running = (progress: number, text = `p${progress}`): CachedAnswer => ({
+  body: Buffer.from(text),
+  etag: `"${text}"`,
+  progress,
+  settled: false,
+});
 
 describe('prediction body cache', () => {
   it('should keep one body per key, prediction and header value', () => {

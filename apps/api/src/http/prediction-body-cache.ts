@@ -122,7 +122,8 @@ export function createPredictionBodyCache(maxBytes: number): PredictionBodyCache
     beginRead: (id) => ({ id, generation, epoch: epochs[stripeOf(id)]! }),
     set(apiKeyId, id, header, answer, ticket) {
       if (!answer.settled) {
-        if (!trusted || !ticket || ticket.id !== id || ticket.generation !== generation || ticket.epoch !== epochs[stripeOf(id)]) return false;
+        if (!trusted || !ticket || ticket.id !== id || ticket.generation !== generation || ticket.epoch !== epochs[stripeOf(id)])
+          return false;
       }
       const key = keyOf(apiKeyId, id, header);
       const held = entries.peek(key);

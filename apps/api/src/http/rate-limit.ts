@@ -48,7 +48,10 @@ export function createRequestLimiter(database: Pick<Database, 'db' | 'kind'>, li
       insuranceLimiter: new RateLimiterMemory(options),
     });
   };
-  const limiters: Record<RequestKind, RateLimiterAbstract | null> = { read: make('read', limits.readsPerMinute), write: make('write', limits.writesPerMinute) };
+  const limiters: Record<RequestKind, RateLimiterAbstract | null> = {
+    read: make('read', limits.readsPerMinute),
+    write: make('write', limits.writesPerMinute),
+  };
   const perMinute: Record<RequestKind, number> = { read: limits.readsPerMinute, write: limits.writesPerMinute };
   // Writes counted in the database: a burst's counts of one key go in one upsert (batch-limiter-consumes.ts).
   const writes = limiters.write instanceof RateLimiterDrizzle ? batchLimiterConsumes(limiters.write, limits.writesPerMinute) : null;

@@ -38,11 +38,7 @@ export interface CreateRequest {
  * @throws AppError `unsupported_media_type` (415) for other content types, `invalid_input` (422),
  *   `payload_too_large` (413).
  */
-export async function readCreateRequest(
-  ctx: ServiceContext,
-  req: Request,
-  options: { uploads: boolean },
-): Promise<CreateRequest> {
+export async function readCreateRequest(ctx: ServiceContext, req: Request, options: { uploads: boolean }): Promise<CreateRequest> {
   const type = contentTypeOf(req);
   if (type === '' || type === 'application/json') {
     const body = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
@@ -60,7 +56,9 @@ async function readMultipart(req: Request, dir: string, maxBytes: number): Promi
   try {
     const rawInput = formFieldsToInput(form.fields);
     if (file && Object.hasOwn(rawInput, 'audio')) {
-      throw new AppError('invalid_input', 'input.audio is given twice, as a file and as text: send either the file or a link.', { param: 'audio' });
+      throw new AppError('invalid_input', 'input.audio is given twice, as a file and as text: send either the file or a link.', {
+        param: 'audio',
+      });
     }
     if (file && file.bytes === 0) {
       throw new AppError('invalid_input', 'The uploaded input.audio file is empty.', { param: 'audio' });
@@ -75,15 +73,25 @@ async function readMultipart(req: Request, dir: string, maxBytes: number): Promi
 async function readOctetStream(ctx: ServiceContext, req: Request, dir: string): Promise<CreateRequest> {
   const field = req.get('x-service-body-field');
   if (field === undefined || field.trim() === '') {
-    throw new AppError('invalid_input', `An application/octet-stream body needs the header "X-Service-Body-Field: ${BODY_FIELD}" naming the parameter that receives the file.`, { param: 'X-Service-Body-Field' });
+    throw new AppError(
+      'invalid_input',
+      `An application/octet-stream body needs the header "X-Service-Body-Field: ${BODY_FIELD}" naming the parameter that receives the file.`,
+      { param: 'X-Service-Body-Field' },
+    );
   }
   if (field.trim() !== BODY_FIELD) {
-    throw new AppError('invalid_input', `X-Service-Body-Field must be ${BODY_FIELD}, the only parameter that takes a file; got "${field.trim().slice(0, 40)}".`, { param: 'X-Service-Body-Field' });
+    throw new AppError(
+      'invalid_input',
+      `X-Service-Body-Field must be ${BODY_FIELD}, the only parameter that takes a file; got "${field.trim().slice(0, 40)}".`,
+      { param: 'X-Service-Body-Field' },
+    );
   }
   const query = new URL(req.originalUrl, 'http://service.invalid').searchParams;
   const rawInput = formFieldsToInput(query.entries());
   if (Object.hasOwn(rawInput, 'audio')) {
-    throw new AppError('invalid_input', 'input.audio comes from the body here; do not send it as a query parameter too.', { param: 'audio' });
+    throw new AppError('invalid_input', 'input.audio comes from the body here; do not send it as a query parameter too.', {
+      param: 'audio',
+    });
   }
   checkPredictionInput(ctx, rawInput, 'upload'); // refuse bad parameters before reading 300 MiB
   const file = await receiveRawBody(req, { dir, maxBytes: ctx.config.maxMediaBytes });

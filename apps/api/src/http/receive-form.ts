@@ -30,10 +30,7 @@ export interface ReceivedForm {
  * @throws AppError `payload_too_large` (413) past the limit (declared Content-Length or counted);
  *   `invalid_input` (422) for a malformed body, a second file, too many or too long parts.
  */
-export async function receiveForm(
-  req: Request,
-  options: { fileField: string; dir: string; maxBytes: number },
-): Promise<ReceivedForm> {
+export async function receiveForm(req: Request, options: { fileField: string; dir: string; maxBytes: number }): Promise<ReceivedForm> {
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (declared > options.maxBytes + FORM_OVERHEAD_BYTES) throw uploadTooLargeError(options.maxBytes);
   const parser = openParser(req, options.maxBytes);
@@ -66,7 +63,11 @@ class FormReception {
       parser.on('file', (name, stream, info) => this.onFile(name, stream, info));
       parser.on('field', (name, value, info) => {
         if (!info.valueTruncated) return void this.fields.push([name, value]);
-        this.fail(invalid(`The form part ${name.slice(0, 64)} is longer than ${MAX_FIELD_BYTES / 1024} KiB; send the recording as a file part with a filename.`));
+        this.fail(
+          invalid(
+            `The form part ${name.slice(0, 64)} is longer than ${MAX_FIELD_BYTES / 1024} KiB; send the recording as a file part with a filename.`,
+          ),
+        );
       });
       for (const event of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
         parser.on(event, () => this.fail(invalid(`The form has too many parts (at most ${MAX_PARTS}).`)));
@@ -87,7 +88,12 @@ class FormReception {
     if (this.failed) return void stream.resume();
     if (name !== this.options.fileField && HABITUAL_FILE_PARTS.includes(name.toLowerCase())) {
       stream.resume(); // whisper.cpp, OpenAI and most upload forms name the part `file` or `audio`
-      return this.fail(invalid(`The form part ${name.slice(0, 64)} is not read here: send the recording as the form part ${this.options.fileField}.`, this.options.fileField));
+      return this.fail(
+        invalid(
+          `The form part ${name.slice(0, 64)} is not read here: send the recording as the form part ${this.options.fileField}.`,
+          this.options.fileField,
+        ),
+      );
     }
     if (name !== this.options.fileField) return readSmallPart(stream, name, this.fields, (error) => this.fail(error));
     if (this.current) {

@@ -112,7 +112,12 @@ export function receiveJsonBody(ctx: ServiceContext, options: { limitBytes: numb
   };
 }
 
-async function readJsonBody(ctx: ServiceContext, req: Request, res: Response, options: { limitBytes: number; dataUriParam: string }): Promise<void> {
+async function readJsonBody(
+  ctx: ServiceContext,
+  req: Request,
+  res: Response,
+  options: { limitBytes: number; dataUriParam: string },
+): Promise<void> {
   if (req.body !== undefined || (req.complete && !req.readable)) return;
   const hasBody = req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
   if (!hasBody || !req.is('application/json')) return;
@@ -404,8 +409,18 @@ class BodyBuilder {
     const decoded: DecodedDataUri = { path, bytes: 0, mimeType: 'application/octet-stream', error: null, claimed: false };
     const owner = (this.stack[1] as { value: Record<string, unknown> }).value;
     const sink: DataUriSink = {
-      decoder: createDataUriDecoder(), decoded, file: null, fileError: null, pending: [], ended: false,
-      owner, head: '', tail: '', trailingSpace: '', trailingCount: 0, chars: 0,
+      decoder: createDataUriDecoder(),
+      decoded,
+      file: null,
+      fileError: null,
+      pending: [],
+      ended: false,
+      owner,
+      head: '',
+      tail: '',
+      trailingSpace: '',
+      trailingCount: 0,
+      chars: 0,
     };
     this.sinks.push(sink);
     this.sink = sink;

@@ -46,7 +46,10 @@ export async function receiveRawBody(req: Request, options: { dir: string; maxBy
  * mistake, not a server fault, so it is not logged as one.
  */
 export function interruptedUploadError(cause: unknown): AppError {
-  return new AppError('invalid_input', 'The upload was interrupted before the whole body arrived; send it again.', { param: 'audio', cause });
+  return new AppError('invalid_input', 'The upload was interrupted before the whole body arrived; send it again.', {
+    param: 'audio',
+    cause,
+  });
 }
 
 /** True when the request ended early on the client's side (aborted or its connection closed). */

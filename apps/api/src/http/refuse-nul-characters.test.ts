@@ -25,7 +25,10 @@ describe('NUL characters through the API', () => {
 
   it('should answer 404, not 500, for an id holding a NUL character', async () => {
     for (const path of ['/v1/predictions/%00', '/v1/predictions/%00/cancel']) {
-      const response = await fetch(`${api.t.replicateBase}${path}`, { method: path.endsWith('cancel') ? 'POST' : 'GET', headers: { authorization: `Bearer ${api.t.key}` } });
+      const response = await fetch(`${api.t.replicateBase}${path}`, {
+        method: path.endsWith('cancel') ? 'POST' : 'GET',
+        headers: { authorization: `Bearer ${api.t.key}` },
+      });
       expect(response.status).toBe(404);
     }
   });

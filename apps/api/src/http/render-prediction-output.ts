@@ -20,13 +20,21 @@ import {
  *   (sign-legacy-text-url.ts); without it the URL is unsigned and needs the key.
  * @throws AppError `invalid_input` (422) for a malformed header.
  */
-export function renderPredictionOutput(row: PredictionRow | null, header: string | null, apiBaseUrl = '', keyHash: string | null = null): unknown {
+export function renderPredictionOutput(
+  row: PredictionRow | null,
+  header: string | null,
+  apiBaseUrl = '',
+  keyHash: string | null = null,
+): unknown {
   const transformer = parseOutputTransformers(header);
   if (!row) return null;
   if (row.transcript === null) return row.output;
   const model = row.transcript as Transcript;
   if (row.legacyFormat) {
-    const url = keyHash && row.completedAt ? signLegacyTextUrl(apiBaseUrl, { id: row.id, completedAt: row.completedAt, keyHash }) : legacyTextUrl(apiBaseUrl, row.id);
+    const url =
+      keyHash && row.completedAt
+        ? signLegacyTextUrl(apiBaseUrl, { id: row.id, completedAt: row.completedAt, keyHash })
+        : legacyTextUrl(apiBaseUrl, row.id);
     return renderLegacyOutput(model, row.legacyFormat as LegacyOutputFormat, url);
   }
   if (!transformer) return row.output;

@@ -19,7 +19,11 @@ export interface PredictionChangeWatch {
  * On PGlite every writer is in this process, so the in-process events are enough.
  * @throws Error from the driver when the first subscription cannot be made.
  */
-export async function watchPredictionChanges(ctx: ServiceContext, cache: PredictionBodyCache, options: { heartbeatMs?: number } = {}): Promise<PredictionChangeWatch> {
+export async function watchPredictionChanges(
+  ctx: ServiceContext,
+  cache: PredictionBodyCache,
+  options: { heartbeatMs?: number } = {},
+): Promise<PredictionChangeWatch> {
   const unsubscribe = ctx.predictionEvents.subscribe((event) => {
     if (event.type === 'changed') cache.forget([event.predictionId]);
   });
@@ -32,19 +36,25 @@ export async function watchPredictionChanges(ctx: ServiceContext, cache: Predict
       },
     };
   }
-  const watch = await watchBroadcast(ctx.database, PREDICTION_BROADCAST, {
-    onBody: (id) => cache.forget([id]),
-    onUp: () => void (cache.trustUnfinished = true),
-    onDown: () => void (cache.trustUnfinished = false),
-  }, {
-    heartbeatMs: options.heartbeatMs,
-    log: (level, message) => logEvent(ctx, level, 'predictions', message),
-    messages: {
-      down: (reason) => `the prediction-change channel is down (${reason}): polls of unfinished predictions read the database until it is back`,
-      back: 'the prediction-change channel is back: polls of unfinished predictions are answered from memory again',
-      relistened: 'the prediction-change channel lost its connection and re-listened',
+  const watch = await watchBroadcast(
+    ctx.database,
+    PREDICTION_BROADCAST,
+    {
+      onBody: (id) => cache.forget([id]),
+      onUp: () => void (cache.trustUnfinished = true),
+      onDown: () => void (cache.trustUnfinished = false),
     },
-  });
+    {
+      heartbeatMs: options.heartbeatMs,
+      log: (level, message) => logEvent(ctx, level, 'predictions', message),
+      messages: {
+        down: (reason) =>
+          `the prediction-change channel is down (${reason}): polls of unfinished predictions read the database until it is back`,
+        back: 'the prediction-change channel is back: polls of unfinished predictions are answered from memory again',
+        relistened: 'the prediction-change channel lost its connection and re-listened',
+      },
+    },
+  );
   return {
     async stop() {
       unsubscribe();

@@ -2,8 +2,18 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 
 /** Where secrets could hide in a log object: they are replaced by `[redacted]` wherever they appear. */
 export const REDACTED_PATHS = [
-  'authorization', 'headers.authorization', 'req.headers.authorization', 'req.headers.authentication', 'req.headers["x-api-key"]',
-  'apiKey', 'secret', 'key', 'token', 'webhook_secret', 'llm_api_key', 'signature',
+  'authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+  'req.headers.authentication',
+  'req.headers["x-api-key"]',
+  'apiKey',
+  'secret',
+  'key',
+  'token',
+  'webhook_secret',
+  'llm_api_key',
+  'signature',
 ];
 
 export interface ServiceLoggerOptions {
@@ -25,7 +35,8 @@ export interface ServiceLoggerOptions {
 export function createServiceLogger(options: ServiceLoggerOptions): Logger {
   const base = { level: options.level, base: undefined, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
   if (options.destination) return pino(base, options.destination);
-  if (process.stdout.isTTY && canPrettyPrint()) return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } });
+  if (process.stdout.isTTY && canPrettyPrint())
+    return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } });
   return pino(base);
 }
 

@@ -62,7 +62,9 @@ describe('logRequests and logUnexpectedError', () => {
     const { url, lines } = await serve('silent');
     expect((await fetch(`${url}/ok`, { headers: { 'x-request-id': 'trace-2' } })).headers.get('x-request-id')).toBe('trace-2');
     expect((await fetch(`${url}/ok`)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await fetch(`${url}/ok`, { headers: { 'x-request-id': 'not an id!' } })).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await fetch(`${url}/ok`, { headers: { 'x-request-id': 'not an id!' } })).headers.get('x-request-id')).toMatch(
+      /^[0-9a-f-]{36}$/,
+    );
     expect(lines).toEqual([]);
   });
 });

@@ -12,7 +12,11 @@ describe('structured logs', () => {
   let t: TestService;
   let files: FileServer;
   let raw = '';
-  const lines = () => raw.split('\n').filter(Boolean).map((text) => JSON.parse(text) as Line);
+  const lines = () =>
+    raw
+      .split('\n')
+      .filter(Boolean)
+      .map((text) => JSON.parse(text) as Line);
 
   beforeAll(async () => {
     const destination = new Writable({
@@ -38,7 +42,9 @@ describe('structured logs', () => {
     });
     expect(created.headers.get('x-request-id')).toBe('trace-42');
     const { id } = (await created.json()) as { id: string };
-    const refused = await fetch(`${t.replicateBase}/v1/predictions/${id}?secret=1`, { headers: { authorization: 'Bearer tsk_not_a_real_key' } });
+    const refused = await fetch(`${t.replicateBase}/v1/predictions/${id}?secret=1`, {
+      headers: { authorization: 'Bearer tsk_not_a_real_key' },
+    });
     expect(refused.status).toBe(401);
     const generated = refused.headers.get('x-request-id');
     expect(generated).toMatch(/^[0-9a-f-]{36}$/);
@@ -46,7 +52,12 @@ describe('structured logs', () => {
 
     const requests = lines().filter((line) => line.msg === 'request completed' || line.msg === 'request errored');
     const create = requests.find((line) => line.req_id === 'trace-42');
-    expect(create).toMatchObject({ req: { method: 'POST', path: '/v1/replicate/v1/models/service/transcribe/predictions' }, res: { status: 201 }, prediction: id, level: 30 });
+    expect(create).toMatchObject({
+      req: { method: 'POST', path: '/v1/replicate/v1/models/service/transcribe/predictions' },
+      res: { status: 201 },
+      prediction: id,
+      level: 30,
+    });
     expect(create!.key_id).toMatch(/^key_/);
     expect(typeof create!.ms).toBe('number');
     const denied = requests.find((line) => line.req_id === generated);

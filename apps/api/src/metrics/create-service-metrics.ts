@@ -39,16 +39,38 @@ const RTF_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 5];
 export function createServiceMetrics(ctx: Pick<ServiceContext, 'boss'>): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const created = new Counter({ name: 'transcribe_predictions_created_total', help: 'Predictions created, by channel (api, bot, portal).', labelNames: ['channel'], registers: [registry] });
+  const created = new Counter({
+    name: 'transcribe_predictions_created_total',
+    help: 'Predictions created, by channel (api, bot, portal).',
+    labelNames: ['channel'],
+    registers: [registry],
+  });
   const finished = new Counter({
     name: 'transcribe_predictions_finished_total',
     help: 'Predictions that ended, by status, error code (empty unless failed), engine and channel.',
     labelNames: ['status', 'error_code', 'engine', 'channel'],
     registers: [registry],
   });
-  const queue = new Histogram({ name: 'transcribe_prediction_queue_seconds', help: 'Seconds from creation to the start of the work.', buckets: SECONDS_BUCKETS, registers: [registry] });
-  const total = new Histogram({ name: 'transcribe_prediction_seconds', help: 'Seconds from creation to the end, by status.', labelNames: ['status'], buckets: SECONDS_BUCKETS, registers: [registry] });
-  const work = new Histogram({ name: 'transcribe_prediction_work_seconds', help: 'Seconds of work of an ended prediction (download to finish), by status.', labelNames: ['status'], buckets: SECONDS_BUCKETS, registers: [registry] });
+  const queue = new Histogram({
+    name: 'transcribe_prediction_queue_seconds',
+    help: 'Seconds from creation to the start of the work.',
+    buckets: SECONDS_BUCKETS,
+    registers: [registry],
+  });
+  const total = new Histogram({
+    name: 'transcribe_prediction_seconds',
+    help: 'Seconds from creation to the end, by status.',
+    labelNames: ['status'],
+    buckets: SECONDS_BUCKETS,
+    registers: [registry],
+  });
+  const work = new Histogram({
+    name: 'transcribe_prediction_work_seconds',
+    help: 'Seconds of work of an ended prediction (download to finish), by status.',
+    labelNames: ['status'],
+    buckets: SECONDS_BUCKETS,
+    registers: [registry],
+  });
   const stages = new Histogram({
     name: 'transcribe_stage_seconds',
     help: 'Seconds of each successful stage of a prediction (download, decode, vad, recognition, diarization, post_processing); diarization runs alongside recognition.',
@@ -56,9 +78,22 @@ export function createServiceMetrics(ctx: Pick<ServiceContext, 'boss'>): Service
     buckets: STAGE_BUCKETS,
     registers: [registry],
   });
-  const rtf = new Histogram({ name: 'transcribe_real_time_factor', help: 'Work seconds per audio second of succeeded predictions that ran recognition.', buckets: RTF_BUCKETS, registers: [registry] });
-  const audio = new Counter({ name: 'transcribe_audio_seconds_total', help: 'Seconds of audio of succeeded predictions.', registers: [registry] });
-  const cached = new Counter({ name: 'transcribe_cached_transcripts_total', help: 'Succeeded predictions whose transcript came from the cache (spec 2.6).', registers: [registry] });
+  const rtf = new Histogram({
+    name: 'transcribe_real_time_factor',
+    help: 'Work seconds per audio second of succeeded predictions that ran recognition.',
+    buckets: RTF_BUCKETS,
+    registers: [registry],
+  });
+  const audio = new Counter({
+    name: 'transcribe_audio_seconds_total',
+    help: 'Seconds of audio of succeeded predictions.',
+    registers: [registry],
+  });
+  const cached = new Counter({
+    name: 'transcribe_cached_transcripts_total',
+    help: 'Succeeded predictions whose transcript came from the cache (spec 2.6).',
+    registers: [registry],
+  });
   const webhooks = new Counter({
     name: 'transcribe_webhook_attempts_total',
     help: 'Webhook delivery attempts by event and outcome (delivered; retryable: retried while the deadline allows; refused: final).',
@@ -78,7 +113,12 @@ export function createServiceMetrics(ctx: Pick<ServiceContext, 'boss'>): Service
     registers: [registry],
   });
   const externalCalls = { llm: llmCalls, remote_asr: asrCalls };
-  const limited = new Counter({ name: 'transcribe_rate_limited_total', help: 'Requests refused by a per-key rate limit (429), by kind.', labelNames: ['kind'], registers: [registry] });
+  const limited = new Counter({
+    name: 'transcribe_rate_limited_total',
+    help: 'Requests refused by a per-key rate limit (429), by kind.',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
   new Gauge({
     name: 'transcribe_queue_jobs',
     help: 'Jobs of the transcribe queue by state (waiting: created or retry; active), read at each scrape.',

@@ -49,8 +49,12 @@ describe('GET /metrics', () => {
     expect((await create(`${files.url}/no-such-file.wav`)).status).toBe('failed');
     const text = await scrape();
     expect(sample(text, 'transcribe_predictions_created_total{channel="api"}')).toBe(3);
-    expect(sample(text, `transcribe_predictions_finished_total{status="succeeded",error_code="",engine="${engine}",channel="api"}`)).toBe(2);
-    expect(sample(text, `transcribe_predictions_finished_total{status="failed",error_code="upstream_refused",engine="${engine}",channel="api"}`)).toBe(1);
+    expect(sample(text, `transcribe_predictions_finished_total{status="succeeded",error_code="",engine="${engine}",channel="api"}`)).toBe(
+      2,
+    );
+    expect(
+      sample(text, `transcribe_predictions_finished_total{status="failed",error_code="upstream_refused",engine="${engine}",channel="api"}`),
+    ).toBe(1);
     expect(sample(text, 'transcribe_prediction_seconds_count{status="succeeded"}')).toBe(2);
     expect(sample(text, 'transcribe_prediction_queue_seconds_count')).toBe(3);
     expect(sample(text, 'transcribe_audio_seconds_total')).toBeCloseTo(2 * 11, 0); // jfk.wav is 11 s, twice
@@ -84,7 +88,11 @@ describe('GET /metrics', () => {
       const answer = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ input: { audio: `${files.url}/jfk.wav` }, webhook: `${hooks.url}/ok`, webhook_events_filter: ['completed'] }),
+        body: JSON.stringify({
+          input: { audio: `${files.url}/jfk.wav` },
+          webhook: `${hooks.url}/ok`,
+          webhook_events_filter: ['completed'],
+        }),
       });
       const { id } = (await answer.json()) as { id: string };
       await pollPrediction(t.replicateBase, t.key, id);
@@ -115,7 +123,7 @@ describe('GET /metrics', () => {
     }
   });
 
-  it('should ask for METRICS_TOKEN as a Bearer token when it is set, on the API and on a worker\'s METRICS_PORT', async () => {
+  it("should ask for METRICS_TOKEN as a Bearer token when it is set, on the API and on a worker's METRICS_PORT", async () => {
     const token = 'metrics-token-0123456789';
     const guarded = await startTestService('pglite', { WORKER_CONCURRENCY: '0', METRICS_TOKEN: token });
     const { serveMetrics } = await import('./serve-metrics.ts');
@@ -142,4 +150,3 @@ describe('GET /metrics', () => {
     }
   });
 });
-

@@ -15,7 +15,8 @@ import { checkMetricsToken } from './check-metrics-token.ts';
 export function serveMetrics(registry: Registry, port: number, host: string, token?: string): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'GET' || path !== '/metrics') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Only GET /metrics is served here.\n');
+    if (req.method !== 'GET' || path !== '/metrics')
+      return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Only GET /metrics is served here.\n');
     const refusal = checkMetricsToken(token, req.headers.authorization);
     if (refusal) return void res.writeHead(refusal.status, refusal.headers).end(refusal.body);
     registry.metrics().then(

@@ -19,7 +19,10 @@ function inputField(name: string, description: string): Json {
 }
 
 /** The tag of these operations. */
-export const OPENAI_TAG = { name: 'OpenAI-compatible', description: 'OpenAI’s speech-to-text API: set an OpenAI SDK’s base URL to {service}/v1 (docs/openai-api.md).' };
+export const OPENAI_TAG = {
+  name: 'OpenAI-compatible',
+  description: 'OpenAI’s speech-to-text API: set an OpenAI SDK’s base URL to {service}/v1 (docs/openai-api.md).',
+};
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const ERRORS: Record<string, string> = {
@@ -33,7 +36,9 @@ const ERRORS: Record<string, string> = {
   '503': 'The queue or a remote engine is unavailable; try again shortly.',
 };
 const errors = (...statuses: string[]): Json =>
-  Object.fromEntries(statuses.map((status) => [status, { description: ERRORS[status], content: { 'application/json': { schema: ref('OpenAiError') } } }]));
+  Object.fromEntries(
+    statuses.map((status) => [status, { description: ERRORS[status], content: { 'application/json': { schema: ref('OpenAiError') } } }]),
+  );
 
 const AUDIO_ANSWERS = {
   '200': {
@@ -54,13 +59,25 @@ const audioForm = (withLanguage: boolean): Json => ({
         type: 'object',
         required: ['file', 'model'],
         properties: {
-          file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The recording: any container ffmpeg reads, at most 300 MiB.' },
+          file: {
+            type: 'string',
+            contentMediaType: 'application/octet-stream',
+            description: 'The recording: any container ffmpeg reads, at most 300 MiB.',
+          },
           model: { type: 'string', examples: ['whisper-1'], description: 'Any name is accepted; GET /v1/models lists the engine’s.' },
           ...(withLanguage ? { language: inputField('language', 'ISO-639-1 code (or a spec 2.5 code / English name).') } : {}),
           prompt: inputField('prompt', 'Hint for recognition and spelling (spec 2.2 prompt).'),
           response_format: { type: 'string', enum: [...RESPONSE_FORMATS], default: 'json' },
           temperature: { type: 'number', minimum: 0, maximum: 1, description: 'Accepted and ignored: no engine of this service samples.' },
-          ...(withLanguage ? { 'timestamp_granularities[]': { type: 'array', items: { type: 'string', enum: [...GRANULARITIES] }, description: 'With verbose_json only; default segment.' } } : {}),
+          ...(withLanguage
+            ? {
+                'timestamp_granularities[]': {
+                  type: 'array',
+                  items: { type: 'string', enum: [...GRANULARITIES] },
+                  description: 'With verbose_json only; default segment.',
+                },
+              }
+            : {}),
           'service.speakers': inputField('speakers', 'Extension: expected number of speakers (spec 2.2 speakers).'),
           'service.hotwords': inputField('hotwords', 'Extension: comma-separated keywords (spec 2.2 hotwords).'),
         },
@@ -73,27 +90,43 @@ const audioForm = (withLanguage: boolean): Json => ({
 export const OPENAI_OPENAPI_PATHS: Record<string, Record<string, Json>> = {
   '/v1/audio/transcriptions': {
     post: {
-      operationId: 'openAiCreateTranscription', tags: [OPENAI_TAG.name], summary: 'Transcribe a recording (OpenAI’s Create transcription), synchronously',
-      requestBody: audioForm(true), responses: AUDIO_ANSWERS,
+      operationId: 'openAiCreateTranscription',
+      tags: [OPENAI_TAG.name],
+      summary: 'Transcribe a recording (OpenAI’s Create transcription), synchronously',
+      requestBody: audioForm(true),
+      responses: AUDIO_ANSWERS,
     },
   },
   '/v1/audio/translations': {
     post: {
-      operationId: 'openAiCreateTranslation', tags: [OPENAI_TAG.name], summary: 'Speech to English text (recognition, then the configured language model)',
-      requestBody: audioForm(false), responses: AUDIO_ANSWERS,
+      operationId: 'openAiCreateTranslation',
+      tags: [OPENAI_TAG.name],
+      summary: 'Speech to English text (recognition, then the configured language model)',
+      requestBody: audioForm(false),
+      responses: AUDIO_ANSWERS,
     },
   },
   '/v1/models': {
     get: {
-      operationId: 'openAiListModels', tags: [OPENAI_TAG.name], summary: 'The configured engine and whisper-1',
-      responses: { '200': { description: 'OpenAI’s list shape.', content: { 'application/json': { schema: ref('OpenAiModelList') } } }, ...errors('401', '429') },
+      operationId: 'openAiListModels',
+      tags: [OPENAI_TAG.name],
+      summary: 'The configured engine and whisper-1',
+      responses: {
+        '200': { description: 'OpenAI’s list shape.', content: { 'application/json': { schema: ref('OpenAiModelList') } } },
+        ...errors('401', '429'),
+      },
     },
   },
   '/v1/models/{id}': {
     get: {
-      operationId: 'openAiGetModel', tags: [OPENAI_TAG.name], summary: 'One model',
+      operationId: 'openAiGetModel',
+      tags: [OPENAI_TAG.name],
+      summary: 'One model',
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Model name.' }],
-      responses: { '200': { description: 'The model.', content: { 'application/json': { schema: ref('OpenAiModel') } } }, ...errors('401', '404', '429') },
+      responses: {
+        '200': { description: 'The model.', content: { 'application/json': { schema: ref('OpenAiModel') } } },
+        ...errors('401', '404', '429'),
+      },
     },
   },
 };
@@ -101,9 +134,16 @@ export const OPENAI_OPENAPI_PATHS: Record<string, Record<string, Json>> = {
 const segment: Json = {
   type: 'object',
   properties: {
-    id: { type: 'integer' }, seek: { type: 'integer' }, start: { type: 'number' }, end: { type: 'number' }, text: { type: 'string' },
-    tokens: { type: 'array', items: { type: 'integer' }, description: 'Always empty.' }, temperature: { type: 'number' },
-    avg_logprob: { type: 'number' }, compression_ratio: { type: 'number' }, no_speech_prob: { type: 'number' },
+    id: { type: 'integer' },
+    seek: { type: 'integer' },
+    start: { type: 'number' },
+    end: { type: 'number' },
+    text: { type: 'string' },
+    tokens: { type: 'array', items: { type: 'integer' }, description: 'Always empty.' },
+    temperature: { type: 'number' },
+    avg_logprob: { type: 'number' },
+    compression_ratio: { type: 'number' },
+    no_speech_prob: { type: 'number' },
     speaker: { type: 'string', description: 'Extension: speaker label.' },
   },
 };
@@ -115,7 +155,12 @@ export const OPENAI_OPENAPI_SCHEMAS: Record<string, Json> = {
     properties: {
       error: {
         type: 'object',
-        properties: { message: { type: 'string' }, type: { type: 'string' }, param: { type: ['string', 'null'] }, code: { type: ['string', 'null'] } },
+        properties: {
+          message: { type: 'string' },
+          type: { type: 'string' },
+          param: { type: ['string', 'null'] },
+          code: { type: ['string', 'null'] },
+        },
       },
     },
   },
@@ -128,9 +173,23 @@ export const OPENAI_OPENAPI_SCHEMAS: Record<string, Json> = {
       duration: { type: 'number' },
       text: { type: 'string' },
       segments: { type: 'array', items: segment },
-      words: { type: 'array', items: { type: 'object', properties: { word: { type: 'string' }, start: { type: 'number' }, end: { type: 'number' } } } },
+      words: {
+        type: 'array',
+        items: { type: 'object', properties: { word: { type: 'string' }, start: { type: 'number' }, end: { type: 'number' } } },
+      },
     },
   },
-  OpenAiModel: { type: 'object', properties: { id: { type: 'string' }, object: { type: 'string', const: 'model' }, created: { type: 'integer' }, owned_by: { type: 'string' } } },
-  OpenAiModelList: { type: 'object', properties: { object: { type: 'string', const: 'list' }, data: { type: 'array', items: ref('OpenAiModel') } } },
+  OpenAiModel: {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      object: { type: 'string', const: 'model' },
+      created: { type: 'integer' },
+      owned_by: { type: 'string' },
+    },
+  },
+  OpenAiModelList: {
+    type: 'object',
+    properties: { object: { type: 'string', const: 'list' }, data: { type: 'array', items: ref('OpenAiModel') } },
+  },
 };

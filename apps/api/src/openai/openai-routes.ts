@@ -56,9 +56,10 @@ export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache): Router {
   router.post('/audio/translations', ...guard, async (req, res) => {
     const form = await readAudioForm(ctx, req, TRANSLATION_FIELDS);
     const plan = await withUpload(form, () => planTranslation(ctx, form.responseFormat));
-    const row = plan.by === 'engine'
-      ? await runForRequest(ctx, req, res, form, {}, 'translate')
-      : await runForRequest(ctx, req, res, form, { post_process: plan.post_process, target_language: plan.target_language });
+    const row =
+      plan.by === 'engine'
+        ? await runForRequest(ctx, req, res, form, {}, 'translate')
+        : await runForRequest(ctx, req, res, form, { post_process: plan.post_process, target_language: plan.target_language });
     sendAnswer(res, answerOfTranslation(row.transcript as Transcript, row.results, plan), { ...form, granularities: ['segment'] });
   });
 
@@ -69,7 +70,11 @@ export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache): Router {
   router.get('/models/:id', ...guard, (req, res) => {
     const id = String(req.params.id);
     if (!listModelIds(ctx).includes(id)) {
-      throw new AppError('not_found', `The model "${id.slice(0, 80)}" does not exist here; GET /v1/models lists ${listModelIds(ctx).join(' and ')} (any name is accepted by the audio endpoints).`, { param: 'model' });
+      throw new AppError(
+        'not_found',
+        `The model "${id.slice(0, 80)}" does not exist here; GET /v1/models lists ${listModelIds(ctx).join(' and ')} (any name is accepted by the audio endpoints).`,
+        { param: 'model' },
+      );
     }
     res.json(modelObject(id, created));
   });
@@ -88,12 +93,25 @@ function modelObject(id: string, created: number): { id: string; object: 'model'
 }
 
 /** Runs the prediction of a read form; a client that disconnects first cancels it. */
-async function runForRequest(ctx: ServiceContext, _req: Request, res: Response, form: AudioForm, extra: Record<string, unknown>, task?: 'translate'): Promise<PredictionRow> {
+async function runForRequest(
+  ctx: ServiceContext,
+  _req: Request,
+  res: Response,
+  form: AudioForm,
+  extra: Record<string, unknown>,
+  task?: 'translate',
+): Promise<PredictionRow> {
   const gone = new AbortController();
   res.on('close', () => {
     if (!res.writableEnded) gone.abort(new Error('The client disconnected before the answer was ready.'));
   });
-  return runAudioPrediction(ctx, { apiKeyId: res.locals.apiKey.id, file: form.file, rawInput: { ...form.rawInput, ...extra }, signal: gone.signal, ...(task ? { task } : {}) });
+  return runAudioPrediction(ctx, {
+    apiKeyId: res.locals.apiKey.id,
+    file: form.file,
+    rawInput: { ...form.rawInput, ...extra },
+    signal: gone.signal,
+    ...(task ? { task } : {}),
+  });
 }
 
 /** Runs `check`; when it throws, the form's upload is removed first. */

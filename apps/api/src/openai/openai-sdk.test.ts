@@ -70,7 +70,18 @@ describe('the OpenAI-compatible API through the openai SDK', () => {
     for (const [i, segment] of answer.segments!.entries()) {
       expect(segment).toMatchObject({ id: i, tokens: [], temperature: 0, no_speech_prob: 0 });
       // OpenAI's members in OpenAI's order, then the `speaker` extension
-      expect(Object.keys(segment).slice(0, 10)).toEqual(['id', 'seek', 'start', 'end', 'text', 'tokens', 'temperature', 'avg_logprob', 'compression_ratio', 'no_speech_prob']);
+      expect(Object.keys(segment).slice(0, 10)).toEqual([
+        'id',
+        'seek',
+        'start',
+        'end',
+        'text',
+        'tokens',
+        'temperature',
+        'avg_logprob',
+        'compression_ratio',
+        'no_speech_prob',
+      ]);
       expect(segment.start).toBeGreaterThanOrEqual(0);
       expect(segment.end).toBeGreaterThanOrEqual(segment.start);
       expect(segment.end).toBeLessThanOrEqual(answer.duration);
@@ -113,7 +124,10 @@ describe('the OpenAI-compatible API through the openai SDK', () => {
 
   it('should read other containers ffmpeg reads (FLAC)', async () => {
     const clip = 'librispeech-test-clean/1089-134686-0000';
-    const answer = await client.audio.transcriptions.create({ file: createReadStream(join(AUDIO_DIR, `${clip}.flac`)), model: 'whisper-1' });
+    const answer = await client.audio.transcriptions.create({
+      file: createReadStream(join(AUDIO_DIR, `${clip}.flac`)),
+      model: 'whisper-1',
+    });
     const expected = await readFile(join(AUDIO_DIR, `${clip}.txt`), 'utf8');
     expect(wordErrorRate(normalizeForWer(expected), normalizeForWer(answer.text)).wer).toBeLessThan(0.45); // 0.357 on the WAV
   });
@@ -121,7 +135,11 @@ describe('the OpenAI-compatible API through the openai SDK', () => {
   it('should translate to English with the configured language model: text from translation, timed cues from translated_subtitles', async () => {
     const json = await client.audio.translations.create({ file: createReadStream(JFK), model: 'whisper-1' });
     expect(json.text).toMatch(/RESULT translation/);
-    const verbose = (await client.audio.translations.create({ file: createReadStream(JFK), model: 'whisper-1', response_format: 'verbose_json' })) as unknown as VerboseTranscription;
+    const verbose = (await client.audio.translations.create({
+      file: createReadStream(JFK),
+      model: 'whisper-1',
+      response_format: 'verbose_json',
+    })) as unknown as VerboseTranscription;
     expect(verbose).toMatchObject({ task: 'translate', language: 'english' });
     expect(verbose.segments!.length).toBeGreaterThan(0);
     for (const segment of verbose.segments!) expect(segment.end).toBeLessThanOrEqual(verbose.duration);
@@ -135,7 +153,9 @@ describe('the OpenAI-compatible API through the openai SDK', () => {
 
   it('should surface a wrong key as AuthenticationError, bad fields as BadRequestError naming the field, a file that is no recording as UnprocessableEntityError', async () => {
     const stranger = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: 'sk-not-a-key', maxRetries: 0 });
-    const unauthenticated = await stranger.audio.transcriptions.create({ file: createReadStream(JFK), model: 'whisper-1' }).catch((e: unknown) => e);
+    const unauthenticated = await stranger.audio.transcriptions
+      .create({ file: createReadStream(JFK), model: 'whisper-1' })
+      .catch((e: unknown) => e);
     expect(unauthenticated).toBeInstanceOf(AuthenticationError);
     expect((unauthenticated as AuthenticationError).code).toBe('invalid_api_key');
 
@@ -148,30 +168,46 @@ describe('the OpenAI-compatible API through the openai SDK', () => {
       [{ timestamp_granularities: ['word'] }, 'timestamp_granularities[]'],
     ];
     for (const [fields, param] of cases) {
-      const error = await client.audio.transcriptions.create({ file: createReadStream(JFK), model: 'whisper-1', ...fields } as never).catch((e: unknown) => e);
+      const error = await client.audio.transcriptions
+        .create({ file: createReadStream(JFK), model: 'whisper-1', ...fields } as never)
+        .catch((e: unknown) => e);
       expect(error, param).toBeInstanceOf(BadRequestError);
       expect((error as BadRequestError).param).toBe(param);
       expect((error as BadRequestError).type).toBe('invalid_request_error');
     }
-    const notAudio = await client.audio.transcriptions.create({ file: await toFile(Buffer.from('not a recording'), 'notes.wav'), model: 'whisper-1' }).catch((e: unknown) => e);
+    const notAudio = await client.audio.transcriptions
+      .create({ file: await toFile(Buffer.from('not a recording'), 'notes.wav'), model: 'whisper-1' })
+      .catch((e: unknown) => e);
     expect(notAudio).toBeInstanceOf(UnprocessableEntityError);
     expect((notAudio as UnprocessableEntityError).code).toBe('media_unreadable');
-    const noModel = await fetch(`${t.url}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${t.key}` }, body: formOf({}) });
+    const noModel = await fetch(`${t.url}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}` },
+      body: formOf({}),
+    });
     expect(noModel.status).toBe(400);
-    expect(await noModel.json()).toEqual({ error: { message: expect.stringMatching(/model is required/), type: 'invalid_request_error', param: 'model', code: 'invalid_input' } });
+    expect(await noModel.json()).toEqual({
+      error: { message: expect.stringMatching(/model is required/), type: 'invalid_request_error', param: 'model', code: 'invalid_input' },
+    });
   });
 
   it('should accept service.speakers and service.hotwords (spec 2.2 rules) and label the segments', async () => {
     const answer = (await client.audio.transcriptions.create({
-      file: createReadStream(JFK), model: 'whisper-1', response_format: 'verbose_json', 'service.speakers': 1, 'service.hotwords': 'Americans, country',
+      file: createReadStream(JFK),
+      model: 'whisper-1',
+      response_format: 'verbose_json',
+      'service.speakers': 1,
+      'service.hotwords': 'Americans, country',
     } as never)) as unknown as VerboseTranscription;
     expect(wer(answer.text)).toBeLessThan(MAX_WER);
     expect(new Set(answer.segments!.map((segment) => segment.speaker))).toEqual(new Set(['SPEAKER_1']));
-    const latest = (await t.service.ctx.database.db.select().from(predictions)).find((row) => (row.params as { speakers: number | null }).speakers === 1);
+    const latest = (await t.service.ctx.database.db.select().from(predictions)).find(
+      (row) => (row.params as { speakers: number | null }).speakers === 1,
+    );
     expect(latest?.params).toMatchObject({ speakers: 1, hotwords: ['Americans', 'country'] });
   });
 
-  it('should list the configured engine and whisper-1 in OpenAI\'s list shape, and 404 other model ids', async () => {
+  it("should list the configured engine and whisper-1 in OpenAI's list shape, and 404 other model ids", async () => {
     const ids: string[] = [];
     for await (const model of client.models.list()) ids.push(model.id);
     expect(ids.sort()).toEqual(['pocketsphinx', 'whisper-1'].sort());
@@ -184,7 +220,10 @@ describe('the OpenAI-compatible API through the openai SDK', () => {
     const before = new Set((await db.select().from(predictions)).map((row) => row.id));
     const abort = new AbortController();
     const request = fetch(`${t.url}/v1/audio/transcriptions`, {
-      method: 'POST', headers: { authorization: `Bearer ${t.key}` }, body: formOf({ model: 'whisper-1' }, await readFile(join(AUDIO_DIR, 'long_hifitts6097_concat_16k.wav'))), signal: abort.signal,
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}` },
+      body: formOf({ model: 'whisper-1' }, await readFile(join(AUDIO_DIR, 'long_hifitts6097_concat_16k.wav'))),
+      signal: abort.signal,
     }).catch(() => null);
     let id: string | undefined;
     for (let i = 0; i < 600 && id === undefined; i += 1) {

@@ -59,7 +59,11 @@ export interface AudioForm {
 export async function readAudioForm(ctx: ServiceContext, req: Request, allowed: ReadonlySet<string>): Promise<AudioForm> {
   const type = contentTypeOf(req);
   if (type !== 'multipart/form-data') {
-    throw new AppError('unsupported_media_type', `Send the recording as multipart/form-data with a "file" part; got ${type === '' ? 'no Content-Type' : type.slice(0, 60)}.`, { param: 'file' });
+    throw new AppError(
+      'unsupported_media_type',
+      `Send the recording as multipart/form-data with a "file" part; got ${type === '' ? 'no Content-Type' : type.slice(0, 60)}.`,
+      { param: 'file' },
+    );
   }
   const form = await receiveForm(req, { fileField: 'file', dir: join(ctx.config.dataDir, 'uploads'), maxBytes: ctx.config.maxMediaBytes });
   try {
@@ -84,11 +88,18 @@ function readFields(fields: [string, string][], allowed: ReadonlySet<string>): O
   if (model === '') throw invalid('model', 'model is required, e.g. "whisper-1" (GET /v1/models lists the names; any value is accepted).');
   const responseFormat = (one('response_format') ?? 'json') as ResponseFormat;
   if (!RESPONSE_FORMATS.includes(responseFormat)) {
-    throw invalid('response_format', `response_format must be one of ${RESPONSE_FORMATS.join(', ')}; got "${responseFormat.slice(0, 40)}".`);
+    throw invalid(
+      'response_format',
+      `response_format must be one of ${RESPONSE_FORMATS.join(', ')}; got "${responseFormat.slice(0, 40)}".`,
+    );
   }
   checkTemperature(one('temperature'));
-  if (one('stream') === 'true') throw invalid('stream', 'stream is not supported: the answer comes whole when the transcript is ready; leave stream out.');
-  const granularities = readGranularities(values.get('timestamp_granularities[]') ?? values.get('timestamp_granularities') ?? [], responseFormat);
+  if (one('stream') === 'true')
+    throw invalid('stream', 'stream is not supported: the answer comes whole when the transcript is ready; leave stream out.');
+  const granularities = readGranularities(
+    values.get('timestamp_granularities[]') ?? values.get('timestamp_granularities') ?? [],
+    responseFormat,
+  );
   const entries: [string, string][] = [];
   for (const [name, list] of values) {
     if (name === 'model' || name === 'response_format' || IGNORED_FIELDS.has(name) || name.startsWith('timestamp_granularities')) continue;

@@ -29,7 +29,11 @@ describe('one instance recognising for another through the OpenAI-compatible API
     node = await spawnService(env);
     nodeKey = await createKeyWithCli(env, 'front');
     front = await startTestService('pglite', {
-      RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: `${node.url}/v1`, ASR_API_KEY: nodeKey, ASR_MODEL: 'whisper-1', ASR_MAX_RETRIES: '0',
+      RECOGNITION_ENGINE: 'openai-compatible',
+      ASR_BASE_URL: `${node.url}/v1`,
+      ASR_API_KEY: nodeKey,
+      ASR_MODEL: 'whisper-1',
+      ASR_MAX_RETRIES: '0',
     });
     files = await serveFiles(AUDIO_DIR);
   });

@@ -1,15 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { WebVTTParser } from 'webvtt-parser';
 import type { Transcript } from '@transcribe/core';
-import { answerOfTranscript, convertSrtToVtt, openAiLanguageName, renderAudioResponse, segmentsOfSrt, type VerboseTranscription } from './render-audio-response.ts';
+import {
+  answerOfTranscript,
+  convertSrtToVtt,
+  openAiLanguageName,
+  renderAudioResponse,
+  segmentsOfSrt,
+  type VerboseTranscription,
+} from './render-audio-response.ts';
 
 const word = (text: string, start: number, end: number, confidence: number | null = 0.8) => ({ text, start, end, confidence });
 
 const TRANSCRIPT: Transcript = {
   source: { length: 12.5, format: 'wav' },
   segments: [
-    { start: 0.5, end: 2.25, text: 'fish & chips <now>', speaker: 'SPEAKER_1', language: 'en', words: [word('fish', 0.5, 0.9), word('&', 1, 1.1), word('chips', 1.2, 1.6), word('<now>', 1.7, 2.25)] },
-    { start: 3, end: 4.5, text: 'a --> b', speaker: 'SPEAKER_2', language: 'en', words: [word('a', 3, 3.5, null), word('-->', 3.6, 4), word('b', 4.1, 4.5, null)] },
+    {
+      start: 0.5,
+      end: 2.25,
+      text: 'fish & chips <now>',
+      speaker: 'SPEAKER_1',
+      language: 'en',
+      words: [word('fish', 0.5, 0.9), word('&', 1, 1.1), word('chips', 1.2, 1.6), word('<now>', 1.7, 2.25)],
+    },
+    {
+      start: 3,
+      end: 4.5,
+      text: 'a --> b',
+      speaker: 'SPEAKER_2',
+      language: 'en',
+      words: [word('a', 3, 3.5, null), word('-->', 3.6, 4), word('b', 4.1, 4.5, null)],
+    },
   ],
   vad: [{ start: 0.4, end: 4.6 }],
   language: 'en',
@@ -21,14 +42,30 @@ describe('renderAudioResponse: OpenAI response formats of a transcript', () => {
   const answer = answerOfTranscript(TRANSCRIPT);
 
   it('should answer json as {text} and text with a newline, both the segments joined', () => {
-    expect(renderAudioResponse(answer, 'json', ['segment'])).toEqual({ contentType: 'application/json', body: JSON.stringify({ text: 'fish & chips <now> a --> b' }) });
-    expect(renderAudioResponse(answer, 'text', ['segment'])).toEqual({ contentType: 'text/plain; charset=utf-8', body: 'fish & chips <now> a --> b\n' });
+    expect(renderAudioResponse(answer, 'json', ['segment'])).toEqual({
+      contentType: 'application/json',
+      body: JSON.stringify({ text: 'fish & chips <now> a --> b' }),
+    });
+    expect(renderAudioResponse(answer, 'text', ['segment'])).toEqual({
+      contentType: 'text/plain; charset=utf-8',
+      body: 'fish & chips <now> a --> b\n',
+    });
   });
 
-  it('should answer verbose_json with OpenAI\'s members, the language by name, segments and words as asked', () => {
+  it("should answer verbose_json with OpenAI's members, the language by name, segments and words as asked", () => {
     const both = JSON.parse(renderAudioResponse(answer, 'verbose_json', ['segment', 'word']).body) as VerboseTranscription;
     expect(both).toMatchObject({ task: 'transcribe', language: 'english', duration: 12.5, text: 'fish & chips <now> a --> b' });
-    expect(both.segments![0]).toMatchObject({ id: 0, seek: 50, start: 0.5, end: 2.25, text: ' fish & chips <now>', tokens: [], temperature: 0, no_speech_prob: 0, speaker: 'SPEAKER_1' });
+    expect(both.segments![0]).toMatchObject({
+      id: 0,
+      seek: 50,
+      start: 0.5,
+      end: 2.25,
+      text: ' fish & chips <now>',
+      tokens: [],
+      temperature: 0,
+      no_speech_prob: 0,
+      speaker: 'SPEAKER_1',
+    });
     expect(both.segments![0]!.avg_logprob).toBeCloseTo(Math.log(0.8), 3);
     expect(both.segments![0]!.compression_ratio).toBeGreaterThan(0);
     expect(both.words!.map((w) => w.word)).toEqual(['fish', '&', 'chips', '<now>', 'a', '-->', 'b']);
@@ -39,7 +76,7 @@ describe('renderAudioResponse: OpenAI response formats of a transcript', () => {
     expect(segmentsOnly.words).toBeUndefined();
   });
 
-  it('should answer vtt that a WebVTT parser reads without errors, with the SRT cues\' times and text', () => {
+  it("should answer vtt that a WebVTT parser reads without errors, with the SRT cues' times and text", () => {
     const srt = renderAudioResponse(answer, 'srt', ['segment']).body;
     const vtt = renderAudioResponse(answer, 'vtt', ['segment']);
     expect(vtt.contentType).toBe('text/plain; charset=utf-8');

@@ -71,7 +71,12 @@ const TEXT_TYPE = 'text/plain; charset=utf-8';
  * and `words` when `word` is. Times are seconds rounded to the millisecond.
  */
 export function renderAudioResponse(answer: AudioAnswer, format: ResponseFormat, granularities: readonly Granularity[]): AudioResponse {
-  const text = answer.text ?? answer.segments.map((segment) => segment.text.trim()).filter((t) => t !== '').join(' ');
+  const text =
+    answer.text ??
+    answer.segments
+      .map((segment) => segment.text.trim())
+      .filter((t) => t !== '')
+      .join(' ');
   switch (format) {
     case 'json':
       return { contentType: JSON_TYPE, body: JSON.stringify({ text }) };
@@ -114,7 +119,9 @@ function verboseJsonOf(answer: AudioAnswer, text: string, granularities: readonl
   };
   if (granularities.includes('segment')) body.segments = answer.segments.map(verboseSegmentOf);
   if (granularities.includes('word')) {
-    body.words = answer.segments.flatMap((segment) => segment.words.map((word) => ({ word: word.text, start: round(word.start), end: round(word.end) })));
+    body.words = answer.segments.flatMap((segment) =>
+      segment.words.map((word) => ({ word: word.text, start: round(word.start), end: round(word.end) })),
+    );
   }
   return body;
 }
@@ -154,7 +161,11 @@ function round(seconds: number): number {
  * (neither may appear raw in a WebVTT cue payload). An empty SRT gives a file with the header only.
  */
 export function convertSrtToVtt(srt: string): string {
-  const cues = srt.replace(/\r\n?/g, '\n').split(/\n{2,}/).map((block) => block.trim()).filter((block) => block !== '');
+  const cues = srt
+    .replace(/\r\n?/g, '\n')
+    .split(/\n{2,}/)
+    .map((block) => block.trim())
+    .filter((block) => block !== '');
   const out = cues.map((block) => {
     const lines = block.split('\n');
     const timingAt = lines.findIndex((line) => line.includes('-->'));
@@ -186,7 +197,10 @@ export function segmentsOfSrt(srt: string): TranscriptSegment[] {
     segments.push({
       start: time(match[1], match[2], match[3], match[4]),
       end: time(match[5], match[6], match[7], match[8]),
-      text: lines.slice(timingAt + 1).join(' ').trim(),
+      text: lines
+        .slice(timingAt + 1)
+        .join(' ')
+        .trim(),
       speaker: null,
       language: 'en',
       words: [],

@@ -28,7 +28,12 @@ function typeOfStatus(status: number): string {
  * SDKs turn 400 into BadRequestError, 401 AuthenticationError, 404 NotFoundError, 413 APIError,
  * 422 UnprocessableEntityError, 429 RateLimitError, 5xx InternalServerError).
  */
-export function sendOpenAiError(res: Response, status: number, message: string, options: { param?: string | null; code?: string | null } = {}): void {
+export function sendOpenAiError(
+  res: Response,
+  status: number,
+  message: string,
+  options: { param?: string | null; code?: string | null } = {},
+): void {
   const body: OpenAiErrorBody = {
     error: { message, type: typeOfStatus(status), param: options.param ?? null, code: options.code ?? null },
   };

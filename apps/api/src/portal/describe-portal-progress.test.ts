@@ -11,7 +11,10 @@ describe('describePortalProgress', () => {
     expect(at('t downloaded 1000 bytes\n').stage).toBe('Getting the recording…');
     expect(at('t decoded 11.0 s of audio (wav)\n')).toMatchObject({ stage: 'Looking for speech…', percent: 15 });
     expect(at('t decoded 11.0 s\nt VAD: 2 speech intervals, 8.9 s of speech\n').percent).toBe(20);
-    expect(at('t VAD: 2 speech intervals\nt recognized 20%\nt recognized 60%\n')).toMatchObject({ stage: 'Recognising speech… 60%', percent: 65 });
+    expect(at('t VAD: 2 speech intervals\nt recognized 20%\nt recognized 60%\n')).toMatchObject({
+      stage: 'Recognising speech… 60%',
+      percent: 65,
+    });
     expect(at('t recognized 100%\n')).toMatchObject({ stage: 'Finishing…', percent: 95 });
     expect(at('t recognized 100%\nt post-processing summary with model m\n').stage).toBe('Post-processing the transcript…');
     expect(at('t transcript taken from the cache: same link\n').stage).toBe('Transcript taken from the cache…');

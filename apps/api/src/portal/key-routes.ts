@@ -1,5 +1,13 @@
 import express, { Router } from 'express';
-import { AppError, listOwnerApiKeys, logEvent, MAX_KEY_REISSUE_GRACE_SECONDS, reissueUserApiKey, serviceRootUrl, type ServiceContext } from '@transcribe/core';
+import {
+  AppError,
+  listOwnerApiKeys,
+  logEvent,
+  MAX_KEY_REISSUE_GRACE_SECONDS,
+  reissueUserApiKey,
+  serviceRootUrl,
+  type ServiceContext,
+} from '@transcribe/core';
 import { apiKeyPage, newKeyPage } from './pages/api-key-page.ts';
 import { sendPage } from './pages/layout.ts';
 import { requireCsrf, requireSession } from './portal-guards.ts';
@@ -27,7 +35,14 @@ export function keyRoutes(ctx: ServiceContext): Router {
 
   router.post('/api/key', requireSession, form, requireCsrf, async (req, res) => {
     const session = res.locals.portal!;
-    const key = await reissueUserApiKey(db, { owner: session.owner, label: PORTAL_KEY_LABEL, graceSeconds: graceOf((req.body as Record<string, unknown>).old_key), cache: ctx.apiKeyCache, confirmWith: ctx.database, log: (message) => logEvent(ctx, 'warn', 'keys', message) });
+    const key = await reissueUserApiKey(db, {
+      owner: session.owner,
+      label: PORTAL_KEY_LABEL,
+      graceSeconds: graceOf((req.body as Record<string, unknown>).old_key),
+      cache: ctx.apiKeyCache,
+      confirmWith: ctx.database,
+      log: (message) => logEvent(ctx, 'warn', 'keys', message),
+    });
     sendPage(res, { title: 'Your new API key', session, current: '/portal/api', body: newKeyPage(key, serviceRootUrl(ctx)) });
   });
 
@@ -38,5 +53,7 @@ export function keyRoutes(ctx: ServiceContext): Router {
 function graceOf(choice: unknown): number {
   if (choice === undefined || choice === 'now') return 0;
   if (choice === 'later') return MAX_KEY_REISSUE_GRACE_SECONDS;
-  throw new AppError('invalid_input', 'Choose when your current key should stop working: right away or in 5 minutes.', { param: 'old_key' });
+  throw new AppError('invalid_input', 'Choose when your current key should stop working: right away or in 5 minutes.', {
+    param: 'old_key',
+  });
 }

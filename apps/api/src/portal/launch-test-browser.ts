@@ -8,7 +8,10 @@ import { REPO_ROOT } from '../test-support/shared-paths.ts';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Where the portal's screenshots go: test-artifacts/portal always, docs/portal too with UPDATE_PORTAL_SCREENSHOTS=1. */
-export const SCREENSHOT_DIRS = [join(REPO_ROOT, 'test-artifacts', 'portal'), ...(process.env.UPDATE_PORTAL_SCREENSHOTS === '1' ? [join(REPO_ROOT, 'docs', 'portal')] : [])];
+export const SCREENSHOT_DIRS = [
+  join(REPO_ROOT, 'test-artifacts', 'portal'),
+  ...(process.env.UPDATE_PORTAL_SCREENSHOTS === '1' ? [join(REPO_ROOT, 'docs', 'portal')] : []),
+];
 
 export interface TestBrowser {
   context: BrowserContext;
@@ -23,7 +26,15 @@ export async function launchTestBrowser(viewport = { width: 1280, height: 900 })
     headless: true,
     viewport,
     acceptDownloads: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return {
     context,

@@ -11,14 +11,28 @@ describe('the input schemas of the OpenAPI document', () => {
   it('should be the JSON Schema generated from the zod schema that parses the input (spec 2.2)', () => {
     expect(schemas.PredictionInput).toEqual(buildPredictionInputJsonSchema());
     expect(Object.keys(schemas.PredictionInput!.properties as Json)).toEqual([
-      'audio', 'language', 'speakers', 'output_format', 'domain', 'efficiency', 'multilingual', 'prompt', 'hotwords',
-      'cut_start', 'cut_duration', 'post_process', 'custom_prompt', 'target_language',
+      'audio',
+      'language',
+      'speakers',
+      'output_format',
+      'domain',
+      'efficiency',
+      'multilingual',
+      'prompt',
+      'hotwords',
+      'cut_start',
+      'cut_duration',
+      'post_process',
+      'custom_prompt',
+      'target_language',
     ]);
   });
 
   it('should give the OpenAI form fields that become spec 2.2 parameters the generated types and limits', () => {
     const form = (document.paths as Record<string, { post: Json }>)['/v1/audio/transcriptions']!.post;
-    const fields = ((form.requestBody as Json).content as Record<string, { schema: { properties: Record<string, Json> } }>)['multipart/form-data']!.schema.properties;
+    const fields = ((form.requestBody as Json).content as Record<string, { schema: { properties: Record<string, Json> } }>)[
+      'multipart/form-data'
+    ]!.schema.properties;
     const input = buildPredictionInputJsonSchema().properties as Record<string, Json>;
     expect(fields['service.speakers']).toMatchObject({ type: 'integer', minimum: input.speakers!.minimum });
     expect(fields['service.hotwords']).toMatchObject({ type: 'string', maxLength: input.hotwords!.maxLength });

@@ -19,13 +19,26 @@ const prediction: Schema = {
     id: { type: 'string', pattern: '^[a-z2-7]{26}$' },
     model: { type: 'string', const: 'service/transcribe' },
     version: { type: 'string', description: 'Always "" (spec 2.1: may be empty).' },
-    status: { type: 'string', enum: ['starting', 'processing', 'succeeded', 'failed', 'canceled'], description: 'starting only in the answer to a create with Prefer: wait that did not finish in time.' },
+    status: {
+      type: 'string',
+      enum: ['starting', 'processing', 'succeeded', 'failed', 'canceled'],
+      description: 'starting only in the answer to a create with Prefer: wait that did not finish in time.',
+    },
     input: { type: 'object', description: 'The spec 2.2 parameters as sent (a data: URI shortened).' },
-    output: { description: 'When succeeded: an object for json / json2, a string for text / srt / lrc, or {transcript, results} with post_process (spec 2.3). Null otherwise.' },
+    output: {
+      description:
+        'When succeeded: an object for json / json2, a string for text / srt / lrc, or {transcript, results} with post_process (spec 2.3). Null otherwise.',
+    },
     error: { type: ['string', 'null'] },
-    error_code: { type: ['string', 'null'], description: 'Machine-readable reason when failed (e.g. cache_changed, media_unreadable, upstream_unreachable), else null.' },
+    error_code: {
+      type: ['string', 'null'],
+      description: 'Machine-readable reason when failed (e.g. cache_changed, media_unreadable, upstream_unreachable), else null.',
+    },
     logs: { type: 'string', description: 'Progress lines (downloaded …, VAD: …, recognized 40%, …).' },
-    metrics: { type: 'object', properties: { predict_time: { type: 'number' }, total_time: { type: 'number' }, audio_duration: { type: 'number' } } },
+    metrics: {
+      type: 'object',
+      properties: { predict_time: { type: 'number' }, total_time: { type: 'number' }, audio_duration: { type: 'number' } },
+    },
     created_at: timestamp,
     started_at: timestamp,
     completed_at: timestamp,
@@ -69,16 +82,29 @@ export const OPENAPI_SCHEMAS: Record<string, Schema> = {
   PredictionInput: predictionInput,
   Prediction: prediction,
   PredictionList: page('Prediction'),
-  CreatePrediction: { type: 'object', required: ['input'], properties: { input: { $ref: '#/components/schemas/PredictionInput' }, ...webhookMembers } },
+  CreatePrediction: {
+    type: 'object',
+    required: ['input'],
+    properties: { input: { $ref: '#/components/schemas/PredictionInput' }, ...webhookMembers },
+  },
   CreatePredictionByVersion: {
     type: 'object',
     required: ['version', 'input'],
-    properties: { version: { type: 'string', const: 'service/transcribe' }, input: { $ref: '#/components/schemas/PredictionInput' }, ...webhookMembers },
+    properties: {
+      version: { type: 'string', const: 'service/transcribe' },
+      input: { $ref: '#/components/schemas/PredictionInput' },
+      ...webhookMembers,
+    },
   },
   MultipartCreate: {
     type: 'object',
-    description: 'Part input.audio holds the file (or a link as text); other parts are input.<name> (a JSON list or one part per item for post_process).',
-    properties: { 'input.audio': { type: 'string', contentMediaType: 'application/octet-stream' }, 'input.output_format': { type: 'string' }, 'input.post_process': { type: 'string' } },
+    description:
+      'Part input.audio holds the file (or a link as text); other parts are input.<name> (a JSON list or one part per item for post_process).',
+    properties: {
+      'input.audio': { type: 'string', contentMediaType: 'application/octet-stream' },
+      'input.output_format': { type: 'string' },
+      'input.post_process': { type: 'string' },
+    },
     required: ['input.audio'],
   },
   File: file,
@@ -104,6 +130,11 @@ export const OPENAPI_SCHEMAS: Record<string, Schema> = {
     type: 'object',
     description: 'RFC 7807 problem; detail is the text to show. cache_changed (409) also carries code.',
     required: ['title', 'detail', 'status'],
-    properties: { title: { type: 'string' }, detail: { type: 'string' }, status: { type: 'integer' }, code: { type: 'string', enum: ['cache_changed'] } },
+    properties: {
+      title: { type: 'string' },
+      detail: { type: 'string' },
+      status: { type: 'integer' },
+      code: { type: 'string', enum: ['cache_changed'] },
+    },
   },
 };

@@ -48,7 +48,10 @@ describe('OpenAPI document (/openapi.json) and the reference page', () => {
     expect(new Set(ids).size).toBe(ids.length);
     const tags = new Set((document.tags as { name: string }[]).map((tag) => tag.name));
     for (const { path, method, operation } of operations()) {
-      expect((operation.tags as string[]).every((tag) => tags.has(tag)), `${method} ${path}`).toBe(true);
+      expect(
+        (operation.tags as string[]).every((tag) => tags.has(tag)),
+        `${method} ${path}`,
+      ).toBe(true);
       expect(Object.keys(operation.responses as Json).length, `${method} ${path}`).toBeGreaterThan(0);
     }
   });

@@ -35,7 +35,11 @@ export function buildOpenApiDocument(rootUrl: string): Record<string, unknown> {
     paths: { ...OPENAPI_PATHS, ...OPENAI_OPENAPI_PATHS },
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key> (spec 5.1). Token <key> and the header name Authentication are accepted too.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Authorization: Bearer <API key> (spec 5.1). Token <key> and the header name Authentication are accepted too.',
+        },
       },
       schemas: { ...OPENAPI_SCHEMAS, ...OPENAI_OPENAPI_SCHEMAS },
     },

@@ -101,15 +101,25 @@ describe('account portal in chromium', () => {
     await page.getByLabel('Output format').selectOption('text');
     await page.getByRole('checkbox', { name: /^summary – / }).check();
     const cdp = await browser.context.newCDPSession(page);
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 96 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 96 * 1024,
+    });
     await page.getByRole('button', { name: 'Transcribe' }).click();
     await page.locator('#upload-progress').waitFor({ state: 'visible' });
-    await expect.poll(() => page.locator('#upload-bar').evaluate((bar) => (bar as unknown as { value: number }).value), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator('#upload-bar').evaluate((bar) => (bar as unknown as { value: number }).value), { timeout: 10_000 })
+      .toBeGreaterThan(0);
     await saveScreenshot(page, '06-uploading');
     await page.waitForURL(/\/portal\/predictions\/[a-z2-7]{26}$/, { timeout: 30_000 });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     const recognising = page.getByText(/Recognising speech|Looking for speech/);
-    await Promise.race([recognising.waitFor({ timeout: 60_000 }), page.getByRole('heading', { level: 1, name: 'Transcript' }).waitFor({ timeout: 60_000 })]);
+    await Promise.race([
+      recognising.waitFor({ timeout: 60_000 }),
+      page.getByRole('heading', { level: 1, name: 'Transcript' }).waitFor({ timeout: 60_000 }),
+    ]);
     if (await recognising.count()) await saveScreenshot(page, '07-progress');
     await page.getByRole('heading', { level: 1, name: 'Transcript' }).waitFor({ timeout: 120_000 });
     const transcript = await page.locator('ol.transcript').textContent();
@@ -120,8 +130,18 @@ describe('account portal in chromium', () => {
   });
 
   it('should download the transcript in every format', async () => {
-    const links = page.getByRole('list').filter({ has: page.getByRole('link', { name: /SRT subtitles/ }) }).getByRole('link');
-    expect(await links.allTextContents()).toEqual(['Text (.txt)', 'SRT subtitles (.srt)', 'LRC (.lrc)', 'JSON (.json)', 'JSON2 (.json2.json)', 'Post-processing results (.json)']);
+    const links = page
+      .getByRole('list')
+      .filter({ has: page.getByRole('link', { name: /SRT subtitles/ }) })
+      .getByRole('link');
+    expect(await links.allTextContents()).toEqual([
+      'Text (.txt)',
+      'SRT subtitles (.srt)',
+      'LRC (.lrc)',
+      'JSON (.json)',
+      'JSON2 (.json2.json)',
+      'Post-processing results (.json)',
+    ]);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /SRT subtitles/ }).click()]);
     expect(download.suggestedFilename()).toMatch(/^transcript-[a-z2-7]{26}\.srt$/);
     expect(await readFile((await download.path())!, 'utf8')).toMatch(/00:00:\d\d,\d{3} --> 00:00:\d\d,\d{3}/);
@@ -138,16 +158,21 @@ describe('account portal in chromium', () => {
   it('should work on a phone screen with every field labelled and a skip link first', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('link', { name: 'Transcribe' }).click();
-    const unlabelled = await page.locator('main input:not([type=hidden]), main select, main textarea').evaluateAll(
-      (fields) => fields.filter((field) => (field as unknown as { labels: unknown[] }).labels.length === 0).map((field) => field.id),
-    );
+    const unlabelled = await page
+      .locator('main input:not([type=hidden]), main select, main textarea')
+      .evaluateAll((fields) =>
+        fields.filter((field) => (field as unknown as { labels: unknown[] }).labels.length === 0).map((field) => field.id),
+      );
     expect(unlabelled).toEqual([]);
     expect(await overflowing()).toEqual([]);
     await page.keyboard.press('Tab');
     expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
     await saveScreenshot(page, '10-transcribe-phone');
     await page.goBack();
-    await page.getByRole('link', { name: /^2\d{3}-/ }).first().click();
+    await page
+      .getByRole('link', { name: /^2\d{3}-/ })
+      .first()
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Transcript' }).waitFor();
     expect(await overflowing()).toEqual([]);
     await saveScreenshot(page, '11-transcript-phone');
@@ -156,7 +181,9 @@ describe('account portal in chromium', () => {
 
   it('should render the API reference and sign out', async () => {
     await page.getByRole('link', { name: 'API reference' }).click();
-    expect(await page.locator('#op-createModelPrediction h3').textContent()).toBe('POST /v1/replicate/v1/models/service/transcribe/predictions');
+    expect(await page.locator('#op-createModelPrediction h3').textContent()).toBe(
+      'POST /v1/replicate/v1/models/service/transcribe/predictions',
+    );
     await saveScreenshot(page, '12-reference', false);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/signed_out=1$/);

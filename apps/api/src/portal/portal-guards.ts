@@ -3,7 +3,8 @@ import { sendProblem } from '../http/map-error.ts';
 import { sendErrorPage } from './pages/error-page.ts';
 import { tokensMatch } from './portal-session.ts';
 
-const SIGN_IN_HINT = 'Sign in first: send /portal to the Telegram bot, or run "npm run portal -- login-link" on the server, and open the link.';
+const SIGN_IN_HINT =
+  'Sign in first: send /portal to the Telegram bot, or run "npm run portal -- login-link" on the server, and open the link.';
 const CSRF_REFUSED = 'This form has expired or was sent from another site, so nothing was done. Reload the page and try again.';
 
 /** True when the caller wants JSON (the portal's own scripts) rather than a page. */

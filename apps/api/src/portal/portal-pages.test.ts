@@ -13,7 +13,10 @@ const TRANSCRIPT: Transcript = {
   vad: [{ start: 0.3, end: 10.9 }],
   language: 'en',
   languages: [{ code: 'en', name: 'English', probability: null, duration: null }],
-  speakers: [{ label: 'SPEAKER_1', duration: 3.9 }, { label: 'SPEAKER_2', duration: 6.3 }],
+  speakers: [
+    { label: 'SPEAKER_1', duration: 3.9 },
+    { label: 'SPEAKER_2', duration: 6.3 },
+  ],
 };
 
 describe('portal pages (HTTP)', () => {
@@ -123,9 +126,20 @@ describe('portal pages (HTTP)', () => {
     const created = (await (await transcribe(form)).json()) as { id: string; url: string };
     expect(created.url).toBe(`/portal/predictions/${created.id}`);
     const { db } = test.service.ctx.database;
-    await db.update(predictions).set({ status: 'succeeded', transcript: TRANSCRIPT, audioSeconds: 11.05, completedAt: new Date() }).where(eq(predictions.id, created.id));
+    await db
+      .update(predictions)
+      .set({ status: 'succeeded', transcript: TRANSCRIPT, audioSeconds: 11.05, completedAt: new Date() })
+      .where(eq(predictions.id, created.id));
     const [row] = await db.select().from(predictions).where(eq(predictions.id, created.id));
-    await chargePrediction(db, { predictionId: created.id, apiKeyId: row!.apiKeyId, mediaId: null, audioSeconds: 11.05, usedCachedTranscript: false, pricePerMinute: 0, windowDays: 27 });
+    await chargePrediction(db, {
+      predictionId: created.id,
+      apiKeyId: row!.apiKeyId,
+      mediaId: null,
+      audioSeconds: 11.05,
+      usedCachedTranscript: false,
+      pricePerMinute: 0,
+      windowDays: 27,
+    });
     const page = await (await client.request(created.url)).text();
     expect(page).toContain('00:04.6</time>–<time datetime="PT10.9S">00:10.9</time> <span class="speaker">SPEAKER_2</span>');
     expect(page).toContain('ask what you can do for your country');
@@ -176,8 +190,14 @@ describe('portal pages (HTTP)', () => {
     const form = new FormData();
     form.append('input.audio', new Blob([new Uint8Array(2048)]), 'broken.wav');
     const created = (await (await transcribe(form)).json()) as { id: string; url: string };
-    await test.service.ctx.database.db.update(predictions)
-      .set({ status: 'failed', error: 'The file is not audio or video the service can read.', errorCode: 'unsupported_media_type', completedAt: new Date() })
+    await test.service.ctx.database.db
+      .update(predictions)
+      .set({
+        status: 'failed',
+        error: 'The file is not audio or video the service can read.',
+        errorCode: 'unsupported_media_type',
+        completedAt: new Date(),
+      })
       .where(eq(predictions.id, created.id));
     const page = await (await client.request(created.url)).text();
     expect(page).toContain('<h1>Failed</h1>');

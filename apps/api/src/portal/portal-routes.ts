@@ -19,7 +19,8 @@ const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
 /** Headers of every portal page: a strict CSP (scripts and styles from the portal only), no framing, no caching, no referrer. */
 const securityHeaders: RequestHandler = (_req, res, next) => {
   res.set({
-    'Content-Security-Policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    'Content-Security-Policy':
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'no-referrer',
@@ -45,7 +46,10 @@ export function portalRoutes(ctx: ServiceContext): Router {
     res.set('Access-Control-Allow-Origin', '*').json(buildOpenApiDocument(serviceRootUrl(ctx)));
   });
   const portal = Router();
-  portal.use('/static', express.static(STATIC_DIR, { index: false, maxAge: '1h', setHeaders: (res) => res.set('X-Content-Type-Options', 'nosniff') }));
+  portal.use(
+    '/static',
+    express.static(STATIC_DIR, { index: false, maxAge: '1h', setHeaders: (res) => res.set('X-Content-Type-Options', 'nosniff') }),
+  );
   portal.use(securityHeaders, loadPortalSession(ctx));
   for (const routes of [signInRoutes, keyRoutes, transcribeRoutes, predictionViewRoutes, usageRoutes]) portal.use(routes(ctx));
   portal.use((req, res) => sendErrorPage(res, res.locals.portal, 404, 'There is no such page in the portal.'));

@@ -114,7 +114,11 @@ describe('portal sessions and CSRF (HTTP)', () => {
       body.append('input.audio', new Blob([new Uint8Array(4096)]), 'a.wav');
       return body;
     };
-    const byHeader = await client.request('/portal/transcribe', { method: 'POST', body: form(), headers: { 'x-csrf-token': 'wrong', accept: 'application/json' } });
+    const byHeader = await client.request('/portal/transcribe', {
+      method: 'POST',
+      body: form(),
+      headers: { 'x-csrf-token': 'wrong', accept: 'application/json' },
+    });
     expect(byHeader.status).toBe(403);
     const byField = await client.request('/portal/transcribe', { method: 'POST', body: form() });
     expect(byField.status).toBe(403);
@@ -136,7 +140,10 @@ describe('portal sessions and CSRF (HTTP)', () => {
   });
 
   it('should not accept an expired session', async () => {
-    const old = await startPortalSession(test.service.ctx.database.db, 'portal:old', { ttlSeconds: 60, now: new Date(Date.now() - 120_000) });
+    const old = await startPortalSession(test.service.ctx.database.db, 'portal:old', {
+      ttlSeconds: 60,
+      now: new Date(Date.now() - 120_000),
+    });
     const client = new PortalClient(test.url);
     client.cookies.set('portal_session', old.secret);
     expect((await client.request('/portal/api')).status).toBe(401);

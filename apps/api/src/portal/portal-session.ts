@@ -42,7 +42,13 @@ export function readCookie(req: Request, name: string): string | undefined {
 
 /** A `Set-Cookie` value: HttpOnly and SameSite=Lax always, Secure when `secure`; `maxAgeSeconds` 0 deletes it. */
 export function cookieHeader(name: string, value: string, options: { path: string; maxAgeSeconds: number; secure: boolean }): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path}`, `Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`, 'HttpOnly', 'SameSite=Lax'];
+  const parts = [
+    `${name}=${encodeURIComponent(value)}`,
+    `Path=${options.path}`,
+    `Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`,
+    'HttpOnly',
+    'SameSite=Lax',
+  ];
   if (options.secure) parts.push('Secure');
   return parts.join('; ');
 }
@@ -75,5 +81,8 @@ export function loadPortalSession(ctx: ServiceContext): RequestHandler {
 
 /** Sets or deletes (secret null) the session cookie. */
 export function setSessionCookie(ctx: ServiceContext, req: Request, res: Response, secret: string | null, maxAgeSeconds = 0): void {
-  res.append('Set-Cookie', cookieHeader(SESSION_COOKIE, secret ?? '', { path: '/portal', maxAgeSeconds: secret ? maxAgeSeconds : 0, secure: isSecure(ctx, req) }));
+  res.append(
+    'Set-Cookie',
+    cookieHeader(SESSION_COOKIE, secret ?? '', { path: '/portal', maxAgeSeconds: secret ? maxAgeSeconds : 0, secure: isSecure(ctx, req) }),
+  );
 }

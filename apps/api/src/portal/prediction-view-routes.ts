@@ -1,5 +1,13 @@
 import express, { Router } from 'express';
-import { AppError, cancelPrediction, findAccountPrediction, renderTranscript, type PredictionRow, type ServiceContext, type Transcript } from '@transcribe/core';
+import {
+  AppError,
+  cancelPrediction,
+  findAccountPrediction,
+  renderTranscript,
+  type PredictionRow,
+  type ServiceContext,
+  type Transcript,
+} from '@transcribe/core';
 import { describePortalProgress } from './describe-portal-progress.ts';
 import { html } from './html.ts';
 import { sendPage } from './pages/layout.ts';
@@ -12,7 +20,12 @@ const form = express.urlencoded({ extended: false, limit: '16kb' });
 const TITLES: Record<string, string> = { succeeded: 'Transcript', failed: 'Failed', canceled: 'Canceled' };
 
 const MEDIA_TYPES: Record<string, string> = {
-  json: 'application/json', json2: 'application/json', text: 'text/plain', srt: 'application/x-subrip', lrc: 'text/plain', results: 'application/json',
+  json: 'application/json',
+  json2: 'application/json',
+  text: 'text/plain',
+  srt: 'application/x-subrip',
+  lrc: 'text/plain',
+  results: 'application/json',
 };
 
 /**
@@ -33,7 +46,7 @@ export function predictionViewRoutes(ctx: ServiceContext): Router {
       title: TITLES[row.status] ?? 'Transcribing',
       session: res.locals.portal,
       body: predictionPage(row, progress, res.locals.portal!.csrfToken),
-      head: progress.done ? undefined : html`<noscript><meta http-equiv="refresh" content="3"></noscript>`,
+      head: progress.done ? undefined : html`<noscript><meta http-equiv="refresh" content="3" /></noscript>`,
     });
   });
 
@@ -52,7 +65,8 @@ export function predictionViewRoutes(ctx: ServiceContext): Router {
     const row = await findAccountPrediction(db, String(req.params.id), res.locals.portal!.owner);
     const format = String(req.params.format);
     const item = DOWNLOADS.find((download) => download.format === format);
-    if (!item && format !== 'results') throw new AppError('not_found', `There is no download format ${format.slice(0, 20)}; use text, srt, lrc, json, json2 or results.`);
+    if (!item && format !== 'results')
+      throw new AppError('not_found', `There is no download format ${format.slice(0, 20)}; use text, srt, lrc, json, json2 or results.`);
     const body = downloadBody(row, format);
     res.attachment(`transcript-${row.id}.${item?.extension ?? 'results.json'}`); // sets a type from the extension: replaced next
     res.type(`${MEDIA_TYPES[format] ?? 'text/plain'}; charset=utf-8`);

@@ -24,7 +24,11 @@ export async function readPortalUpload(ctx: ServiceContext, req: Request): Promi
   if (!(req.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
     throw new AppError('unsupported_media_type', 'Send the transcribe form as multipart/form-data.');
   }
-  const form = await receiveForm(req, { fileField: 'input.audio', dir: join(ctx.config.dataDir, 'uploads'), maxBytes: ctx.config.maxMediaBytes });
+  const form = await receiveForm(req, {
+    fileField: 'input.audio',
+    dir: join(ctx.config.dataDir, 'uploads'),
+    maxBytes: ctx.config.maxMediaBytes,
+  });
   let upload = form.file;
   try {
     if (upload && upload.bytes === 0) {
@@ -34,7 +38,9 @@ export async function readPortalUpload(ctx: ServiceContext, req: Request): Promi
     const link = form.fields.find(([name]) => name === 'link')?.[1].trim() ?? '';
     if (upload && link) throw new AppError('invalid_input', 'Choose a file or paste a link, not both.', { param: 'audio' });
     if (!upload && !link) throw new AppError('invalid_input', 'Choose a recording file or paste a link to one.', { param: 'audio' });
-    const rawInput = formFieldsToInput(form.fields.filter(([name, value]) => name !== 'input.audio' && !(name.startsWith('input.') && value.trim() === '')));
+    const rawInput = formFieldsToInput(
+      form.fields.filter(([name, value]) => name !== 'input.audio' && !(name.startsWith('input.') && value.trim() === '')),
+    );
     if (link) rawInput.audio = link;
     return { rawInput, upload, csrf: form.fields.find(([name]) => name === 'csrf')?.[1] };
   } catch (error) {

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import express, { Router } from 'express';
-import { endPortalSession, listOwnerApiKeys, PORTAL_SESSION_TTL_SECONDS, redeemLoginLink, startPortalSession, type ServiceContext } from '@transcribe/core';
+import {
+  endPortalSession,
+  listOwnerApiKeys,
+  PORTAL_SESSION_TTL_SECONDS,
+  redeemLoginLink,
+  startPortalSession,
+  type ServiceContext,
+} from '@transcribe/core';
 import { sendPage } from './pages/layout.ts';
 import { loginConfirmPage, signedInHome, signedOutHome } from './pages/home-pages.ts';
 import { hasCsrfToken, refuse, refuseCsrf } from './portal-guards.ts';
@@ -21,7 +28,13 @@ export function signInRoutes(ctx: ServiceContext): Router {
 
   router.get('/', async (req, res) => {
     const session = res.locals.portal;
-    if (!session) return sendPage(res, { title: 'Transcription portal', session, current: '/portal', body: signedOutHome(req.query.signed_out === '1') });
+    if (!session)
+      return sendPage(res, {
+        title: 'Transcription portal',
+        session,
+        current: '/portal',
+        body: signedOutHome(req.query.signed_out === '1'),
+      });
     const keys = await listOwnerApiKeys(db, session.owner);
     sendPage(res, { title: 'Transcription portal', session, current: '/portal', body: signedInHome(session, keys.length > 0) });
   });
@@ -30,7 +43,10 @@ export function signInRoutes(ctx: ServiceContext): Router {
     const token = typeof req.query.token === 'string' ? req.query.token : '';
     if (!token) return refuse(req, res, 400, 'This address needs the token of a sign-in link. Open the whole link you were sent.');
     const formToken = randomBytes(24).toString('base64url');
-    res.append('Set-Cookie', cookieHeader(LOGIN_COOKIE, formToken, { path: '/portal/login', maxAgeSeconds: LOGIN_FORM_SECONDS, secure: isSecure(ctx, req) }));
+    res.append(
+      'Set-Cookie',
+      cookieHeader(LOGIN_COOKIE, formToken, { path: '/portal/login', maxAgeSeconds: LOGIN_FORM_SECONDS, secure: isSecure(ctx, req) }),
+    );
     sendPage(res, { title: 'Sign in', session: res.locals.portal, body: loginConfirmPage(token, formToken) });
   });
 
@@ -38,7 +54,12 @@ export function signInRoutes(ctx: ServiceContext): Router {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const cookie = readCookie(req, LOGIN_COOKIE);
     if (!cookie || !tokensMatch(cookie, body.login_csrf)) {
-      return refuse(req, res, 403, 'This sign-in form was not opened in this browser, or it was open too long. Open your sign-in link again.');
+      return refuse(
+        req,
+        res,
+        403,
+        'This sign-in form was not opened in this browser, or it was open too long. Open your sign-in link again.',
+      );
     }
     const { owner } = await redeemLoginLink(db, body.token);
     if (res.locals.portal) await endPortalSession(db, res.locals.portal.secret);

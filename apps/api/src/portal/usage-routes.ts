@@ -26,7 +26,12 @@ export function usageRoutes(ctx: ServiceContext): Router {
 
   router.get('/reference', (_req, res) => {
     const root = serviceRootUrl(ctx);
-    sendPage(res, { title: 'API reference', session: res.locals.portal, current: '/portal/reference', body: referencePage(buildOpenApiDocument(root), root) });
+    sendPage(res, {
+      title: 'API reference',
+      session: res.locals.portal,
+      current: '/portal/reference',
+      body: referencePage(buildOpenApiDocument(root), root),
+    });
   });
 
   return router;

@@ -24,7 +24,8 @@ async function slowWatcher(url: string, delayMs: number | null) {
   await sql.listen(API_KEY_CHANGES_CHANNEL, (payload) => {
     seen.push(payload);
     const token = payload.split(';')[0]!;
-    if (delayMs !== null) setTimeout(() => void pool`SELECT pg_notify(${API_KEY_CHANGE_ACKS_CHANNEL}, ${`${token}:slow`})`.then(() => {}), delayMs); // postgres.js runs a query once awaited
+    if (delayMs !== null)
+      setTimeout(() => void pool`SELECT pg_notify(${API_KEY_CHANGE_ACKS_CHANNEL}, ${`${token}:slow`})`.then(() => {}), delayMs); // postgres.js runs a query once awaited
   });
   return { seen, close: async () => Promise.all([sql.end({ timeout: 1 }), pool.end({ timeout: 1 })]) };
 }
@@ -66,9 +67,14 @@ describe('a revocation waits for every key-caching process to confirm (spec 5.3)
       const key = await createApiKey(revoker.db, 'silent');
       const { confirmApiKeyChanges, publishApiKeyChanges } = await import('@transcribe/core');
       const started = Date.now();
-      await confirmApiKeyChanges(revoker, (ticket) => publishApiKeyChanges(revoker.db, [key.id], ticket), { timeoutMs: 300, log: (line) => logged.push(line) });
+      await confirmApiKeyChanges(revoker, (ticket) => publishApiKeyChanges(revoker.db, [key.id], ticket), {
+        timeoutMs: 300,
+        log: (line) => logged.push(line),
+      });
       expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-      expect(logged).toEqual(['1 of 1 key-watching processes did not confirm a key change within 300 ms; there the change takes effect within KEY_CACHE_TTL_MS']);
+      expect(logged).toEqual([
+        '1 of 1 key-watching processes did not confirm a key change within 300 ms; there the change takes effect within KEY_CACHE_TTL_MS',
+      ]);
     } finally {
       await watcher.close();
     }
@@ -79,11 +85,17 @@ describe('a revocation waits for every key-caching process to confirm (spec 5.3)
     const logged: string[] = [];
     const { confirmApiKeyChanges, publishApiKeyChanges } = await import('@transcribe/core');
     // Nobody watches: zero confirmations are awaited.
-    await confirmApiKeyChanges(revoker, (ticket) => publishApiKeyChanges(revoker.db, [key.id], ticket), { timeoutMs: 60_000, log: (line) => logged.push(line) });
+    await confirmApiKeyChanges(revoker, (ticket) => publishApiKeyChanges(revoker.db, [key.id], ticket), {
+      timeoutMs: 60_000,
+      log: (line) => logged.push(line),
+    });
     // A watcher exists, but no key changed (a first key): nothing is announced, nothing awaited.
     const watcher = await slowWatcher(database.url, null);
     try {
-      await confirmApiKeyChanges(revoker, (ticket) => publishApiKeyChanges(revoker.db, [], ticket), { timeoutMs: 60_000, log: (line) => logged.push(line) });
+      await confirmApiKeyChanges(revoker, (ticket) => publishApiKeyChanges(revoker.db, [], ticket), {
+        timeoutMs: 60_000,
+        log: (line) => logged.push(line),
+      });
       expect(watcher.seen).toEqual([]);
       expect(logged).toEqual([]);
     } finally {

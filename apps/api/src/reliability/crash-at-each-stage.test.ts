@@ -14,7 +14,10 @@ import {
   fakeEngineEnv,
   isSettled,
   waitForOutput,
-  waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
+  waitForPrediction,
+  MULTI_PROCESS_TEST_TIMEOUT_MS,
+  SPAWN_TIMEOUT_MS,
+} from '../test-support/fake-engine-service.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/start-webhook-receiver.ts';
@@ -40,7 +43,14 @@ async function startMediaServer(bytes: Buffer) {
   const stallArrived = async (path: string) => {
     while (!stalled.has(path)) await sleep(20);
   };
-  return { url, stallArrived, close: () => { server.closeAllConnections(); server.close(); } };
+  return {
+    url,
+    stallArrived,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
 type Stage = 'download' | 'decode' | 'recognition' | 'finished';
@@ -84,45 +94,52 @@ describe.each(['pglite', 'postgres'] as const)('SIGKILL at each stage of a predi
     await waitForPrediction(service.url, key, id, (p) => TERMINAL.has(String(p.status)));
   }
 
-  it('should end every prediction once, charge it at most once and deliver `completed` once after restarts', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const env = fakeEngineEnv(dataDir, database?.url ?? null, { FAKE_ENGINE_DELAY_MS: '2500', PRICE_PER_MINUTE: '1' });
-    current = await spawnService(env, SPAWN_TIMEOUT_MS);
-    const key = await createKeyWithCli(env);
-    const ids: string[] = [];
-    for (const stage of STAGES) {
-      const id = await createLinkPrediction(current.url, key, {
-        input: { audio: `${media.url}${pathOf(stage)}` },
-        webhook: `${hooks.url}/hook/${stage}`,
-        webhook_events_filter: ['completed'],
-      });
-      ids.push(id);
-      await reach(stage, current, key, id);
-      await current.kill('SIGKILL');
+  it(
+    'should end every prediction once, charge it at most once and deliver `completed` once after restarts',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const env = fakeEngineEnv(dataDir, database?.url ?? null, { FAKE_ENGINE_DELAY_MS: '2500', PRICE_PER_MINUTE: '1' });
       current = await spawnService(env, SPAWN_TIMEOUT_MS);
-      const done = await waitForPrediction(current.url, key, id, isSettled, 90_000);
-      expect(done.status, `${stage}: ${String(done.error)}`).toBe('succeeded');
-      expect(countLogLines(done.logs, 'succeeded'), stage).toBe(1);
-      expect((done.output as { segments: { text: string }[] }).segments[0]?.text).toMatch(/fake engine transcript/);
-      // The sweep that re-enqueues an ending a killed process left runs at start-up and every 60 s:
-      // wait past two of its rounds, not exactly one (a loaded machine missed the boundary).
-      await hooks.waitFor(`/hook/${stage}`, (got) => got.length >= 1, 150_000);
-    }
-    await sleep(3000); // room for a duplicate delivery or a second run to show up
-    for (const stage of STAGES) {
-      const deliveries = hooks.on(`/hook/${stage}`);
-      expect(deliveries.length, `completed deliveries after a kill at ${stage}`).toBe(1);
-      expect((JSON.parse(deliveries[0]!.body) as { status: string }).status).toBe('succeeded');
-    }
-    await current.kill('SIGTERM');
-    current = null;
-    const db = await openDatabase(database ? { databaseUrl: database.url } : { pgliteDir: join(dataDir, 'pglite') });
-    try {
-      for (const id of ids) {
-        const rows = await db.db.select({ n: sql<number>`count(*)::int` }).from(usageLedger).where(eq(usageLedger.predictionId, id));
-        expect(rows[0]?.n, `ledger rows of ${id}`).toBe(1);
+      const key = await createKeyWithCli(env);
+      const ids: string[] = [];
+      for (const stage of STAGES) {
+        const id = await createLinkPrediction(current.url, key, {
+          input: { audio: `${media.url}${pathOf(stage)}` },
+          webhook: `${hooks.url}/hook/${stage}`,
+          webhook_events_filter: ['completed'],
+        });
+        ids.push(id);
+        await reach(stage, current, key, id);
+        await current.kill('SIGKILL');
+        current = await spawnService(env, SPAWN_TIMEOUT_MS);
+        const done = await waitForPrediction(current.url, key, id, isSettled, 90_000);
+        expect(done.status, `${stage}: ${String(done.error)}`).toBe('succeeded');
+        expect(countLogLines(done.logs, 'succeeded'), stage).toBe(1);
+        expect((done.output as { segments: { text: string }[] }).segments[0]?.text).toMatch(/fake engine transcript/);
+        // The sweep that re-enqueues an ending a killed process left runs at start-up and every 60 s:
+        // wait past two of its rounds, not exactly one (a loaded machine missed the boundary).
+        await hooks.waitFor(`/hook/${stage}`, (got) => got.length >= 1, 150_000);
       }
-    } finally {
-      await db.close();
-    }
-  });
+      await sleep(3000); // room for a duplicate delivery or a second run to show up
+      for (const stage of STAGES) {
+        const deliveries = hooks.on(`/hook/${stage}`);
+        expect(deliveries.length, `completed deliveries after a kill at ${stage}`).toBe(1);
+        expect((JSON.parse(deliveries[0]!.body) as { status: string }).status).toBe('succeeded');
+      }
+      await current.kill('SIGTERM');
+      current = null;
+      const db = await openDatabase(database ? { databaseUrl: database.url } : { pgliteDir: join(dataDir, 'pglite') });
+      try {
+        for (const id of ids) {
+          const rows = await db.db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(usageLedger)
+            .where(eq(usageLedger.predictionId, id));
+          expect(rows[0]?.n, `ledger rows of ${id}`).toBe(1);
+        }
+      } finally {
+        await db.close();
+      }
+    },
+  );
 });

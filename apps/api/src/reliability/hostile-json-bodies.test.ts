@@ -7,7 +7,14 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { predictions } from '@transcribe/core';
 import { jsonBodyLimitBytes } from '../http/create-app.ts';
-import { createKeyWithCli, fakeEngineEnv, isSettled, waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
+import {
+  createKeyWithCli,
+  fakeEngineEnv,
+  isSettled,
+  waitForPrediction,
+  MULTI_PROCESS_TEST_TIMEOUT_MS,
+  SPAWN_TIMEOUT_MS,
+} from '../test-support/fake-engine-service.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
 import { postStream } from '../test-support/stream-upload.ts';
@@ -25,7 +32,14 @@ function rssOf(pid: number): Promise<number> {
 async function watchChildRss(pid: number): Promise<{ stop(): number }> {
   const start = await rssOf(pid);
   let peak = start;
-  const timer = setInterval(() => void rssOf(pid).then((rss) => (peak = Math.max(peak, rss)), () => {}), 50);
+  const timer = setInterval(
+    () =>
+      void rssOf(pid).then(
+        (rss) => (peak = Math.max(peak, rss)),
+        () => {},
+      ),
+    50,
+  );
   return {
     stop() {
       clearInterval(timer);
@@ -42,7 +56,10 @@ function probeHealth(url: string): { stop(): Promise<{ slowestMs: number; answer
   const loop = (async () => {
     while (running) {
       const started = performance.now();
-      const ok = await fetch(`${url}/health`).then((response) => response.ok, () => false);
+      const ok = await fetch(`${url}/health`).then(
+        (response) => response.ok,
+        () => false,
+      );
       if (ok) answered += 1;
       slowestMs = Math.max(slowestMs, performance.now() - started);
       await sleep(100);
@@ -127,25 +144,33 @@ describe('hostile JSON bodies against a service started like npm start (300 MiB 
     expect(names).toContain('upload-kept');
   });
 
-  it('should refuse 50 MB of junk beside input.audio with 413 while it arrives, RSS growing < 100 MB and /health answering', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const rss = await watchChildRss(service.child.pid!);
-    const health = probeHealth(service.url);
-    const total = 50 * MIB;
-    const answer = await postStream(createUrl, auth(), junkBody(total));
-    const growth = rss.stop();
-    const probes = await health.stop();
-    console.log(`junk body: ${answer.status} after ${(answer.sentWhenAnswered / MIB).toFixed(1)} MiB sent; RSS +${(growth / MIB).toFixed(0)} MiB; slowest /health ${probes.slowestMs.toFixed(0)} ms`);
-    expect(answer.status).toBe(413);
-    expect((answer.body as { detail: string }).detail).toMatch(/at most 1 MiB besides the recording in input\.audio/);
-    expect(answer.sentWhenAnswered).toBeLessThan(total / 2); // answered early, not after reading it all
-    expect(growth).toBeLessThan(100 * MIB);
-    expect(probes.answered).toBeGreaterThan(0);
-    expect(probes.slowestMs).toBeLessThan(1_500); // express.json froze /health for seconds (8 s at 40 MB)
-  });
+  it(
+    'should refuse 50 MB of junk beside input.audio with 413 while it arrives, RSS growing < 100 MB and /health answering',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const rss = await watchChildRss(service.child.pid!);
+      const health = probeHealth(service.url);
+      const total = 50 * MIB;
+      const answer = await postStream(createUrl, auth(), junkBody(total));
+      const growth = rss.stop();
+      const probes = await health.stop();
+      console.log(
+        `junk body: ${answer.status} after ${(answer.sentWhenAnswered / MIB).toFixed(1)} MiB sent; RSS +${(growth / MIB).toFixed(0)} MiB; slowest /health ${probes.slowestMs.toFixed(0)} ms`,
+      );
+      expect(answer.status).toBe(413);
+      expect((answer.body as { detail: string }).detail).toMatch(/at most 1 MiB besides the recording in input\.audio/);
+      expect(answer.sentWhenAnswered).toBeLessThan(total / 2); // answered early, not after reading it all
+      expect(growth).toBeLessThan(100 * MIB);
+      expect(probes.answered).toBeGreaterThan(0);
+      expect(probes.slowestMs).toBeLessThan(1_500); // express.json froze /health for seconds (8 s at 40 MB)
+    },
+  );
 
   it('should refuse a declared Content-Length over the whole JSON limit with 413 before reading the body', async () => {
     const declared = jsonBodyLimitBytes(MAX_MEDIA_BYTES) + 1;
-    const answer = await postStream(createUrl, { ...auth(), 'content-length': String(declared) }, junkBody(declared), { stopAfterAnswer: true });
+    const answer = await postStream(createUrl, { ...auth(), 'content-length': String(declared) }, junkBody(declared), {
+      stopAfterAnswer: true,
+    });
     expect(answer.status).toBe(413);
     expect(answer.sentWhenAnswered).toBeLessThan(declared / 4);
   });
@@ -155,64 +180,80 @@ describe('hostile JSON bodies against a service started like npm start (300 MiB 
     const response = await fetch(createUrl, { method: 'POST', headers: auth(), body: deep });
     expect(response.status).toBe(422);
     expect(((await response.json()) as { detail: string }).detail).toBe('The JSON body is nested more than 64 levels deep.');
-    const flat = await fetch(`${service.url}/v1/replicate/v1/predictions/x/cancel`, { method: 'POST', headers: auth(), body: '['.repeat(5000) + ']'.repeat(5000) });
+    const flat = await fetch(`${service.url}/v1/replicate/v1/predictions/x/cancel`, {
+      method: 'POST',
+      headers: auth(),
+      body: '['.repeat(5000) + ']'.repeat(5000),
+    });
     expect(flat.status).toBe(422);
   });
 
-  it('should accept a 24 MiB recording as a data: URI (32 MB of JSON) and transcribe it, decoding to disk as it arrives', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const wav = await paddedWav(24 * MIB);
-    const rss = await watchChildRss(service.child.pid!);
-    let partialWhileArriving: string[] = [];
-    const answer = await postStream(createUrl, auth(), dataUriBody(wav, async () => {
-      // About 6 MB of the URI has been handed over: its decoded part is already on disk.
-      for (let tries = 0; tries < 100 && partialWhileArriving.length === 0; tries += 1) {
-        partialWhileArriving = await partialFiles(dataDir);
-        if (partialWhileArriving.length === 0) await sleep(20);
-      }
-    }));
-    const growth = rss.stop();
-    console.log(`32 MB data: URI: ${answer.status}; RSS +${(growth / MIB).toFixed(0)} MiB`);
-    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-    expect(partialWhileArriving).toHaveLength(1);
-    const created = answer.body as { id: string; input: Record<string, unknown> };
-    expect(created.input).toEqual({ output_format: 'json', audio: `data:audio/x-wav;base64,… (${wav.length} bytes)` });
-    expect((await stat(join(dataDir, 'uploads', created.id))).size).toBe(wav.length);
-    expect(await partialFiles(dataDir)).toEqual([]);
-    expect(growth).toBeLessThan(150 * MIB);
-    const done = await waitForPrediction(service.url, key, created.id, isSettled, 120_000);
-    expect(done.status, String(done.error)).toBe('succeeded');
-    expect((done.output as { source: { format: string } }).source.format).toBe('wav');
-  });
-
-  it('should stop decoding when the client goes away mid-upload and leave no file', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const wav = await paddedWav(24 * MIB);
-    let seen: string[] = [];
-    await new Promise<void>((resolve) => {
-      const req = request(createUrl, { method: 'POST', headers: auth() });
-      req.on('error', () => resolve());
-      req.on('close', () => resolve());
-      void (async () => {
-        for await (const chunk of dataUriBody(wav, async () => {
-          for (let tries = 0; tries < 100 && seen.length === 0; tries += 1) {
-            seen = await partialFiles(dataDir);
-            if (seen.length === 0) await sleep(20);
+  it(
+    'should accept a 24 MiB recording as a data: URI (32 MB of JSON) and transcribe it, decoding to disk as it arrives',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const wav = await paddedWav(24 * MIB);
+      const rss = await watchChildRss(service.child.pid!);
+      let partialWhileArriving: string[] = [];
+      const answer = await postStream(
+        createUrl,
+        auth(),
+        dataUriBody(wav, async () => {
+          // About 6 MB of the URI has been handed over: its decoded part is already on disk.
+          for (let tries = 0; tries < 100 && partialWhileArriving.length === 0; tries += 1) {
+            partialWhileArriving = await partialFiles(dataDir);
+            if (partialWhileArriving.length === 0) await sleep(20);
           }
-          req.destroy(); // the client goes away with 3/4 of the body unsent
-        })) {
-          if (req.destroyed) break;
-          if (!req.write(chunk)) await new Promise((drain) => req.once('drain', drain));
-        }
-      })();
-    });
-    expect(seen).toHaveLength(1); // the decode was under way when the client left
-    let left = seen;
-    for (let tries = 0; tries < 100 && left.length > 0; tries += 1) {
-      await sleep(50);
-      left = await partialFiles(dataDir);
-    }
-    expect(left).toEqual([]);
-    expect((await fetch(`${service.url}/health`)).status).toBe(200);
-  });
+        }),
+      );
+      const growth = rss.stop();
+      console.log(`32 MB data: URI: ${answer.status}; RSS +${(growth / MIB).toFixed(0)} MiB`);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      expect(partialWhileArriving).toHaveLength(1);
+      const created = answer.body as { id: string; input: Record<string, unknown> };
+      expect(created.input).toEqual({ output_format: 'json', audio: `data:audio/x-wav;base64,… (${wav.length} bytes)` });
+      expect((await stat(join(dataDir, 'uploads', created.id))).size).toBe(wav.length);
+      expect(await partialFiles(dataDir)).toEqual([]);
+      expect(growth).toBeLessThan(150 * MIB);
+      const done = await waitForPrediction(service.url, key, created.id, isSettled, 120_000);
+      expect(done.status, String(done.error)).toBe('succeeded');
+      expect((done.output as { source: { format: string } }).source.format).toBe('wav');
+    },
+  );
+
+  it(
+    'should stop decoding when the client goes away mid-upload and leave no file',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const wav = await paddedWav(24 * MIB);
+      let seen: string[] = [];
+      await new Promise<void>((resolve) => {
+        const req = request(createUrl, { method: 'POST', headers: auth() });
+        req.on('error', () => resolve());
+        req.on('close', () => resolve());
+        void (async () => {
+          for await (const chunk of dataUriBody(wav, async () => {
+            for (let tries = 0; tries < 100 && seen.length === 0; tries += 1) {
+              seen = await partialFiles(dataDir);
+              if (seen.length === 0) await sleep(20);
+            }
+            req.destroy(); // the client goes away with 3/4 of the body unsent
+          })) {
+            if (req.destroyed) break;
+            if (!req.write(chunk)) await new Promise((drain) => req.once('drain', drain));
+          }
+        })();
+      });
+      expect(seen).toHaveLength(1); // the decode was under way when the client left
+      let left = seen;
+      for (let tries = 0; tries < 100 && left.length > 0; tries += 1) {
+        await sleep(50);
+        left = await partialFiles(dataDir);
+      }
+      expect(left).toEqual([]);
+      expect((await fetch(`${service.url}/health`)).status).toBe(200);
+    },
+  );
 });
 
 describe('JSON bodies answered as before (in-process service, 1 MiB limit)', () => {
@@ -255,21 +296,27 @@ describe('JSON bodies answered as before (in-process service, 1 MiB limit)', () 
     expect((await post(JSON.stringify({ input: { audio: 'data:audio/wav,abc' } }))).body.detail).toBe(
       'audio as a data: URI must have the form data:<mime>;base64,<data>; other data URIs are not supported.',
     );
-    expect((await post(JSON.stringify({ input: { audio: `data:audio/wav;base64,${long}!` } }))).body.detail).toBe('audio data: URI does not hold valid base64 data.');
+    expect((await post(JSON.stringify({ input: { audio: `data:audio/wav;base64,${long}!` } }))).body.detail).toBe(
+      'audio data: URI does not hold valid base64 data.',
+    );
     expect((await post(JSON.stringify({ input: { audio: `  data:audio/wav;base64,${long}A  ` } }))).body.detail).toBe(
       'The audio data URI is malformed: the base64 data has a wrong length.',
     );
   });
 
   it('should let a webhook error come before a data: URI error, as when the URI was decoded after validation', async () => {
-    const answer = await post(JSON.stringify({ webhook: 'not a url', input: { audio: `data:audio/wav;base64,${'A'.repeat(5000)}*${'A'.repeat(4999)}` } }));
+    const answer = await post(
+      JSON.stringify({ webhook: 'not a url', input: { audio: `data:audio/wav;base64,${'A'.repeat(5000)}*${'A'.repeat(4999)}` } }),
+    );
     expect(answer.status).toBe(422);
     expect(answer.body.detail).toMatch(/webhook/);
   });
 
   it('should refuse a NUL character inside a long data: URI with 422', async () => {
     const data = Buffer.alloc(200_000, 3).toString('base64');
-    const answer = await post(JSON.stringify({ input: { audio: `data:audio/wav;base64,${data.slice(0, 100_000)}\u0000${data.slice(100_000)}` } }));
+    const answer = await post(
+      JSON.stringify({ input: { audio: `data:audio/wav;base64,${data.slice(0, 100_000)}\u0000${data.slice(100_000)}` } }),
+    );
     expect(answer.status).toBe(422);
     expect(answer.body.detail).toMatch(/NUL/);
   });
@@ -287,7 +334,9 @@ describe('JSON bodies answered as before (in-process service, 1 MiB limit)', () 
 
   it('should keep reading gzip-encoded JSON, empty bodies, and JSON on GETs and cancels', async () => {
     const jfk = await readFile(join(AUDIO_DIR, 'jfk.wav'));
-    const zipped = await post(gzipSync(JSON.stringify({ input: { audio: `data:audio/x-wav;base64,${jfk.toString('base64')}` } })), { 'content-encoding': 'gzip' });
+    const zipped = await post(gzipSync(JSON.stringify({ input: { audio: `data:audio/x-wav;base64,${jfk.toString('base64')}` } })), {
+      'content-encoding': 'gzip',
+    });
     expect(zipped.status, zipped.body.detail).toBe(201);
     expect(zipped.body.input).toEqual({ audio: `data:audio/x-wav;base64,… (${jfk.length} bytes)` });
     const empty = await post('');

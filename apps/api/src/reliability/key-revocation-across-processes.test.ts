@@ -52,17 +52,20 @@ describe('revocation across processes (spec 5.3)', () => {
   };
   const statuses = async (key: string) => Promise.all(apis.map((api) => accountStatus(api.url, key)));
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    for (let i = 0; i < 2; i += 1) {
-      const dir = await mkdtemp(join(tmpdir(), 'key-revocation-'));
-      dirs.push(dir);
-      // A long key-cache TTL: without notifications, a revoked key would keep working for a minute.
-      env = fakeEngineEnv(dir, database.url, { WORKER_CONCURRENCY: '0', KEY_CACHE_TTL_MS: '60000' });
-      apis.push(await spawnService(env, SPAWN_TIMEOUT_MS));
-    }
-    here = await startTestBot({ env: { DATABASE_URL: database.url, WORKER_CONCURRENCY: '0' } });
-  }, 2 * SPAWN_TIMEOUT_MS + 60_000);
+  beforeAll(
+    async () => {
+      database = await createTestDatabase();
+      for (let i = 0; i < 2; i += 1) {
+        const dir = await mkdtemp(join(tmpdir(), 'key-revocation-'));
+        dirs.push(dir);
+        // A long key-cache TTL: without notifications, a revoked key would keep working for a minute.
+        env = fakeEngineEnv(dir, database.url, { WORKER_CONCURRENCY: '0', KEY_CACHE_TTL_MS: '60000' });
+        apis.push(await spawnService(env, SPAWN_TIMEOUT_MS));
+      }
+      here = await startTestBot({ env: { DATABASE_URL: database.url, WORKER_CONCURRENCY: '0' } });
+    },
+    2 * SPAWN_TIMEOUT_MS + 60_000,
+  );
 
   afterAll(async () => {
     await here?.stop();
@@ -71,75 +74,109 @@ describe('revocation across processes (spec 5.3)', () => {
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
 
-  it('should refuse a key revoked with `npm run apikey -- revoke` on the very next request to either API process', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const secret = await createKeyWithCli(env, 'cli-revoke');
-    await warm(secret);
-    const [row] = await here.service.service.ctx.database.db.select().from(apiKeys).where(eq(apiKeys.prefix, secret.slice(0, 10)));
-    const revoked = await runScriptToEnd('apps/api/src/cli/apikey.ts', ['revoke', row!.id], env);
-    expect(revoked.code).toBe(0);
-    expect(await statuses(secret)).toEqual([401, 401]);
-  });
+  it(
+    'should refuse a key revoked with `npm run apikey -- revoke` on the very next request to either API process',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const secret = await createKeyWithCli(env, 'cli-revoke');
+      await warm(secret);
+      const [row] = await here.service.service.ctx.database.db
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.prefix, secret.slice(0, 10)));
+      const revoked = await runScriptToEnd('apps/api/src/cli/apikey.ts', ['revoke', row!.id], env);
+      expect(revoked.code).toBe(0);
+      expect(await statuses(secret)).toEqual([401, 401]);
+    },
+  );
 
-  it('should refuse the old key at once on both API processes after a portal reissue that stops it right away', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const client = await signedInClient(here.service.service.ctx, here.service.url, 'portal:revocation');
-    const getKey = async (fields: Record<string, string>) => {
-      const page = await (await client.postForm('/portal/api/key', { csrf: await client.csrfFrom('/portal/api'), ...fields })).text();
-      return /value="(tsk_[A-Za-z0-9_-]{43})"/.exec(page)?.[1] ?? '';
-    };
-    const first = await getKey({});
-    await warm(first);
-    const second = await getKey({ old_key: 'now' });
-    expect(await statuses(first)).toEqual([401, 401]);
-    expect(await statuses(second)).toEqual([200, 200]);
-  });
+  it(
+    'should refuse the old key at once on both API processes after a portal reissue that stops it right away',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const client = await signedInClient(here.service.service.ctx, here.service.url, 'portal:revocation');
+      const getKey = async (fields: Record<string, string>) => {
+        const page = await (await client.postForm('/portal/api/key', { csrf: await client.csrfFrom('/portal/api'), ...fields })).text();
+        return /value="(tsk_[A-Za-z0-9_-]{43})"/.exec(page)?.[1] ?? '';
+      };
+      const first = await getKey({});
+      await warm(first);
+      const second = await getKey({ old_key: 'now' });
+      expect(await statuses(first)).toEqual([401, 401]);
+      expect(await statuses(second)).toEqual([200, 200]);
+    },
+  );
 
-  it("should refuse the old key at once on both API processes after the bot's reissue with no grace", { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const first = await pressGetToken(here.fake, 7101);
-    await warm(first.key);
-    const second = await pressGetToken(here.fake, 7101);
-    expect(second.text).toContain('Your previous key stops working now');
-    expect(await statuses(first.key)).toEqual([401, 401]);
-    expect(await statuses(second.key)).toEqual([200, 200]);
-  });
-
-  it("should keep the old key working through the bot's grace period and stop it at its end on both processes", { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const fake = await startFakeBotApi();
-    const graceSeconds = 3;
-    const bot = await startBot(here.service.service.ctx, { token: fake.token, apiRoot: fake.apiRoot, publicApiBaseUrl: here.service.replicateBase, keyGraceSeconds: graceSeconds });
-    try {
-      const first = await pressGetToken(fake, 7102);
+  it(
+    "should refuse the old key at once on both API processes after the bot's reissue with no grace",
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const first = await pressGetToken(here.fake, 7101);
       await warm(first.key);
-      await pressGetToken(fake, 7102);
-      const [old] = await here.service.service.ctx.database.db.select().from(apiKeys).where(eq(apiKeys.prefix, first.key.slice(0, 10)));
-      const stopAt = old!.revokedAt!.getTime();
-      for (const api of apis) {
-        const status = await accountStatus(api.url, first.key);
-        // Inside the grace the old key works; an answer that came back after its end may be either.
-        if (Date.now() < stopAt) expect(status).toBe(200);
-      }
-      await sleep(Math.max(0, stopAt - Date.now()) + 20); // the documented stop time, not a retry
+      const second = await pressGetToken(here.fake, 7101);
+      expect(second.text).toContain('Your previous key stops working now');
       expect(await statuses(first.key)).toEqual([401, 401]);
-    } finally {
-      await bot.stop();
-      await fake.close();
-    }
-  });
+      expect(await statuses(second.key)).toEqual([200, 200]);
+    },
+  );
 
-  it('should refuse a key revoked with the CLI through a running PGlite service on the very next request', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'key-revocation-pglite-'));
-    const pgliteEnv = fakeEngineEnv(dir, null, { WORKER_CONCURRENCY: '0', KEY_CACHE_TTL_MS: '60000' });
-    const api = await spawnService(pgliteEnv, SPAWN_TIMEOUT_MS);
-    try {
-      const secret = await createKeyWithCli(pgliteEnv, 'pglite-revoke');
-      expect(await accountStatus(api.url, secret)).toBe(200);
-      const id = (await runScriptToEnd('apps/api/src/cli/apikey.ts', ['list'], pgliteEnv)).stdout.split('\n').find((line) => line.includes('pglite-revoke'))!.split(/\s+/)[0]!;
-      expect((await runScriptToEnd('apps/api/src/cli/apikey.ts', ['revoke', id], pgliteEnv)).code).toBe(0);
-      expect(await accountStatus(api.url, secret)).toBe(401);
-    } finally {
-      await api.kill('SIGTERM');
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    "should keep the old key working through the bot's grace period and stop it at its end on both processes",
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const fake = await startFakeBotApi();
+      const graceSeconds = 3;
+      const bot = await startBot(here.service.service.ctx, {
+        token: fake.token,
+        apiRoot: fake.apiRoot,
+        publicApiBaseUrl: here.service.replicateBase,
+        keyGraceSeconds: graceSeconds,
+      });
+      try {
+        const first = await pressGetToken(fake, 7102);
+        await warm(first.key);
+        await pressGetToken(fake, 7102);
+        const [old] = await here.service.service.ctx.database.db
+          .select()
+          .from(apiKeys)
+          .where(eq(apiKeys.prefix, first.key.slice(0, 10)));
+        const stopAt = old!.revokedAt!.getTime();
+        for (const api of apis) {
+          const status = await accountStatus(api.url, first.key);
+          // Inside the grace the old key works; an answer that came back after its end may be either.
+          if (Date.now() < stopAt) expect(status).toBe(200);
+        }
+        await sleep(Math.max(0, stopAt - Date.now()) + 20); // the documented stop time, not a retry
+        expect(await statuses(first.key)).toEqual([401, 401]);
+      } finally {
+        await bot.stop();
+        await fake.close();
+      }
+    },
+  );
+
+  it(
+    'should refuse a key revoked with the CLI through a running PGlite service on the very next request',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'key-revocation-pglite-'));
+      const pgliteEnv = fakeEngineEnv(dir, null, { WORKER_CONCURRENCY: '0', KEY_CACHE_TTL_MS: '60000' });
+      const api = await spawnService(pgliteEnv, SPAWN_TIMEOUT_MS);
+      try {
+        const secret = await createKeyWithCli(pgliteEnv, 'pglite-revoke');
+        expect(await accountStatus(api.url, secret)).toBe(200);
+        const id = (await runScriptToEnd('apps/api/src/cli/apikey.ts', ['list'], pgliteEnv)).stdout
+          .split('\n')
+          .find((line) => line.includes('pglite-revoke'))!
+          .split(/\s+/)[0]!;
+        expect((await runScriptToEnd('apps/api/src/cli/apikey.ts', ['revoke', id], pgliteEnv)).code).toBe(0);
+        expect(await accountStatus(api.url, secret)).toBe(401);
+      } finally {
+        await api.kill('SIGTERM');
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('the key-change channel when PostgreSQL connections are lost', () => {
@@ -197,7 +234,10 @@ describe('the key-change channel when PostgreSQL connections are lost', () => {
       expect(cache.size).toBe(1);
       await revokeApiKey(opened.db, key.id);
       await until(() => cache.size === 0, 'the revocation to arrive');
-      const refused = await authenticateApiKey(opened.db, key.secret, new Date(), cache).then(() => null, (error: unknown) => error);
+      const refused = await authenticateApiKey(opened.db, key.secret, new Date(), cache).then(
+        () => null,
+        (error: unknown) => error,
+      );
       expect(isAppError(refused, 'unauthenticated')).toBe(true);
     } finally {
       await watch.stop();

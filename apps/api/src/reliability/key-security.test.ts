@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
-import { createLinkPrediction, fakeEngineEnv, isSettled, waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
+import {
+  createLinkPrediction,
+  fakeEngineEnv,
+  isSettled,
+  waitForPrediction,
+  MULTI_PROCESS_TEST_TIMEOUT_MS,
+  SPAWN_TIMEOUT_MS,
+} from '../test-support/fake-engine-service.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { runScriptToEnd, spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
@@ -57,22 +64,26 @@ describe('API key security (spec 5)', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('should make random 256-bit keys, store only their SHA-256 and show each key once', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const made = await Promise.all([cli('create', '--label', 'one'), cli('create', '--label', 'two')]);
-    const [one, two] = made.map((run) => run.stdout.trim().split('\n').at(-1)!);
-    for (const secret of [one!, two!]) {
-      expect(secret).toMatch(/^tsk_[A-Za-z0-9_-]{43}$/); // 32 random bytes in base64url
-      expect(Buffer.from(secret.slice(4), 'base64url')).toHaveLength(32);
-    }
-    expect(one).not.toBe(two);
-    const dump = await dumpDatabase(database.url);
-    expect(dump).not.toContain(one);
-    expect(dump).not.toContain(two);
-    expect(dump).toContain(createHash('sha256').update(one!).digest('hex'));
-    const listed = await cli('list');
-    expect(listed.stdout).not.toContain(one);
-    expect(listed.stdout).toMatch(/tsk_\w{6}…/); // a prefix to tell keys apart, never the rest
-  });
+  it(
+    'should make random 256-bit keys, store only their SHA-256 and show each key once',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const made = await Promise.all([cli('create', '--label', 'one'), cli('create', '--label', 'two')]);
+      const [one, two] = made.map((run) => run.stdout.trim().split('\n').at(-1)!);
+      for (const secret of [one!, two!]) {
+        expect(secret).toMatch(/^tsk_[A-Za-z0-9_-]{43}$/); // 32 random bytes in base64url
+        expect(Buffer.from(secret.slice(4), 'base64url')).toHaveLength(32);
+      }
+      expect(one).not.toBe(two);
+      const dump = await dumpDatabase(database.url);
+      expect(dump).not.toContain(one);
+      expect(dump).not.toContain(two);
+      expect(dump).toContain(createHash('sha256').update(one!).digest('hex'));
+      const listed = await cli('list');
+      expect(listed.stdout).not.toContain(one);
+      expect(listed.stdout).toMatch(/tsk_\w{6}…/); // a prefix to tell keys apart, never the rest
+    },
+  );
 
   it('should never write a key to the logs, whatever the requests do', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
     const secret = (await cli('create', '--label', 'logged')).stdout.trim().split('\n').at(-1)!;
@@ -86,12 +97,35 @@ describe('API key security (spec 5)', () => {
       [`${base}/predictions`, { headers: { authorization: `Token ${secret}` } }],
       [`${base}/predictions/${ok}`, { headers: { authorization: `Bearer ${secret}` } }],
       [`${base}/predictions?key=${secret}`, { headers: { authorization: `Bearer ${wrong}` } }],
-      [`${base}/predictions`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: `{"input": {"audio": "${secret}"}}` }],
-      [`${base}/predictions`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: '{not json' }],
-      [`${base}/models/service/transcribe/predictions`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'multipart/form-data; boundary=b' }, body: '--b\r\nContent-Disposition: form-data\r\n\r\nv\r\n--b--\r\n' }],
+      [
+        `${base}/predictions`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+          body: `{"input": {"audio": "${secret}"}}`,
+        },
+      ],
+      [
+        `${base}/predictions`,
+        { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: '{not json' },
+      ],
+      [
+        `${base}/models/service/transcribe/predictions`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${secret}`, 'content-type': 'multipart/form-data; boundary=b' },
+          body: '--b\r\nContent-Disposition: form-data\r\n\r\nv\r\n--b--\r\n',
+        },
+      ],
     ];
     for (const [url, init] of attempts) expect((await fetch(url, init)).status).toBeLessThan(500);
-    const revoked = await cli('revoke', (await cli('list')).stdout.split('\n').find((line) => line.includes('logged'))!.split(/\s+/)[0]!);
+    const revoked = await cli(
+      'revoke',
+      (await cli('list')).stdout
+        .split('\n')
+        .find((line) => line.includes('logged'))!
+        .split(/\s+/)[0]!,
+    );
     expect(revoked.code).toBe(0);
     expect((await fetch(`${base}/predictions`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401); // revoked at once
     const logs = service!.output();

@@ -60,7 +60,9 @@ describe('per-key isolation of predictions, files and usage', () => {
     const fileList = (await (await call(other, '/files')).json()) as { results: unknown[] };
     expect(predictions.results).toEqual([]);
     expect(fileList.results).toEqual([]);
-    expect(((await (await call(t.key, '/predictions')).json()) as { results: { id: string }[] }).results.map((p) => p.id)).toContain(predictionId);
+    expect(((await (await call(t.key, '/predictions')).json()) as { results: { id: string }[] }).results.map((p) => p.id)).toContain(
+      predictionId,
+    );
   });
 
   it('should not let another key transcribe a file it does not own', async () => {

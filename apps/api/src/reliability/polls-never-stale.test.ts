@@ -24,7 +24,8 @@ interface Shown {
   audio: boolean;
 }
 
-const progressOf = (s: Shown) => (['succeeded', 'failed', 'canceled'].includes(s.status) ? 2 ** 40 : 0) + s.logs.length + (s.started ? 1 : 0) + (s.audio ? 1 : 0);
+const progressOf = (s: Shown) =>
+  (['succeeded', 'failed', 'canceled'].includes(s.status) ? 2 ** 40 : 0) + s.logs.length + (s.started ? 1 : 0) + (s.audio ? 1 : 0);
 
 const shownOfJson = (body: Record<string, unknown>): Shown => ({
   status: String(body.status),
@@ -55,7 +56,12 @@ function client(base: string, key: string) {
     async get(id: string, headers: Record<string, string> = {}) {
       const response = await fetch(`${base}/v1/predictions/${id}`, { headers: { ...auth, ...headers } });
       const text = await response.text();
-      return { status: response.status, etag: response.headers.get('etag'), text, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+      return {
+        status: response.status,
+        etag: response.headers.get('etag'),
+        text,
+        body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+      };
     },
     async cancel(id: string) {
       return fetch(`${base}/v1/predictions/${id}/cancel`, { method: 'POST', headers: auth });
@@ -117,7 +123,13 @@ describe('polls are never stale: API and worker in separate processes on Postgre
   beforeAll(async () => {
     database = await createTestDatabase();
     files = await serveFiles(AUDIO_DIR);
-    const env = { DATABASE_URL: database.url, NODE_ENV: 'test', RECOGNITION_ENGINE: 'fake', FAKE_ENGINE_DELAY_MS: '1500', ...UNLIMITED_READS };
+    const env = {
+      DATABASE_URL: database.url,
+      NODE_ENV: 'test',
+      RECOGNITION_ENGINE: 'fake',
+      FAKE_ENGINE_DELAY_MS: '1500',
+      ...UNLIMITED_READS,
+    };
     // The worker runs in this process; the API in a child process of its own (WORKER_CONCURRENCY=0).
     worker = await startTestService('postgres', { ...env, WORKER_CONCURRENCY: '1' }, { http: false });
     apiDir = await mkdtemp(join(tmpdir(), 'polls-api-'));
@@ -130,7 +142,11 @@ describe('polls are never stale: API and worker in separate processes on Postgre
     });
     // A watcher of our own, counted like the API's: each writer waits for its confirmation too, so
     // while it holds one, the worker cannot make its next write and the row stays as announced.
-    watcher = postgres(database.url, { max: 1, onnotice: () => {}, connection: { application_name: PREDICTION_BROADCAST.watcherApplicationName } });
+    watcher = postgres(database.url, {
+      max: 1,
+      onnotice: () => {},
+      connection: { application_name: PREDICTION_BROADCAST.watcherApplicationName },
+    });
     const polls = client(`${api.url}/v1/replicate`, worker.key);
     await watcher.listen(PREDICTION_BROADCAST.channel, (payload) => {
       if (payload.startsWith('ping:')) return;
@@ -159,26 +175,33 @@ describe('polls are never stale: API and worker in separate processes on Postgre
     if (apiDir) await rm(apiDir, { recursive: true, force: true });
   });
 
-  it('should show every change (started, each log line, its end) to the very next poll, and never go back', { timeout: 120_000 }, async () => {
-    const polls = client(`${api.url}/v1/replicate`, worker.key);
-    for (const [audio, end] of [[`${files.url}/jfk.wav`, 'succeeded'], [`${files.url}/missing.wav`, 'failed']] as const) {
-      checks.length = 0;
-      const id = await polls.create(audio);
-      target = id;
-      const pollers = startPollers(polls, id, 3);
-      const done = await pollPrediction(`${api.url}/v1/replicate`, worker.key, id);
-      await sleep(200);
-      await pollers.stop();
-      target = null;
-      expect(done.status).toBe(end);
-      expect(pollers.failures).toEqual([]);
-      // Started, log lines, the end: each checked the moment the API confirmed it.
-      expect(checks.length).toBeGreaterThanOrEqual(end === 'succeeded' ? 4 : 2);
-      for (const check of checks) expect(check.polled).toEqual(check.shown);
-      expect(checks.at(-1)!.shown.status).toBe(end);
-      expect(pollers.polls).toBeGreaterThan(checks.length);
-    }
-  });
+  it(
+    'should show every change (started, each log line, its end) to the very next poll, and never go back',
+    { timeout: 120_000 },
+    async () => {
+      const polls = client(`${api.url}/v1/replicate`, worker.key);
+      for (const [audio, end] of [
+        [`${files.url}/jfk.wav`, 'succeeded'],
+        [`${files.url}/missing.wav`, 'failed'],
+      ] as const) {
+        checks.length = 0;
+        const id = await polls.create(audio);
+        target = id;
+        const pollers = startPollers(polls, id, 3);
+        const done = await pollPrediction(`${api.url}/v1/replicate`, worker.key, id);
+        await sleep(200);
+        await pollers.stop();
+        target = null;
+        expect(done.status).toBe(end);
+        expect(pollers.failures).toEqual([]);
+        // Started, log lines, the end: each checked the moment the API confirmed it.
+        expect(checks.length).toBeGreaterThanOrEqual(end === 'succeeded' ? 4 : 2);
+        for (const check of checks) expect(check.polled).toEqual(check.shown);
+        expect(checks.at(-1)!.shown.status).toBe(end);
+        expect(pollers.polls).toBeGreaterThan(checks.length);
+      }
+    },
+  );
 
   it('should show a cancel made through the API to the next poll', { timeout: 60_000 }, async () => {
     const polls = client(`${api.url}/v1/replicate`, worker.key);
@@ -212,7 +235,12 @@ describe('polls are never stale: the default service on PGlite, in one process',
   let files: FileServer;
 
   beforeAll(async () => {
-    t = await startTestService('pglite', { NODE_ENV: 'test', RECOGNITION_ENGINE: 'fake', FAKE_ENGINE_DELAY_MS: '1500', ...UNLIMITED_READS });
+    t = await startTestService('pglite', {
+      NODE_ENV: 'test',
+      RECOGNITION_ENGINE: 'fake',
+      FAKE_ENGINE_DELAY_MS: '1500',
+      ...UNLIMITED_READS,
+    });
     files = await serveFiles(AUDIO_DIR);
   }, 60_000);
 

@@ -18,15 +18,18 @@ describe('per-key rate limits across API processes', () => {
   const apis: SpawnedService[] = [];
   let env: Record<string, string>;
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    for (let i = 0; i < 2; i += 1) {
-      const dir = await mkdtemp(join(tmpdir(), 'rate-limits-'));
-      dirs.push(dir);
-      env = fakeEngineEnv(dir, database.url, { WORKER_CONCURRENCY: '0', RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_READS_PER_MINUTE: '4' });
-      apis.push(await spawnService(env, SPAWN_TIMEOUT_MS));
-    }
-  }, 2 * SPAWN_TIMEOUT_MS + 60_000);
+  beforeAll(
+    async () => {
+      database = await createTestDatabase();
+      for (let i = 0; i < 2; i += 1) {
+        const dir = await mkdtemp(join(tmpdir(), 'rate-limits-'));
+        dirs.push(dir);
+        env = fakeEngineEnv(dir, database.url, { WORKER_CONCURRENCY: '0', RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_READS_PER_MINUTE: '4' });
+        apis.push(await spawnService(env, SPAWN_TIMEOUT_MS));
+      }
+    },
+    2 * SPAWN_TIMEOUT_MS + 60_000,
+  );
 
   afterAll(async () => {
     for (const api of apis) await api.kill('SIGKILL');
@@ -42,23 +45,29 @@ describe('per-key rate limits across API processes', () => {
     });
   const list = (url: string, key: string) => fetch(`${url}/v1/replicate/v1/predictions`, { headers: { authorization: `Bearer ${key}` } });
 
-  it('should count the creates of one key on both processes against one limit, and its reads per process', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const [a, b] = apis.map((api) => api.url) as [string, string];
-    const key = await createKeyWithCli(env, 'rate-limits');
-    expect((await create(a, key)).status).toBe(201);
-    expect((await create(b, key)).status).toBe(201);
-    expect((await create(a, key)).status).toBe(201);
-    for (const url of [b, a]) {
-      const refused = await create(url, key);
-      expect(refused.status).toBe(429);
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      expect(((await refused.json()) as { detail: string }).detail).toMatch(/at most 3 creates and other changes a minute\. Nothing was done/);
-    }
-    for (const url of [a, b, a, b, a, b, a, b]) expect((await list(url, key)).status).toBe(200); // 4 reads a minute on each
-    expect((await list(b, key)).status).toBe(429);
-    expect((await list(a, key)).status).toBe(429);
-    // Another key is counted on its own.
-    const other = await createKeyWithCli(env, 'rate-limits-other');
-    expect((await create(b, other)).status).toBe(201);
-  });
+  it(
+    'should count the creates of one key on both processes against one limit, and its reads per process',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const [a, b] = apis.map((api) => api.url) as [string, string];
+      const key = await createKeyWithCli(env, 'rate-limits');
+      expect((await create(a, key)).status).toBe(201);
+      expect((await create(b, key)).status).toBe(201);
+      expect((await create(a, key)).status).toBe(201);
+      for (const url of [b, a]) {
+        const refused = await create(url, key);
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(((await refused.json()) as { detail: string }).detail).toMatch(
+          /at most 3 creates and other changes a minute\. Nothing was done/,
+        );
+      }
+      for (const url of [a, b, a, b, a, b, a, b]) expect((await list(url, key)).status).toBe(200); // 4 reads a minute on each
+      expect((await list(b, key)).status).toBe(429);
+      expect((await list(a, key)).status).toBe(429);
+      // Another key is counted on its own.
+      const other = await createKeyWithCli(env, 'rate-limits-other');
+      expect((await create(b, other)).status).toBe(201);
+    },
+  );
 });

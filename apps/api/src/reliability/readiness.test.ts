@@ -22,7 +22,10 @@ describe('GET /ready', () => {
 
   it('should answer 200 with every check ok on a started service, and /health stays liveness', async () => {
     t = await startTestService('pglite', { WORKER_CONCURRENCY: '0' });
-    expect(await ready(t)).toEqual({ status: 200, body: { status: 'ready', checks: { database: 'ok', queue: 'ok', engine: 'ok', disk: 'ok' } } });
+    expect(await ready(t)).toEqual({
+      status: 200,
+      body: { status: 'ready', checks: { database: 'ok', queue: 'ok', engine: 'ok', disk: 'ok' } },
+    });
     expect((await fetch(`${t.url}/health`)).status).toBe(200);
   });
 

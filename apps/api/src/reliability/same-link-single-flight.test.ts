@@ -9,7 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, usageLedger } from '@transcribe/core';
 import type { FakeEngine } from '../../test-support/create-fake-engine.ts';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
-import { createKeyWithCli, createLinkPrediction, fakeEngineEnv, isSettled, waitForOutput, waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
+import {
+  createKeyWithCli,
+  createLinkPrediction,
+  fakeEngineEnv,
+  isSettled,
+  waitForOutput,
+  waitForPrediction,
+  MULTI_PROCESS_TEST_TIMEOUT_MS,
+  SPAWN_TIMEOUT_MS,
+} from '../test-support/fake-engine-service.ts';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { runScript, spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
@@ -30,7 +39,8 @@ async function gatedServer(bytes: Buffer) {
     if (!entry) held.set(path, (entry = { open: false, waiting: [], mode: 'serve' }));
     return entry;
   };
-  const serve = (res: ServerResponse) => void res.writeHead(200, { 'content-length': bytes.length, 'content-type': 'audio/wav' }).end(bytes);
+  const serve = (res: ServerResponse) =>
+    void res.writeHead(200, { 'content-length': bytes.length, 'content-type': 'audio/wav' }).end(bytes);
   const server = createServer((req, res) => {
     const path = req.url ?? '';
     const count = (hits.get(path) ?? 0) + 1;
@@ -85,7 +95,11 @@ function startWorker(env: Record<string, string>) {
   };
 }
 
-const recognitionLines = (output: string) => output.split('\n').filter((line) => line.startsWith('[fake-engine] recognize ')).map((line) => line.trim().split(' ').at(-1)!);
+const recognitionLines = (output: string) =>
+  output
+    .split('\n')
+    .filter((line) => line.startsWith('[fake-engine] recognize '))
+    .map((line) => line.trim().split(' ').at(-1)!);
 
 describe('same link, same moment: single flight across worker processes on PostgreSQL (spec 2.6)', () => {
   let dataDir: string;
@@ -97,8 +111,14 @@ describe('same link, same moment: single flight across worker processes on Postg
   let keyA: string;
   let keyB: string;
 
-  const started = async (id: string) => (await sql<{ started_at: Date | null }[]>`SELECT started_at FROM predictions WHERE id = ${id}`)[0]?.started_at != null;
-  const ledger = async (id: string) => (await sql<{ reason: string; amount: number; media_id: string | null; user_id: string }[]>`SELECT reason, amount, media_id, user_id FROM usage_ledger WHERE prediction_id = ${id}`)[0];
+  const started = async (id: string) =>
+    (await sql<{ started_at: Date | null }[]>`SELECT started_at FROM predictions WHERE id = ${id}`)[0]?.started_at != null;
+  const ledger = async (id: string) =>
+    (
+      await sql<
+        { reason: string; amount: number; media_id: string | null; user_id: string }[]
+      >`SELECT reason, amount, media_id, user_id FROM usage_ledger WHERE prediction_id = ${id}`
+    )[0];
   const recognitions = () => workers.flatMap((worker) => recognitionLines(worker.output()));
   /** Waits until both predictions run, each in its own worker process (each worker takes one job at a time). */
   const bothRunning = async (ids: string[]) => {
@@ -146,94 +166,127 @@ describe('same link, same moment: single flight across worker processes on Postg
     return { first: ids[first]!, second: ids[1 - first]! };
   };
 
-  it('should download and recognise once for two predictions of the same key, the second a free repeat (2.6.1, 2.6.2)', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const { first, second } = await sameMoment('/same-key.wav', [keyA, keyA]);
-    const paid = await ledger(first);
-    const repeat = await ledger(second);
-    expect(paid?.reason).toBe('recognition');
-    expect(paid?.amount).toBeGreaterThan(0);
-    expect(repeat?.reason).toBe('free_repeat');
-    expect(repeat?.amount).toBe(0);
-    expect(repeat?.media_id).toBe(paid?.media_id);
-  });
+  it(
+    'should download and recognise once for two predictions of the same key, the second a free repeat (2.6.1, 2.6.2)',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const { first, second } = await sameMoment('/same-key.wav', [keyA, keyA]);
+      const paid = await ledger(first);
+      const repeat = await ledger(second);
+      expect(paid?.reason).toBe('recognition');
+      expect(paid?.amount).toBeGreaterThan(0);
+      expect(repeat?.reason).toBe('free_repeat');
+      expect(repeat?.amount).toBe(0);
+      expect(repeat?.media_id).toBe(paid?.media_id);
+    },
+  );
 
-  it('should download and recognise once for two users, the second charged for the cached transcript (2.6.2)', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const { first, second } = await sameMoment('/two-users.wav', [keyA, keyB]);
-    const paid = await ledger(first);
-    const taken = await ledger(second);
-    expect(paid?.reason).toBe('recognition');
-    expect(taken?.reason).toBe('cached_transcript');
-    expect(taken?.amount).toBeCloseTo(paid!.amount, 6);
-    expect(taken?.media_id).toBe(paid?.media_id);
-    expect(taken?.user_id).not.toBe(paid?.user_id);
-  });
+  it(
+    'should download and recognise once for two users, the second charged for the cached transcript (2.6.2)',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const { first, second } = await sameMoment('/two-users.wav', [keyA, keyB]);
+      const paid = await ledger(first);
+      const taken = await ledger(second);
+      expect(paid?.reason).toBe('recognition');
+      expect(taken?.reason).toBe('cached_transcript');
+      expect(taken?.amount).toBeCloseTo(paid!.amount, 6);
+      expect(taken?.media_id).toBe(paid?.media_id);
+      expect(taken?.user_id).not.toBe(paid?.user_id);
+    },
+  );
 
-  it('should let the second do the work when the first fails at the link (upstream error)', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const path = '/first-fails.wav';
-    files.mode(path, 'failFirst');
-    const first = await createLinkPrediction(api!.url, keyA, { input: { audio: files.link(path) } });
-    await expect.poll(() => files.hits(path), { timeout: 60_000, interval: 50 }).toBe(1);
-    const second = await createLinkPrediction(api!.url, keyB, { input: { audio: files.link(path) } });
-    await bothRunning([first, second]);
-    expect(files.hits(path)).toBe(1);
-    files.failParked(path); // the first download answers 404: the first prediction fails
-    const failed = await waitForPrediction(api!.url, keyA, first, isSettled, 120_000);
-    expect(failed.status).toBe('failed');
-    await expect.poll(() => files.hits(path), { timeout: 60_000, interval: 50 }).toBe(2); // the second downloads itself
-    files.open(path);
-    const done = await waitForPrediction(api!.url, keyB, second, isSettled, 120_000);
-    expect(done.status, String(done.error)).toBe('succeeded');
-    expect(String(done.logs)).toMatch(/downloaded \d+ bytes/);
-    expect(recognitions().filter((id) => id === second)).toHaveLength(1);
-    expect(await ledger(first)).toBeUndefined();
-    expect((await ledger(second))?.reason).toBe('recognition');
-  });
+  it(
+    'should let the second do the work when the first fails at the link (upstream error)',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const path = '/first-fails.wav';
+      files.mode(path, 'failFirst');
+      const first = await createLinkPrediction(api!.url, keyA, { input: { audio: files.link(path) } });
+      await expect.poll(() => files.hits(path), { timeout: 60_000, interval: 50 }).toBe(1);
+      const second = await createLinkPrediction(api!.url, keyB, { input: { audio: files.link(path) } });
+      await bothRunning([first, second]);
+      expect(files.hits(path)).toBe(1);
+      files.failParked(path); // the first download answers 404: the first prediction fails
+      const failed = await waitForPrediction(api!.url, keyA, first, isSettled, 120_000);
+      expect(failed.status).toBe('failed');
+      await expect.poll(() => files.hits(path), { timeout: 60_000, interval: 50 }).toBe(2); // the second downloads itself
+      files.open(path);
+      const done = await waitForPrediction(api!.url, keyB, second, isSettled, 120_000);
+      expect(done.status, String(done.error)).toBe('succeeded');
+      expect(String(done.logs)).toMatch(/downloaded \d+ bytes/);
+      expect(recognitions().filter((id) => id === second)).toHaveLength(1);
+      expect(await ledger(first)).toBeUndefined();
+      expect((await ledger(second))?.reason).toBe('recognition');
+    },
+  );
 
-  it('should let the second do the work when the first hangs at the link and is canceled', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const path = '/first-hangs.wav';
-    files.mode(path, 'hangFirst');
-    files.open(path); // every request but the first is answered at once
-    const first = await createLinkPrediction(api!.url, keyA, { input: { audio: files.link(path) } });
-    await expect.poll(() => files.hits(path), { timeout: 60_000, interval: 50 }).toBe(1);
-    const second = await createLinkPrediction(api!.url, keyA, { input: { audio: files.link(path) } });
-    await bothRunning([first, second]);
-    expect(files.hits(path), 'the second waits instead of downloading').toBe(1);
-    const cancel = await fetch(`${api!.url}/v1/replicate/v1/predictions/${first}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${keyA}` } });
-    expect(cancel.status).toBe(200);
-    const done = await waitForPrediction(api!.url, keyA, second, isSettled, 120_000);
-    expect(done.status, String(done.error)).toBe('succeeded');
-    expect(files.hits(path)).toBe(2);
-    expect((await waitForPrediction(api!.url, keyA, first, isSettled)).status).toBe('canceled');
-    expect(recognitions().filter((id) => id === first || id === second)).toEqual([second]);
-    expect(await ledger(first)).toBeUndefined();
-    expect((await ledger(second))?.reason).toBe('recognition');
-  });
+  it(
+    'should let the second do the work when the first hangs at the link and is canceled',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const path = '/first-hangs.wav';
+      files.mode(path, 'hangFirst');
+      files.open(path); // every request but the first is answered at once
+      const first = await createLinkPrediction(api!.url, keyA, { input: { audio: files.link(path) } });
+      await expect.poll(() => files.hits(path), { timeout: 60_000, interval: 50 }).toBe(1);
+      const second = await createLinkPrediction(api!.url, keyA, { input: { audio: files.link(path) } });
+      await bothRunning([first, second]);
+      expect(files.hits(path), 'the second waits instead of downloading').toBe(1);
+      const cancel = await fetch(`${api!.url}/v1/replicate/v1/predictions/${first}/cancel`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keyA}` },
+      });
+      expect(cancel.status).toBe(200);
+      const done = await waitForPrediction(api!.url, keyA, second, isSettled, 120_000);
+      expect(done.status, String(done.error)).toBe('succeeded');
+      expect(files.hits(path)).toBe(2);
+      expect((await waitForPrediction(api!.url, keyA, first, isSettled)).status).toBe('canceled');
+      expect(recognitions().filter((id) => id === first || id === second)).toEqual([second]);
+      expect(await ledger(first)).toBeUndefined();
+      expect((await ledger(second))?.reason).toBe('recognition');
+    },
+  );
 
-  it('should hand a waiting job back without spending a try when its worker stops, and run it on the next worker', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const path = '/stop-while-waiting.wav';
-    files.mode(path, 'hangFirst');
-    files.open(path);
-    const first = await createLinkPrediction(api!.url, keyA, { input: { audio: files.link(path) } });
-    await expect.poll(() => files.hits(path), { timeout: 60_000, interval: 50 }).toBe(1);
-    const second = await createLinkPrediction(api!.url, keyB, { input: { audio: files.link(path) } });
-    await bothRunning([first, second]);
-    const [lease] = await sql<{ worker_id: string }[]>`SELECT worker_id FROM job_leases WHERE prediction_id = ${second}`;
-    const index = workers.findIndex((worker) => worker.child.pid === Number(lease!.worker_id.split(':')[1]));
-    expect(index).toBeGreaterThanOrEqual(0);
-    const stopAt = Date.now();
-    expect(await workers[index]!.stop('SIGTERM')).toBe(0);
-    expect(Date.now() - stopAt, 'stopped without waiting for SHUTDOWN_TIMEOUT_MS (30 s)').toBeLessThan(20_000);
-    const job = async () => (await sql<{ state: string; retry_count: number }[]>`SELECT state, retry_count FROM pgboss.job WHERE name = 'transcribe' AND data->>'predictionId' = ${second}`)[0];
-    expect((await job())?.retry_count).toBe(0);
-    expect((await job())?.state).not.toBe('active');
-    workers[index] = startWorker(fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '300', PRICE_PER_MINUTE: '1' }));
-    await waitForOutput(workers[index]!, /"component":"worker"[^\n]*"msg":"taking jobs/, SPAWN_TIMEOUT_MS);
-    await fetch(`${api!.url}/v1/replicate/v1/predictions/${first}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${keyA}` } });
-    const done = await waitForPrediction(api!.url, keyB, second, isSettled, 120_000);
-    expect(done.status, String(done.error)).toBe('succeeded');
-    expect(files.hits(path)).toBe(2);
-    expect((await job())?.retry_count).toBe(0);
-  });
+  it(
+    'should hand a waiting job back without spending a try when its worker stops, and run it on the next worker',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const path = '/stop-while-waiting.wav';
+      files.mode(path, 'hangFirst');
+      files.open(path);
+      const first = await createLinkPrediction(api!.url, keyA, { input: { audio: files.link(path) } });
+      await expect.poll(() => files.hits(path), { timeout: 60_000, interval: 50 }).toBe(1);
+      const second = await createLinkPrediction(api!.url, keyB, { input: { audio: files.link(path) } });
+      await bothRunning([first, second]);
+      const [lease] = await sql<{ worker_id: string }[]>`SELECT worker_id FROM job_leases WHERE prediction_id = ${second}`;
+      const index = workers.findIndex((worker) => worker.child.pid === Number(lease!.worker_id.split(':')[1]));
+      expect(index).toBeGreaterThanOrEqual(0);
+      const stopAt = Date.now();
+      expect(await workers[index]!.stop('SIGTERM')).toBe(0);
+      expect(Date.now() - stopAt, 'stopped without waiting for SHUTDOWN_TIMEOUT_MS (30 s)').toBeLessThan(20_000);
+      const job = async () =>
+        (
+          await sql<
+            { state: string; retry_count: number }[]
+          >`SELECT state, retry_count FROM pgboss.job WHERE name = 'transcribe' AND data->>'predictionId' = ${second}`
+        )[0];
+      expect((await job())?.retry_count).toBe(0);
+      expect((await job())?.state).not.toBe('active');
+      workers[index] = startWorker(
+        fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '300', PRICE_PER_MINUTE: '1' }),
+      );
+      await waitForOutput(workers[index]!, /"component":"worker"[^\n]*"msg":"taking jobs/, SPAWN_TIMEOUT_MS);
+      await fetch(`${api!.url}/v1/replicate/v1/predictions/${first}/cancel`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keyA}` },
+      });
+      const done = await waitForPrediction(api!.url, keyB, second, isSettled, 120_000);
+      expect(done.status, String(done.error)).toBe('succeeded');
+      expect(files.hits(path)).toBe(2);
+      expect((await job())?.retry_count).toBe(0);
+    },
+  );
 });
 
 describe('same link, same moment in one process on PGlite (in-process single flight)', () => {
@@ -241,7 +294,13 @@ describe('same link, same moment in one process on PGlite (in-process single fli
   let files: Awaited<ReturnType<typeof gatedServer>>;
 
   beforeAll(async () => {
-    t = await startTestService('pglite', { NODE_ENV: 'test', RECOGNITION_ENGINE: 'fake', FAKE_ENGINE_DELAY_MS: '300', WORKER_CONCURRENCY: '2', PRICE_PER_MINUTE: '1' });
+    t = await startTestService('pglite', {
+      NODE_ENV: 'test',
+      RECOGNITION_ENGINE: 'fake',
+      FAKE_ENGINE_DELAY_MS: '300',
+      WORKER_CONCURRENCY: '2',
+      PRICE_PER_MINUTE: '1',
+    });
     files = await gatedServer(await readFile(CLIP));
   }, SPAWN_TIMEOUT_MS);
 
@@ -250,34 +309,43 @@ describe('same link, same moment in one process on PGlite (in-process single fli
     await t?.stop();
   });
 
-  it('should download and recognise once, with the ledger rows of spec 2.6.2 for the same and another user', { timeout: 240_000 }, async () => {
-    const other = await createApiKey(t.service.ctx.database.db, 'other user');
-    const engine = t.service.ctx.engine as FakeEngine;
-    const create = async (key: string, path: string) => {
-      const response = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ input: { audio: files.link(path) } }),
-      });
-      return ((await response.json()) as { id: string }).id;
-    };
-    for (const [path, keys, expected] of [
-      ['/pglite-same.wav', [t.key, t.key], ['free_repeat', 'recognition']],
-      ['/pglite-two.wav', [t.key, other.secret], ['cached_transcript', 'recognition']],
-    ] as const) {
-      const callsBefore = engine.stats.calls;
-      const ids = await Promise.all(keys.map((key) => create(key, path)));
-      await expect.poll(() => files.hits(path), { timeout: 60_000, interval: 50 }).toBe(1);
-      await sleep(1500); // time for a second download to start, were there no single flight
-      expect(files.hits(path)).toBe(1);
-      files.open(path);
-      const done = await Promise.all(ids.map((id, n) => pollPrediction(t.replicateBase, keys[n]!, id)));
-      for (const prediction of done) expect(prediction.status, String(prediction.error)).toBe('succeeded');
-      expect(done[1]!.output).toEqual(done[0]!.output);
-      expect(files.hits(path)).toBe(1);
-      expect(engine.stats.calls - callsBefore).toBe(1);
-      const rows = await t.service.ctx.database.db.select().from(usageLedger);
-      expect(rows.filter((row) => ids.includes(row.predictionId)).map((row) => row.reason).sort()).toEqual(expected);
-    }
-  });
+  it(
+    'should download and recognise once, with the ledger rows of spec 2.6.2 for the same and another user',
+    { timeout: 240_000 },
+    async () => {
+      const other = await createApiKey(t.service.ctx.database.db, 'other user');
+      const engine = t.service.ctx.engine as FakeEngine;
+      const create = async (key: string, path: string) => {
+        const response = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ input: { audio: files.link(path) } }),
+        });
+        return ((await response.json()) as { id: string }).id;
+      };
+      for (const [path, keys, expected] of [
+        ['/pglite-same.wav', [t.key, t.key], ['free_repeat', 'recognition']],
+        ['/pglite-two.wav', [t.key, other.secret], ['cached_transcript', 'recognition']],
+      ] as const) {
+        const callsBefore = engine.stats.calls;
+        const ids = await Promise.all(keys.map((key) => create(key, path)));
+        await expect.poll(() => files.hits(path), { timeout: 60_000, interval: 50 }).toBe(1);
+        await sleep(1500); // time for a second download to start, were there no single flight
+        expect(files.hits(path)).toBe(1);
+        files.open(path);
+        const done = await Promise.all(ids.map((id, n) => pollPrediction(t.replicateBase, keys[n]!, id)));
+        for (const prediction of done) expect(prediction.status, String(prediction.error)).toBe('succeeded');
+        expect(done[1]!.output).toEqual(done[0]!.output);
+        expect(files.hits(path)).toBe(1);
+        expect(engine.stats.calls - callsBefore).toBe(1);
+        const rows = await t.service.ctx.database.db.select().from(usageLedger);
+        expect(
+          rows
+            .filter((row) => ids.includes(row.predictionId))
+            .map((row) => row.reason)
+            .sort(),
+        ).toEqual(expected);
+      }
+    },
+  );
 });

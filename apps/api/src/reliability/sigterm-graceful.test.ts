@@ -10,13 +10,19 @@ import {
   getPrediction,
   isSettled,
   waitForOutput,
-  waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
+  waitForPrediction,
+  MULTI_PROCESS_TEST_TIMEOUT_MS,
+  SPAWN_TIMEOUT_MS,
+} from '../test-support/fake-engine-service.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
 
 const runsOf = (service: SpawnedService, id: string) =>
-  service.output().split('\n').filter((line) => line.trim() === `[fake-engine] recognize ${id}`).length;
+  service
+    .output()
+    .split('\n')
+    .filter((line) => line.trim() === `[fake-engine] recognize ${id}`).length;
 
 describe('graceful shutdown on SIGTERM', () => {
   let dataDir: string;
@@ -35,48 +41,56 @@ describe('graceful shutdown on SIGTERM', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('should finish the running job, take no new one and stop taking requests, then exit 0', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const env = fakeEngineEnv(dataDir, null, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '3000', SHUTDOWN_TIMEOUT_MS: '30000' });
-    const first = (running = await spawnService(env, SPAWN_TIMEOUT_MS));
-    const key = await createKeyWithCli(env);
-    const a = await createLinkPrediction(first.url, key, { input: { audio: link('a') } });
-    const b = await createLinkPrediction(first.url, key, { input: { audio: link('b') } });
-    await waitForOutput(first, new RegExp(`recognize ${a}`));
-    const stopping = Date.now();
-    const exited = first.kill('SIGTERM');
-    await new Promise((done) => setTimeout(done, 300));
-    await expect(fetch(`${first.url}/health`)).rejects.toThrow(); // no longer listening
-    expect(await exited).toBe(0);
-    expect(Date.now() - stopping).toBeLessThan(25_000);
-    expect(runsOf(first, b)).toBe(0);
-    const second = (running = await spawnService(env, SPAWN_TIMEOUT_MS));
-    const doneA = await getPrediction(second.url, key, a);
-    expect(doneA.status).toBe('succeeded'); // finished before the process exited
-    const doneB = await waitForPrediction(second.url, key, b, isSettled, 60_000);
-    expect(doneB.status).toBe('succeeded');
-    expect(runsOf(second, a)).toBe(0);
-    expect(runsOf(second, b)).toBe(1);
-    await second.kill('SIGTERM');
-    running = null;
-  });
+  it(
+    'should finish the running job, take no new one and stop taking requests, then exit 0',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const env = fakeEngineEnv(dataDir, null, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '3000', SHUTDOWN_TIMEOUT_MS: '30000' });
+      const first = (running = await spawnService(env, SPAWN_TIMEOUT_MS));
+      const key = await createKeyWithCli(env);
+      const a = await createLinkPrediction(first.url, key, { input: { audio: link('a') } });
+      const b = await createLinkPrediction(first.url, key, { input: { audio: link('b') } });
+      await waitForOutput(first, new RegExp(`recognize ${a}`));
+      const stopping = Date.now();
+      const exited = first.kill('SIGTERM');
+      await new Promise((done) => setTimeout(done, 300));
+      await expect(fetch(`${first.url}/health`)).rejects.toThrow(); // no longer listening
+      expect(await exited).toBe(0);
+      expect(Date.now() - stopping).toBeLessThan(25_000);
+      expect(runsOf(first, b)).toBe(0);
+      const second = (running = await spawnService(env, SPAWN_TIMEOUT_MS));
+      const doneA = await getPrediction(second.url, key, a);
+      expect(doneA.status).toBe('succeeded'); // finished before the process exited
+      const doneB = await waitForPrediction(second.url, key, b, isSettled, 60_000);
+      expect(doneB.status).toBe('succeeded');
+      expect(runsOf(second, a)).toBe(0);
+      expect(runsOf(second, b)).toBe(1);
+      await second.kill('SIGTERM');
+      running = null;
+    },
+  );
 
-  it('should give a job that outlives SHUTDOWN_TIMEOUT_MS back to the queue, so the next start runs it once', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const env = fakeEngineEnv(dataDir, null, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '60000', SHUTDOWN_TIMEOUT_MS: '1500' });
-    const first = (running = await spawnService(env, SPAWN_TIMEOUT_MS));
-    const key = await createKeyWithCli(env);
-    const c = await createLinkPrediction(first.url, key, { input: { audio: link('c') } });
-    await waitForOutput(first, new RegExp(`recognize ${c}`));
-    const stopping = Date.now();
-    expect(await first.kill('SIGTERM')).toBe(0);
-    const took = Date.now() - stopping;
-    console.log(`stopped ${took} ms after SIGTERM with a 1500 ms deadline`);
-    expect(took).toBeLessThan(15_000);
-    const second = (running = await spawnService({ ...env, FAKE_ENGINE_DELAY_MS: '200' }, SPAWN_TIMEOUT_MS));
-    const done = await waitForPrediction(second.url, key, c, isSettled, 60_000);
-    expect(done.status).toBe('succeeded');
-    expect(countLogLines(done.logs, 'succeeded')).toBe(1);
-    expect(runsOf(second, c)).toBe(1);
-    await second.kill('SIGTERM');
-    running = null;
-  });
+  it(
+    'should give a job that outlives SHUTDOWN_TIMEOUT_MS back to the queue, so the next start runs it once',
+    { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const env = fakeEngineEnv(dataDir, null, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '60000', SHUTDOWN_TIMEOUT_MS: '1500' });
+      const first = (running = await spawnService(env, SPAWN_TIMEOUT_MS));
+      const key = await createKeyWithCli(env);
+      const c = await createLinkPrediction(first.url, key, { input: { audio: link('c') } });
+      await waitForOutput(first, new RegExp(`recognize ${c}`));
+      const stopping = Date.now();
+      expect(await first.kill('SIGTERM')).toBe(0);
+      const took = Date.now() - stopping;
+      console.log(`stopped ${took} ms after SIGTERM with a 1500 ms deadline`);
+      expect(took).toBeLessThan(15_000);
+      const second = (running = await spawnService({ ...env, FAKE_ENGINE_DELAY_MS: '200' }, SPAWN_TIMEOUT_MS));
+      const done = await waitForPrediction(second.url, key, c, isSettled, 60_000);
+      expect(done.status).toBe('succeeded');
+      expect(countLogLines(done.logs, 'succeeded')).toBe(1);
+      expect(runsOf(second, c)).toBe(1);
+      await second.kill('SIGTERM');
+      running = null;
+    },
+  );
 });

@@ -28,7 +28,13 @@ function start(command: string, args: string[], env: Record<string, string>): St
 async function waitForHealth(port: number, started: Started): Promise<void> {
   const deadline = Date.now() + SPAWN_TIMEOUT_MS;
   while (Date.now() < deadline && started.child.exitCode === null) {
-    if (await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`http://127.0.0.1:${port}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await sleep(200);
   }
   throw new Error(`the service did not answer /health:\n${started.output()}`);
@@ -70,18 +76,27 @@ describe('starting and stopping the service as the README does', () => {
     ['npm start', 'npm', ['start']],
     ['bash scripts/start.sh', 'bash', ['scripts/start.sh']],
   ] as const) {
-    it(`should drain, release the port and leave no process when \`${name}\` gets SIGTERM`, { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-      const port = await freePort();
-      const started = start(command, [...args], await newEnv(port));
-      live.push(started);
-      await waitForHealth(port, started);
-      started.child.kill('SIGTERM'); // to the process the person started, not to node below it
-      expect(await started.exited).toBe(0);
-      expect(findLogLines(started.output(), 'service', 'SIGTERM: finishing running work, then stopping')).toHaveLength(1);
-      // The service itself is gone, not only its wrapper: the port is free and /health is refused.
-      expect(await fetch(`http://127.0.0.1:${port}/health`).then(() => 'answered', () => 'refused')).toBe('refused');
-      expect(await portIsFree(port)).toBe(true);
-    });
+    it(
+      `should drain, release the port and leave no process when \`${name}\` gets SIGTERM`,
+      { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
+      async () => {
+        const port = await freePort();
+        const started = start(command, [...args], await newEnv(port));
+        live.push(started);
+        await waitForHealth(port, started);
+        started.child.kill('SIGTERM'); // to the process the person started, not to node below it
+        expect(await started.exited).toBe(0);
+        expect(findLogLines(started.output(), 'service', 'SIGTERM: finishing running work, then stopping')).toHaveLength(1);
+        // The service itself is gone, not only its wrapper: the port is free and /health is refused.
+        expect(
+          await fetch(`http://127.0.0.1:${port}/health`).then(
+            () => 'answered',
+            () => 'refused',
+          ),
+        ).toBe('refused');
+        expect(await portIsFree(port)).toBe(true);
+      },
+    );
   }
 
   it('should say which port is in use and how to choose another, and exit 1', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
@@ -91,7 +106,13 @@ describe('starting and stopping the service as the README does', () => {
     const started = start('npm', ['start'], await newEnv(port));
     live.push(started);
     expect(await started.exited).toBe(1);
-    expect(findLogLines(started.output(), 'service', `could not start: port ${port} is in use; set PORT to a free port, or stop what listens there`)).toHaveLength(1);
+    expect(
+      findLogLines(
+        started.output(),
+        'service',
+        `could not start: port ${port} is in use; set PORT to a free port, or stop what listens there`,
+      ),
+    ).toHaveLength(1);
     expect(started.output()).not.toContain('Cannot read properties');
   });
 });

@@ -5,7 +5,17 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
-import { countLogLines, createKeyWithCli, createLinkPrediction, fakeEngineEnv, isSettled, waitForOutput, waitForPrediction, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
+import {
+  countLogLines,
+  createKeyWithCli,
+  createLinkPrediction,
+  fakeEngineEnv,
+  isSettled,
+  waitForOutput,
+  waitForPrediction,
+  MULTI_PROCESS_TEST_TIMEOUT_MS,
+  SPAWN_TIMEOUT_MS,
+} from '../test-support/fake-engine-service.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { scrapeMetrics } from '../test-support/scrape-metric.ts';
@@ -75,12 +85,19 @@ describe('two `npm run worker` processes on one PostgreSQL queue', () => {
     const perWorker = workers.map((worker) => ids.reduce((sum, id) => sum + recognitionsOf(worker.output(), id), 0));
     console.log(`recognitions per worker: ${perWorker.join(', ')}`);
     for (const id of ids) {
-      expect(workers.reduce((sum, worker) => sum + recognitionsOf(worker.output(), id), 0), `runs of ${id}`).toBe(1);
+      expect(
+        workers.reduce((sum, worker) => sum + recognitionsOf(worker.output(), id), 0),
+        `runs of ${id}`,
+      ).toBe(1);
     }
     expect(api.output()).not.toMatch(/\[fake-engine\] recognize/); // WORKER_CONCURRENCY=0: the API runs no job
     expect(perWorker.every((count) => count > 0)).toBe(true);
     // Each worker serves the metrics of the predictions it ran (METRICS_PORT): together, all 30, each stage timed once.
-    const series = ['transcribe_stage_seconds_count{stage="download"}', 'transcribe_stage_seconds_count{stage="vad"}', 'transcribe_stage_seconds_count{stage="recognition"}'];
+    const series = [
+      'transcribe_stage_seconds_count{stage="download"}',
+      'transcribe_stage_seconds_count{stage="vad"}',
+      'transcribe_stage_seconds_count{stage="recognition"}',
+    ];
     const scraped = await Promise.all(metricsPorts.map((port) => scrapeMetrics(`http://127.0.0.1:${port}`, ...series)));
     for (const [k, name] of series.entries()) expect(scraped[0]![k]! + scraped[1]![k]!, name).toBe(PREDICTIONS);
     expect(scraped.map((values) => values[2])).toEqual(perWorker); // each worker counts its own recognitions

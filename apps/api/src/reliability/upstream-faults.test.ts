@@ -19,7 +19,10 @@ const LEAK = /\/work\/|node_modules|\.ts:\d+|\bat [\w.<>]+ \(|Error:/;
 function answer(durationSeconds: number): TranscriptionReply {
   return {
     body: {
-      task: 'transcribe', language: 'english', duration: durationSeconds, text: 'a remote answer',
+      task: 'transcribe',
+      language: 'english',
+      duration: durationSeconds,
+      text: 'a remote answer',
       segments: [{ id: 0, start: 0, end: durationSeconds, text: ' a remote answer', avg_logprob: -0.2 }],
     },
   };
@@ -45,8 +48,15 @@ describe('the LLM and ASR endpoints failing: nothing lost, never charged twice o
     asr = await startTranscriptionServer({ script: (request) => answer(request.durationSeconds) });
     chat = await startChatServer(replyLikeAModel);
     t = await startTestService('pglite', {
-      RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: asr.baseUrl, ASR_MODEL: 'whisper-1', ASR_TIMEOUT_MS: '1500', ASR_MAX_RETRIES: '2',
-      LLM_BASE_URL: chat.baseUrl, LLM_TIMEOUT_MS: '1500', LLM_MAX_RETRIES: '2', PRICE_PER_MINUTE: '1',
+      RECOGNITION_ENGINE: 'openai-compatible',
+      ASR_BASE_URL: asr.baseUrl,
+      ASR_MODEL: 'whisper-1',
+      ASR_TIMEOUT_MS: '1500',
+      ASR_MAX_RETRIES: '2',
+      LLM_BASE_URL: chat.baseUrl,
+      LLM_TIMEOUT_MS: '1500',
+      LLM_MAX_RETRIES: '2',
+      PRICE_PER_MINUTE: '1',
     });
     files = await serveFiles(`${AUDIO_DIR}/librispeech-test-clean`);
   });
@@ -63,7 +73,11 @@ describe('the LLM and ASR endpoints failing: nothing lost, never charged twice o
     const id = await createLinkPrediction(t.url, t.key, { input: { audio: `${files.url}/1089-134686-0001.wav?fault=${n}`, ...input } });
     const done = await waitForPrediction(t.url, t.key, id, isSettled, 90_000);
     const charges = await t.service.ctx.database.db.select().from(usageLedger).where(eq(usageLedger.predictionId, id));
-    const endings = countLogLines(done.logs, 'succeeded') + String(done.logs).split('\n').filter((line) => / failed: /.test(line)).length;
+    const endings =
+      countLogLines(done.logs, 'succeeded') +
+      String(done.logs)
+        .split('\n')
+        .filter((line) => / failed: /.test(line)).length;
     return { done, charges: charges.length, endings };
   }
 

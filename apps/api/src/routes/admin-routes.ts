@@ -31,7 +31,11 @@ export function adminRoutes(ctx: ServiceContext, adminToken: string): Router {
     res.json(await listApiKeys(ctx.database.db));
   });
   router.post('/api-keys/:id/revoke', async (req, res) => {
-    await revokeApiKey(ctx.database.db, String(req.params.id), { cache: ctx.apiKeyCache, confirmWith: ctx.database, log: (message) => logEvent(ctx, 'warn', 'keys', message) });
+    await revokeApiKey(ctx.database.db, String(req.params.id), {
+      cache: ctx.apiKeyCache,
+      confirmWith: ctx.database,
+      log: (message) => logEvent(ctx, 'warn', 'keys', message),
+    });
     res.json({ revoked: req.params.id });
   });
   router.post('/portal/login-links', async (req, res) => {

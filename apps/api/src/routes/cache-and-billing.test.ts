@@ -127,25 +127,34 @@ describe.each(['pglite', 'postgres'] as const)('transcript cache and usage ledge
     const [one, two] = await Promise.all([run({ audio: link('/d.wav') }), run({ audio: link('/d.wav') })]);
     expect(one.status).toBe('succeeded');
     expect(two.status).toBe('succeeded');
-    const [stored] = await t.service.ctx.database.db.select().from(mediaCache).where(eq(mediaCache.link, link('/d.wav')));
+    const [stored] = await t.service.ctx.database.db
+      .select()
+      .from(mediaCache)
+      .where(eq(mediaCache.link, link('/d.wav')));
     expect(stored).toBeDefined();
   });
 
   it('should never charge a rejected request (422)', async () => {
-    const [{ count: before }] = (await t.service.ctx.database.db.select({ count: sql<number>`count(*)::int` }).from(usageLedger)) as [{ count: number }];
+    const [{ count: before }] = (await t.service.ctx.database.db.select({ count: sql<number>`count(*)::int` }).from(usageLedger)) as [
+      { count: number },
+    ];
     const response = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ input: { audio: link('/a.wav'), cut_start: '00:01' } }),
     });
     expect(response.status).toBe(422);
-    const [{ count: after }] = (await t.service.ctx.database.db.select({ count: sql<number>`count(*)::int` }).from(usageLedger)) as [{ count: number }];
+    const [{ count: after }] = (await t.service.ctx.database.db.select({ count: sql<number>`count(*)::int` }).from(usageLedger)) as [
+      { count: number },
+    ];
     expect(Number(after)).toBe(Number(before));
   });
 
   it('should report the usage of the window at GET /v1/account', async () => {
     const response = await fetch(`${t.replicateBase}/v1/account`, { headers: { authorization: `Bearer ${t.key}` } });
-    const body = (await response.json()) as { usage: { predictions: number; free_repeats: number; audio_seconds_charged: number; window_days: number } };
+    const body = (await response.json()) as {
+      usage: { predictions: number; free_repeats: number; audio_seconds_charged: number; window_days: number };
+    };
     expect(response.status).toBe(200);
     expect(body.usage.window_days).toBe(27);
     expect(body.usage.free_repeats).toBeGreaterThanOrEqual(1);
@@ -153,33 +162,36 @@ describe.each(['pglite', 'postgres'] as const)('transcript cache and usage ledge
     expect(body.usage.audio_seconds_charged).toBeGreaterThan(10);
   });
 
-  it('should fail with cache_changed when a concurrent request replaces the variant being read (spec 7)', { timeout: 400_000 }, async () => {
-    await run({ audio: link('/race.wav'), prompt: 'first' }); // stores the variant made with prompt "first"
-    // Every time, not by chance: the reader has matched the stored parameters and, before it reads
-    // the transcript, another prediction of the same link with other parameters replaces the variant.
-    let writer: Record<string, unknown> | undefined;
-    t.service.ctx.hooks = {
-      beforeCachedTranscriptRead: async () => {
-        if (writer) return;
-        writer = {};
-        writer = await run({ audio: link('/race.wav'), prompt: 'second' });
-      },
-    };
-    try {
-      const reader = await run({ audio: link('/race.wav'), prompt: 'first' });
-      expect(writer?.status).toBe('succeeded');
-      expect(reader.status).toBe('failed');
-      expect(String(reader.error)).toMatch(/^cache_changed: [\s\S]*Repeat the request\.$/);
-      expect(reader.error_code).toBe('cache_changed'); // machine-readable as well as the text (spec 7: "error with code")
-      expect(writer?.error_code).toBeNull();
-      expect(await charge(String(reader.id))).toBeUndefined();
-      // Repeated, as the message says, it succeeds (the writer's variant is the stored one now).
-      const repeated = await run({ audio: link('/race.wav'), prompt: 'second' });
-      expect(repeated.status).toBe('succeeded');
-      expect(String(repeated.logs)).toContain('transcript taken from the cache');
-    } finally {
-      t.service.ctx.hooks = undefined;
-    }
-  });
-
+  it(
+    'should fail with cache_changed when a concurrent request replaces the variant being read (spec 7)',
+    { timeout: 400_000 },
+    async () => {
+      await run({ audio: link('/race.wav'), prompt: 'first' }); // stores the variant made with prompt "first"
+      // Every time, not by chance: the reader has matched the stored parameters and, before it reads
+      // the transcript, another prediction of the same link with other parameters replaces the variant.
+      let writer: Record<string, unknown> | undefined;
+      t.service.ctx.hooks = {
+        beforeCachedTranscriptRead: async () => {
+          if (writer) return;
+          writer = {};
+          writer = await run({ audio: link('/race.wav'), prompt: 'second' });
+        },
+      };
+      try {
+        const reader = await run({ audio: link('/race.wav'), prompt: 'first' });
+        expect(writer?.status).toBe('succeeded');
+        expect(reader.status).toBe('failed');
+        expect(String(reader.error)).toMatch(/^cache_changed: [\s\S]*Repeat the request\.$/);
+        expect(reader.error_code).toBe('cache_changed'); // machine-readable as well as the text (spec 7: "error with code")
+        expect(writer?.error_code).toBeNull();
+        expect(await charge(String(reader.id))).toBeUndefined();
+        // Repeated, as the message says, it succeeds (the writer's variant is the stored one now).
+        const repeated = await run({ audio: link('/race.wav'), prompt: 'second' });
+        expect(repeated.status).toBe('succeeded');
+        expect(String(repeated.logs)).toContain('transcript taken from the cache');
+      } finally {
+        t.service.ctx.hooks = undefined;
+      }
+    },
+  );
 });

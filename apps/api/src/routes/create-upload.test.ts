@@ -66,7 +66,12 @@ describe('every way to create a prediction with a recording (spec 4.1, 4.2)', ()
   it('should transcribe a raw application/octet-stream body with parameters in the query string', async () => {
     const response = await fetch(`${t.replicateBase}/models/service/transcribe/predictions?input.output_format=srt`, {
       method: 'POST',
-      headers: { ...auth(), 'content-type': 'application/octet-stream', 'x-service-body-field': 'input.audio', 'content-disposition': 'attachment; filename="clip.wav"' },
+      headers: {
+        ...auth(),
+        'content-type': 'application/octet-stream',
+        'x-service-body-field': 'input.audio',
+        'content-disposition': 'attachment; filename="clip.wav"',
+      },
       body: clip,
     });
     const created = await expectCreated(response);
@@ -113,7 +118,11 @@ describe('every way to create a prediction with a recording (spec 4.1, 4.2)', ()
       const before = await t.service.ctx.database.db.$count(predictions);
       const kept = await uploads();
       const total = 64 * LIMIT;
-      const answer = await postStream(modelUrl, { ...auth(), 'content-type': 'multipart/form-data; boundary=b0undary' }, multipartBody('b0undary', [], 'input.audio', zeros(total, 64 * 1024)));
+      const answer = await postStream(
+        modelUrl,
+        { ...auth(), 'content-type': 'multipart/form-data; boundary=b0undary' },
+        multipartBody('b0undary', [], 'input.audio', zeros(total, 64 * 1024)),
+      );
       expect(answer.status).toBe(413);
       expect((answer.body as { detail: string }).detail).toMatch(/larger than the 1\.0 MiB limit/);
       expect(answer.sentWhenAnswered).toBeLessThan(total / 2);
@@ -124,7 +133,11 @@ describe('every way to create a prediction with a recording (spec 4.1, 4.2)', ()
     it('should answer a streamed octet-stream body with 413 while the body is still arriving', async () => {
       const kept = await uploads();
       const total = 64 * LIMIT;
-      const answer = await postStream(modelUrl, { ...auth(), 'content-type': 'application/octet-stream', 'x-service-body-field': 'input.audio' }, zeros(total, 64 * 1024));
+      const answer = await postStream(
+        modelUrl,
+        { ...auth(), 'content-type': 'application/octet-stream', 'x-service-body-field': 'input.audio' },
+        zeros(total, 64 * 1024),
+      );
       expect(answer.status).toBe(413);
       expect(answer.contentType).toMatch(/application\/problem\+json/);
       expect(answer.sentWhenAnswered).toBeLessThan(total / 2);
@@ -134,7 +147,12 @@ describe('every way to create a prediction with a recording (spec 4.1, 4.2)', ()
     it('should refuse a declared Content-Length over the limit before reading the body', async () => {
       const answer = await postStream(
         modelUrl,
-        { ...auth(), 'content-type': 'application/octet-stream', 'x-service-body-field': 'input.audio', 'content-length': String(LIMIT + 1) },
+        {
+          ...auth(),
+          'content-type': 'application/octet-stream',
+          'x-service-body-field': 'input.audio',
+          'content-length': String(LIMIT + 1),
+        },
         zeros(LIMIT + 1, 64 * 1024),
         { stopAfterAnswer: true },
       );

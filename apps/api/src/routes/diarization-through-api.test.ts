@@ -39,7 +39,9 @@ describe('speaker labels through the API', () => {
   it('should accept speakers above what the diarizer separates (spec 8: integer >= 1), say so in the logs and look for fewer', async () => {
     const done = await run({ audio: `${api.files.url}/jfk.wav`, speakers: 40 });
     expect(done.status).toBe('succeeded');
-    expect(String(done.logs)).toMatch(/speakers is 40, more than the diarizer can separate in \d+\.\d s of speech \(at most 32, and one per 2 s of speech\): looking for at most (\d+)/);
+    expect(String(done.logs)).toMatch(
+      /speakers is 40, more than the diarizer can separate in \d+\.\d s of speech \(at most 32, and one per 2 s of speech\): looking for at most (\d+)/,
+    );
     const most = Number(/looking for at most (\d+)/.exec(String(done.logs))![1]);
     expect(most).toBeLessThan(40);
     expect((done.output as Json2).speakers.length).toBeLessThanOrEqual(most);

@@ -83,7 +83,11 @@ describe('the files API (replicate-compat.md 3, 10.7)', () => {
       expect(content.status).toBe(200);
       expect(Buffer.from(await content.arrayBuffer()).equals(clip)).toBe(true);
     }
-    const list = (await (await fetch(`${t.replicateBase}/v1/files`, { headers: auth() })).json()) as { results: FileObject[]; next: null; previous: null };
+    const list = (await (await fetch(`${t.replicateBase}/v1/files`, { headers: auth() })).json()) as {
+      results: FileObject[];
+      next: null;
+      previous: null;
+    };
     expect(list.results[0]).toEqual(file);
     expect(list.next).toBeNull();
     expect(list.previous).toBeNull();
@@ -95,7 +99,11 @@ describe('the files API (replicate-compat.md 3, 10.7)', () => {
   it("should hide a key's files from another key with 404", async () => {
     const file = await upload();
     const other = await createApiKey(t.service.ctx.database.db, 'other');
-    for (const [method, suffix] of [['GET', ''], ['GET', '/download'], ['DELETE', '']]) {
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['GET', '/download'],
+      ['DELETE', ''],
+    ]) {
       const response = await fetch(`${file.urls.get}${suffix}`, { method, headers: auth(other.secret) });
       expect(response.status).toBe(404);
       expect(((await response.json()) as { detail: string }).detail).toMatch(/No file with id/);
@@ -107,7 +115,11 @@ describe('the files API (replicate-compat.md 3, 10.7)', () => {
   it('should forget an expired file, refuse it as audio and purge its content', async () => {
     const file = await upload();
     const db = t.service.ctx.database.db;
-    const [row] = await db.update(files).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(files.id, file.id)).returning();
+    const [row] = await db
+      .update(files)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(files.id, file.id))
+      .returning();
     expect((await fetch(file.urls.get, { headers: auth() })).status).toBe(404);
     const listed = (await (await fetch(`${t.replicateBase}/v1/files`, { headers: auth() })).json()) as { results: FileObject[] };
     expect(listed.results.map((entry) => entry.id)).not.toContain(file.id);
@@ -143,7 +155,10 @@ describe('the files API (replicate-compat.md 3, 10.7)', () => {
         expiresAt: new Date(now + 3600_000),
       })),
     );
-    const first = (await (await fetch(`${t.replicateBase}/v1/files`, { headers: auth(lister.secret) })).json()) as { results: FileObject[]; next: string };
+    const first = (await (await fetch(`${t.replicateBase}/v1/files`, { headers: auth(lister.secret) })).json()) as {
+      results: FileObject[];
+      next: string;
+    };
     expect(first.results.map((file) => file.name).slice(0, 2)).toEqual(['f0', 'f1']);
     expect(first.next.startsWith(`${t.service.ctx.config.apiBaseUrl}/files?cursor=`)).toBe(true);
     const second = (await (await fetch(first.next, { headers: auth(lister.secret) })).json()) as { results: FileObject[]; next: null };
@@ -157,15 +172,38 @@ describe('the files API (replicate-compat.md 3, 10.7)', () => {
   it.each([
     ['a JSON body', { 'content-type': 'application/json' }, () => '{}', 415, /multipart\/form-data with the file in a part named content/],
     ['a form without content', {}, () => formOf([['metadata', '{}']]), 422, /no file: put it in a part named content/],
-    ['metadata that is a list', {}, () => formOf([['content', new Blob([Buffer.alloc(8)]), 'a.wav'], ['metadata', '[1]']]), 422, /metadata must be a JSON object/],
-    ['metadata that is not JSON', {}, () => formOf([['content', new Blob([Buffer.alloc(8)]), 'a.wav'], ['metadata', '{oops']]), 422, /metadata must be a JSON object/],
-  ] as [string, Record<string, string>, () => string | FormData, number, RegExp][])('should refuse %s with a detail and store nothing', async (_name, headers, body, status, detail) => {
-    const before = await t.service.ctx.database.db.$count(files);
-    const response = await fetch(`${t.replicateBase}/v1/files`, { method: 'POST', headers: { ...auth(), ...headers }, body: body() });
-    expect(response.status).toBe(status);
-    expect(((await response.json()) as { detail: string }).detail).toMatch(detail);
-    expect(await t.service.ctx.database.db.$count(files)).toBe(before);
-  });
+    [
+      'metadata that is a list',
+      {},
+      () =>
+        formOf([
+          ['content', new Blob([Buffer.alloc(8)]), 'a.wav'],
+          ['metadata', '[1]'],
+        ]),
+      422,
+      /metadata must be a JSON object/,
+    ],
+    [
+      'metadata that is not JSON',
+      {},
+      () =>
+        formOf([
+          ['content', new Blob([Buffer.alloc(8)]), 'a.wav'],
+          ['metadata', '{oops'],
+        ]),
+      422,
+      /metadata must be a JSON object/,
+    ],
+  ] as [string, Record<string, string>, () => string | FormData, number, RegExp][])(
+    'should refuse %s with a detail and store nothing',
+    async (_name, headers, body, status, detail) => {
+      const before = await t.service.ctx.database.db.$count(files);
+      const response = await fetch(`${t.replicateBase}/v1/files`, { method: 'POST', headers: { ...auth(), ...headers }, body: body() });
+      expect(response.status).toBe(status);
+      expect(((await response.json()) as { detail: string }).detail).toMatch(detail);
+      expect(await t.service.ctx.database.db.$count(files)).toBe(before);
+    },
+  );
 });
 
 function formOf(entries: [string, string | Blob, string?][]): FormData {

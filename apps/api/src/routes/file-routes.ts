@@ -2,15 +2,7 @@ import { open, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
 import { Router } from 'express';
-import {
-  AppError,
-  createFile,
-  deleteFile,
-  findFile,
-  listFiles,
-  toPublicFile,
-  type ServiceContext,
-} from '@transcribe/core';
+import { AppError, createFile, deleteFile, findFile, listFiles, toPublicFile, type ServiceContext } from '@transcribe/core';
 import { contentTypeOf } from '../http/read-create-request.ts';
 import { receiveForm, type ReceivedForm } from '../http/receive-form.ts';
 
@@ -25,12 +17,20 @@ export function fileRoutes(ctx: ServiceContext): Router {
 
   router.post('/files', async (req, res) => {
     if (contentTypeOf(req) !== 'multipart/form-data') {
-      throw new AppError('unsupported_media_type', 'Upload a file as multipart/form-data with the file in a part named content (and optional JSON metadata).');
+      throw new AppError(
+        'unsupported_media_type',
+        'Upload a file as multipart/form-data with the file in a part named content (and optional JSON metadata).',
+      );
     }
-    const form = await receiveForm(req, { fileField: 'content', dir: join(ctx.config.dataDir, 'uploads'), maxBytes: ctx.config.maxMediaBytes });
+    const form = await receiveForm(req, {
+      fileField: 'content',
+      dir: join(ctx.config.dataDir, 'uploads'),
+      maxBytes: ctx.config.maxMediaBytes,
+    });
     const file = form.file;
     try {
-      if (!file) throw new AppError('invalid_input', 'The form has no file: put it in a part named content with a filename.', { param: 'content' });
+      if (!file)
+        throw new AppError('invalid_input', 'The form has no file: put it in a part named content with a filename.', { param: 'content' });
       const row = await createFile(ctx, {
         apiKeyId: res.locals.apiKey.id,
         tempPath: file.path,
@@ -50,7 +50,11 @@ export function fileRoutes(ctx: ServiceContext): Router {
   router.get('/files', async (req, res) => {
     const page = await listFiles(ctx.database.db, res.locals.apiKey.id, req.query.cursor);
     const link = (cursor: string | null) => (cursor ? `${ctx.config.apiBaseUrl}/files?cursor=${cursor}` : null);
-    res.json({ results: page.rows.map((row) => toPublicFile(row, ctx.config.apiBaseUrl)), next: link(page.next), previous: link(page.previous) });
+    res.json({
+      results: page.rows.map((row) => toPublicFile(row, ctx.config.apiBaseUrl)),
+      next: link(page.next),
+      previous: link(page.previous),
+    });
   });
 
   router.get('/files/:id', async (req, res) => {

@@ -29,7 +29,11 @@ describe('the earlier interface variant (spec 9)', () => {
   });
 
   async function post(path: string, body: unknown): Promise<Response> {
-    return fetch(`${t.url}/v1${path}`, { method: 'POST', headers: { ...legacyAuth(), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return fetch(`${t.url}/v1${path}`, {
+      method: 'POST',
+      headers: { ...legacyAuth(), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   }
 
   async function pollLegacy(id: string): Promise<{ status: string; output: unknown; error: unknown }> {
@@ -95,17 +99,25 @@ describe('the earlier interface variant (spec 9)', () => {
     expect((await pollLegacy(created.id)).status).toBe('succeeded');
     const db = t.service.ctx.database.db;
     // Completed 8 days ago: the link's expiry (7 days after completion) has passed.
-    await db.update(predictions).set({ completedAt: new Date(Date.now() - 8 * 24 * 3600_000) }).where(eq(predictions.id, created.id));
+    await db
+      .update(predictions)
+      .set({ completedAt: new Date(Date.now() - 8 * 24 * 3600_000) })
+      .where(eq(predictions.id, created.id));
     const expired = await fetch(String((await pollLegacy(created.id)).output));
     expect(expired.status).toBe(403);
-    expect(((await expired.json()) as { detail: string }).detail).toMatch(/^This text link expired at \d{4}-\d\d-\d\dT.*Send your API key with this URL \(Authorization: Bearer <key>\) to read the text\.$/);
+    expect(((await expired.json()) as { detail: string }).detail).toMatch(
+      /^This text link expired at \d{4}-\d\d-\d\dT.*Send your API key with this URL \(Authorization: Bearer <key>\) to read the text\.$/,
+    );
 
     const other = await createApiKey(db, 'legacy-revoked');
     const auth = { authentication: `Bearer ${other.secret}` };
     const mine = await createLegacy({ url: link, output_format: 'txt_file_url' }, auth);
     let output = '';
     for (let tries = 0; tries < 600 && !output; tries++) {
-      const body = (await (await fetch(`${t.url}/v1/predictions/${mine.id}`, { headers: auth })).json()) as { status: string; output: string | null };
+      const body = (await (await fetch(`${t.url}/v1/predictions/${mine.id}`, { headers: auth })).json()) as {
+        status: string;
+        output: string | null;
+      };
       if (body.status === 'succeeded') output = String(body.output);
       else await sleep(250);
     }
@@ -113,7 +125,9 @@ describe('the earlier interface variant (spec 9)', () => {
     await revokeApiKey(db, other.id, { cache: t.service.ctx.apiKeyCache });
     const revoked = await fetch(output);
     expect(revoked.status).toBe(403);
-    expect(((await revoked.json()) as { detail: string }).detail).toBe('The API key that made this prediction was revoked, so its text links no longer work.');
+    expect(((await revoked.json()) as { detail: string }).detail).toBe(
+      'The API key that made this prediction was revoked, so its text links no longer work.',
+    );
   });
 
   it('should echo only what the legacy client sent: url alone when output_format was left out', async () => {
@@ -143,10 +157,25 @@ describe('the earlier interface variant (spec 9)', () => {
 
   it.each([
     ['a missing url', '/models/service/transcribe/predictions', { input: {} }, /url is required/],
-    ['audio instead of url', '/models/service/transcribe/predictions', { input: { audio: 'https://example.com/a.wav' } }, /earlier interface .* takes input\.url/],
-    ['an output_format of the current variant', '/models/service/transcribe/predictions', { input: { url: 'https://example.com/a.wav', output_format: 'srt' } }, /output_format/],
+    [
+      'audio instead of url',
+      '/models/service/transcribe/predictions',
+      { input: { audio: 'https://example.com/a.wav' } },
+      /earlier interface .* takes input\.url/,
+    ],
+    [
+      'an output_format of the current variant',
+      '/models/service/transcribe/predictions',
+      { input: { url: 'https://example.com/a.wav', output_format: 'srt' } },
+      /output_format/,
+    ],
     ['a missing version', '/predictions', { input: { url: 'https://example.com/a.wav' } }, /version must be "transcribe"/],
-    ['another version', '/predictions', { version: 'whisper', input: { url: 'https://example.com/a.wav' } }, /version must be "transcribe"/],
+    [
+      'another version',
+      '/predictions',
+      { version: 'whisper', input: { url: 'https://example.com/a.wav' } },
+      /version must be "transcribe"/,
+    ],
   ])('should refuse %s with 422 and a detail', async (_name, path, body, detail) => {
     const response = await post(path, body);
     expect(response.status).toBe(422);

@@ -42,7 +42,12 @@ async function createLegacy(ctx: ServiceContext, req: Request, res: Response, ve
     ctx,
     req,
     res,
-    { rawInput: { audio: legacy.input.audio, output_format: 'text' }, upload: null, body: request.body, decodedAudio: request.decodedAudio ?? null },
+    {
+      rawInput: { audio: legacy.input.audio, output_format: 'text' },
+      upload: null,
+      body: request.body,
+      decodedAudio: request.decodedAudio ?? null,
+    },
     { outputTransformers: null, legacyFormat: legacy.legacyFormat, legacyInput: request.rawInput as Record<string, unknown> },
   );
 }
@@ -52,7 +57,8 @@ function parseWithHint(rawInput: unknown): LegacyInput {
   try {
     return parseLegacyInput(rawInput);
   } catch (error) {
-    const sentAudio = typeof rawInput === 'object' && rawInput !== null && Object.hasOwn(rawInput, 'audio') && !Object.hasOwn(rawInput, 'url');
+    const sentAudio =
+      typeof rawInput === 'object' && rawInput !== null && Object.hasOwn(rawInput, 'audio') && !Object.hasOwn(rawInput, 'url');
     if (!sentAudio || !isAppError(error, 'invalid_input')) throw error;
     throw new AppError(
       'invalid_input',

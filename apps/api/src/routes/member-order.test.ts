@@ -45,11 +45,19 @@ describe.each(['pglite', 'postgres'] as const)('member order of the output on %s
     const response = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json', prefer: 'wait=60' },
-      body: JSON.stringify({ input: { audio: `${files.url}/jfk.wav`, ...input }, webhook: `${hooks.url}${hookPath}`, webhook_events_filter: ['completed'] }),
+      body: JSON.stringify({
+        input: { audio: `${files.url}/jfk.wav`, ...input },
+        webhook: `${hooks.url}${hookPath}`,
+        webhook_events_filter: ['completed'],
+      }),
     });
     const created = JSON.parse(await response.text()) as Body;
     expect(created.status).toBe('succeeded');
-    const got = JSON.parse(await (await fetch(`${t.replicateBase}/v1/predictions/${String(created.id)}`, { headers: { authorization: `Bearer ${t.key}` } })).text()) as Body;
+    const got = JSON.parse(
+      await (
+        await fetch(`${t.replicateBase}/v1/predictions/${String(created.id)}`, { headers: { authorization: `Bearer ${t.key}` } })
+      ).text(),
+    ) as Body;
     const [hook] = await hooks.waitFor(hookPath, (entries) => entries.length >= 1, 60_000);
     return { created, got, hook: JSON.parse(hook!.body) as Body };
   };
@@ -66,7 +74,10 @@ describe.each(['pglite', 'postgres'] as const)('member order of the output on %s
   });
 
   it('should give the json and json2 transcripts in their documented order', async () => {
-    for (const [format, members] of [['json', JSON_MEMBERS], ['json2', JSON2_MEMBERS]] as const) {
+    for (const [format, members] of [
+      ['json', JSON_MEMBERS],
+      ['json2', JSON2_MEMBERS],
+    ] as const) {
       const bodies = await createAndWait({ output_format: format }, `/${format}`);
       for (const [where, body] of Object.entries(bodies)) expect(membersOf(body.output), `${format} ${where}`).toEqual(members);
     }

@@ -40,11 +40,17 @@ describe('multilingual through the API on PocketSphinx (English only)', () => {
     const form = new FormData();
     form.append('input.audio', new Blob([Buffer.alloc(2048)], { type: 'audio/wav' }), 'a.wav');
     form.append('input.multilingual', 'true');
-    for (const body of [JSON.stringify({ input: { audio: link, multilingual: true } }), JSON.stringify({ input: { audio: link, multilingual: true, language: 'en' } }), form]) {
+    for (const body of [
+      JSON.stringify({ input: { audio: link, multilingual: true } }),
+      JSON.stringify({ input: { audio: link, multilingual: true, language: 'en' } }),
+      form,
+    ]) {
       const response = await create(body);
       const problem = (await response.json()) as { detail: string; status: number };
       expect(response.status, problem.detail).toBe(422);
-      expect(problem.detail).toMatch(/^multilingual true is not available: the configured recognition engine pocketsphinx recognises only en \(English\) and cannot detect several languages in one recording\. Send multilingual false or null/);
+      expect(problem.detail).toMatch(
+        /^multilingual true is not available: the configured recognition engine pocketsphinx recognises only en \(English\) and cannot detect several languages in one recording\. Send multilingual false or null/,
+      );
     }
     expect(await t.service.ctx.database.db.$count(predictions)).toBe(before);
     expect(linkHits).toBe(0);

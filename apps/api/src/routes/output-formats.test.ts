@@ -39,7 +39,11 @@ interface Case {
 }
 
 const FORMATS: OutputFormat[] = ['json', 'json2', 'text', 'srt', 'lrc'];
-const POST_PROCESS: [string, PostProcess][] = [['absent', ABSENT], ['null', null], ['list', []]];
+const POST_PROCESS: [string, PostProcess][] = [
+  ['absent', ABSENT],
+  ['null', null],
+  ['list', []],
+];
 const JFK_CASES: Case[] = [
   ...FORMATS.flatMap((format) => POST_PROCESS.map(([label, postProcess]) => ({ name: `${format}-${label}`, format, postProcess }))),
   { name: 'text-header', format: 'text', postProcess: ABSENT, header: STORED_SWITCHES },
@@ -47,7 +51,10 @@ const JFK_CASES: Case[] = [
 const SILENCE = 'nonspeech/generated_digital_silence_10s.wav';
 
 type Body = Record<string, unknown>;
-interface Done { id: string; body: Body }
+interface Done {
+  id: string;
+  body: Body;
+}
 
 function inputOf(audio: string, format: OutputFormat, postProcess: PostProcess): Body {
   return postProcess === ABSENT ? { audio, output_format: format } : { audio, output_format: format, post_process: postProcess };
@@ -275,7 +282,12 @@ describe('output formats and the output control header through the API', () => {
     ])('should turn the %s output into plain text on GET', async (name, shape) => {
       const id = jfk.get(name)!.id;
       const row = await storedRow(t, id);
-      for (const value of ['text', 'text?timestamps=false', 'text?speakers=true&timestamps=false&pauses=true', ' text?timestamps=FALSE&pauses=1 ']) {
+      for (const value of [
+        'text',
+        'text?timestamps=false',
+        'text?speakers=true&timestamps=false&pauses=true',
+        ' text?timestamps=FALSE&pauses=1 ',
+      ]) {
         const { status, body } = await get(t, id, value);
         expect(status).toBe(200);
         expect(body.output).toEqual(expectedOutput(row, value));
@@ -297,7 +309,14 @@ describe('output formats and the output control header through the API', () => {
       const words = original.segments.flatMap((segment) => segment.words);
       const segmentOf = (span: { start: number; end: number }, speaker: string) => {
         const mine = words.filter((word) => word.start >= span.start - 0.1 && word.end <= span.end + 0.1);
-        return { start: mine[0]!.start, end: mine.at(-1)!.end, text: mine.map((w) => w.text).join(' '), speaker, language: 'en', words: mine };
+        return {
+          start: mine[0]!.start,
+          end: mine.at(-1)!.end,
+          text: mine.map((w) => w.text).join(' '),
+          speaker,
+          language: 'en',
+          words: mine,
+        };
       };
       const model: Transcript = { ...original, segments: [segmentOf(first, 'SPEAKER_1'), segmentOf(last, 'SPEAKER_2')], speakers: [] };
       const gap = model.segments[1]!.start - model.segments[0]!.end;
@@ -319,7 +338,10 @@ describe('output formats and the output control header through the API', () => {
         expect(timed[2]).toMatch(/^\[00:00:\d\d\.\d\d - 00:00:\d\d\.\d\d\] SPEAKER_2: /u);
         expect((await get(t, id)).body.output).toEqual(row.output); // no header: the form stored at the end of the run
       } finally {
-        await t.service.ctx.database.executeSql('UPDATE predictions SET transcript = $1::jsonb WHERE id = $2', [JSON.stringify(original), id]);
+        await t.service.ctx.database.executeSql('UPDATE predictions SET transcript = $1::jsonb WHERE id = $2', [
+          JSON.stringify(original),
+          id,
+        ]);
       }
     });
 

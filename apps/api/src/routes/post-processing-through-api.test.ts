@@ -38,7 +38,12 @@ describe('post-processing through the API', () => {
   const LLM_FAILED = 'transcribe_llm_calls_total{outcome="failed"}';
 
   it('should return {transcript, results} with every requested type', async () => {
-    const done = await run({ audio: `${files.url}/jfk.wav`, output_format: 'srt', post_process: ['summary', 'speaker_names', 'translation'], target_language: 'German' });
+    const done = await run({
+      audio: `${files.url}/jfk.wav`,
+      output_format: 'srt',
+      post_process: ['summary', 'speaker_names', 'translation'],
+      target_language: 'German',
+    });
     expect(done.status).toBe('succeeded');
     const output = done.output as { transcript: string; results: Record<string, unknown> };
     expect(output.transcript).toMatch(/^1\n00:00:0/);
@@ -47,12 +52,18 @@ describe('post-processing through the API', () => {
     expect((output.results.summary as string).length).toBeGreaterThan(0);
     // speaker_names is a map from speaker label to name, or null (2.3.7).
     const names = output.results.speaker_names;
-    expect(names === null || (typeof names === 'object' && Object.keys(names as object).every((label) => /^SPEAKER_\d+$/.test(label)))).toBe(true);
+    expect(
+      names === null || (typeof names === 'object' && Object.keys(names as object).every((label) => /^SPEAKER_\d+$/.test(label))),
+    ).toBe(true);
     const types = chat.requests.map((r) => identifyRequest(r).type);
     expect(new Set(types)).toEqual(new Set(['summary', 'translation', 'speaker_names']));
     expect(chat.requests.find((r) => identifyRequest(r).type === 'translation')?.system).toMatch(/German/);
     // Every request the chat server answered is one `ok` attempt on /metrics; the stage was timed once.
-    expect(await scrapeMetrics(t.url, LLM_OK, LLM_FAILED, 'transcribe_stage_seconds_count{stage="post_processing"}')).toEqual([chat.requests.length, 0, 1]);
+    expect(await scrapeMetrics(t.url, LLM_OK, LLM_FAILED, 'transcribe_stage_seconds_count{stage="post_processing"}')).toEqual([
+      chat.requests.length,
+      0,
+      1,
+    ]);
   });
 
   it('should fail the whole prediction, naming the type, when one type fails (spec 3)', async () => {
@@ -69,7 +80,10 @@ describe('post-processing through the API', () => {
 
   it('should give empty results and make no language-model call for a recording without speech (2.3.6)', async () => {
     const before = chat.requests.length;
-    const done = await run({ audio: `${files.url}/nonspeech/generated_digital_silence_10s.wav`, post_process: ['summary', 'speaker_names'] });
+    const done = await run({
+      audio: `${files.url}/nonspeech/generated_digital_silence_10s.wav`,
+      post_process: ['summary', 'speaker_names'],
+    });
     expect(done.status).toBe('succeeded');
     expect(done.output).toEqual({ transcript: expect.anything(), results: { summary: '', speaker_names: {} } });
     expect(chat.requests.length).toBe(before);

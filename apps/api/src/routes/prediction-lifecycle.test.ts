@@ -111,7 +111,10 @@ describe('cancel, list and webhook fields (replicate-compat.md 3, 8; spec 4.2)',
     it("should answer 404 for an unknown id and for another key's prediction", async () => {
       const { id } = await createFrom('http://127.0.0.1:9/unreachable.wav');
       const other = await createApiKey(t.service.ctx.database.db, 'other');
-      for (const [target, key] of [[id, other.secret], [randomId(), t.key]] as const) {
+      for (const [target, key] of [
+        [id, other.secret],
+        [randomId(), t.key],
+      ] as const) {
         const response = await fetch(`${t.replicateBase}/v1/predictions/${target}/cancel`, { method: 'POST', headers: auth(key) });
         expect(response.status).toBe(404);
         expect(((await response.json()) as { detail: string }).detail).toMatch(/No prediction with id/);
@@ -130,7 +133,9 @@ describe('cancel, list and webhook fields (replicate-compat.md 3, 8; spec 4.2)',
       const rows = Array.from({ length: 230 }, (_, index) => storedRow(lister.id, new Date(start + Math.floor(index / 3) * 1000)));
       await db.insert(predictions).values(rows);
       await db.insert(predictions).values(Array.from({ length: 5 }, () => storedRow(stranger.id, new Date(start + 500_000))));
-      const expected = [...rows].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (b.id < a.id ? -1 : 1)).map((row) => row.id);
+      const expected = [...rows]
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (b.id < a.id ? -1 : 1))
+        .map((row) => row.id);
 
       const pages: ListPage[] = [];
       let url: string | null = `${t.replicateBase}/predictions`; // the raw base, as a JS user may set it
@@ -177,7 +182,10 @@ describe('cancel, list and webhook fields (replicate-compat.md 3, 8; spec 4.2)',
       ['the spec’s array of arrays', [['start', 'logs'], ['completed']], ['start', 'logs', 'completed']],
       ['no filter', undefined, null],
     ])('should store webhook and %s', async (_name, filter, stored) => {
-      const { id } = await createFrom('http://127.0.0.1:9/unreachable.wav', { webhook: 'https://hooks.example.invalid/hook', webhook_events_filter: filter });
+      const { id } = await createFrom('http://127.0.0.1:9/unreachable.wav', {
+        webhook: 'https://hooks.example.invalid/hook',
+        webhook_events_filter: filter,
+      });
       const [row] = await t.service.ctx.database.db.select().from(predictions).where(eq(predictions.id, id));
       expect(row?.webhook).toBe('https://hooks.example.invalid/hook');
       expect(row?.webhookEventsFilter).toEqual(stored);

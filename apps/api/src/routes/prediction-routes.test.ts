@@ -36,7 +36,12 @@ describe.each(['pglite', 'postgres'] as const)('transcription through the API on
   it('should transcribe a linked recording into the json form with real times', async () => {
     const done = await transcribe({ audio: `${api.files.url}/jfk.wav` });
     expect(done.status).toBe('succeeded');
-    const output = done.output as { source: { length: number; format: string }; segments: { start: number; end: number; text: string }[]; vad: { start: number; end: number }[]; language: string };
+    const output = done.output as {
+      source: { length: number; format: string };
+      segments: { start: number; end: number; text: string }[];
+      vad: { start: number; end: number }[];
+      language: string;
+    };
     expect(output.source.length).toBeCloseTo(11, 0);
     expect(output.source.format).toBe('wav');
     expect(output.language).toBe('en');
@@ -114,15 +119,16 @@ describe('recognition quality through the API', () => {
     expect(wer).toBeLessThan(maxWer);
   });
 
-  it.each(['nonspeech/generated_white_noise_10s.wav', 'nonspeech/pisets_no_speech.wav', 'music/brahms_hungarian_dance_5_us_army_strings_16k.wav'])(
-    'should give an empty transcript, not invented words, for %s',
-    async (file) => {
-      const done = await api.run({ audio: `${api.files.url}/${file}` });
-      expect(done.status).toBe('succeeded');
-      const output = done.output as { segments: unknown[]; vad: unknown[]; language: string | null };
-      expect(output.segments).toEqual([]);
-      expect(output.vad).toEqual([]);
-      expect(output.language).toBeNull();
-    },
-  );
+  it.each([
+    'nonspeech/generated_white_noise_10s.wav',
+    'nonspeech/pisets_no_speech.wav',
+    'music/brahms_hungarian_dance_5_us_army_strings_16k.wav',
+  ])('should give an empty transcript, not invented words, for %s', async (file) => {
+    const done = await api.run({ audio: `${api.files.url}/${file}` });
+    expect(done.status).toBe('succeeded');
+    const output = done.output as { segments: unknown[]; vad: unknown[]; language: string | null };
+    expect(output.segments).toEqual([]);
+    expect(output.vad).toEqual([]);
+    expect(output.language).toBeNull();
+  });
 });

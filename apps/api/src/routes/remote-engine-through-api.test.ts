@@ -30,11 +30,18 @@ describe('the remote engine through the API', () => {
           language: 'english',
           duration: request.durationSeconds,
           text: 'ask not what your country can do for you',
-          segments: [{ id: 0, start: 0.1, end: request.durationSeconds - 0.1, text: ' ask not what your country can do for you', avg_logprob: -0.2 }],
+          segments: [
+            { id: 0, start: 0.1, end: request.durationSeconds - 0.1, text: ' ask not what your country can do for you', avg_logprob: -0.2 },
+          ],
         },
       }),
     });
-    t = await startTestService('pglite', { RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: asr.baseUrl, ASR_MODEL: 'whisper-1', ASR_API_KEY: 'sk-test' });
+    t = await startTestService('pglite', {
+      RECOGNITION_ENGINE: 'openai-compatible',
+      ASR_BASE_URL: asr.baseUrl,
+      ASR_MODEL: 'whisper-1',
+      ASR_API_KEY: 'sk-test',
+    });
     files = await serveFiles(AUDIO_DIR);
   });
 
@@ -48,7 +55,9 @@ describe('the remote engine through the API', () => {
     const response = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ input: { audio: `${files.url}/jfk.wav`, prompt: 'Inaugural address.', hotwords: 'Kennedy, citizens', language: 'German' } }),
+      body: JSON.stringify({
+        input: { audio: `${files.url}/jfk.wav`, prompt: 'Inaugural address.', hotwords: 'Kennedy, citizens', language: 'German' },
+      }),
     });
     expect(response.status).toBe(201);
     const done = await pollPrediction(t.replicateBase, t.key, ((await response.json()) as { id: string }).id);
@@ -63,7 +72,11 @@ describe('the remote engine through the API', () => {
     expect(fields.prompt?.[0]).toMatch(/Inaugural address\.[\s\S]*Kennedy, citizens/);
     expect(asr.requests[0]!.headers.authorization).toBe('Bearer sk-test');
     // Each chunk request the server answered is one `ok` attempt on /metrics.
-    const calls = await scrapeMetrics(t.url, 'transcribe_remote_asr_calls_total{outcome="ok"}', 'transcribe_remote_asr_calls_total{outcome="failed"}');
+    const calls = await scrapeMetrics(
+      t.url,
+      'transcribe_remote_asr_calls_total{outcome="ok"}',
+      'transcribe_remote_asr_calls_total{outcome="failed"}',
+    );
     expect(calls).toEqual([asr.requests.length, 0]);
   });
 
@@ -98,8 +111,20 @@ describe('the remote engine through the API', () => {
       const clips = ['fleurs/fleurs-en-000.wav', 'fleurs/fleurs-de-000.wav', 'fleurs/fleurs-en-001.wav'];
       const pads = clips.map((_, i) => `[${i}:a]apad=pad_dur=${i < clips.length - 1 ? 2 : 0}[a${i}]`).join(';');
       await promisify(execFile)('ffmpeg', [
-        '-v', 'error', ...clips.flatMap((clip) => ['-i', join(AUDIO_DIR, clip)]),
-        '-filter_complex', `${pads};[a0][a1][a2]concat=n=3:v=0:a=1[out]`, '-map', '[out]', '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', join(scratch, 'en-de-en.wav'),
+        '-v',
+        'error',
+        ...clips.flatMap((clip) => ['-i', join(AUDIO_DIR, clip)]),
+        '-filter_complex',
+        `${pads};[a0][a1][a2]concat=n=3:v=0:a=1[out]`,
+        '-map',
+        '[out]',
+        '-ar',
+        '16000',
+        '-ac',
+        '1',
+        '-c:a',
+        'pcm_s16le',
+        join(scratch, 'en-de-en.wav'),
       ]);
       mixed = await serveFiles(scratch);
     });
@@ -115,7 +140,9 @@ describe('the remote engine through the API', () => {
 
     it('should detect the language per utterance and list both languages with their durations in json2', async () => {
       asr.reset();
-      asr.setScript((request) => ({ body: { ...(fingerprintTranscription(request) as object), language: isGerman(chunkStart(request)) ? 'german' : 'english' } }));
+      asr.setScript((request) => ({
+        body: { ...(fingerprintTranscription(request) as object), language: isGerman(chunkStart(request)) ? 'german' : 'english' },
+      }));
       const response = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
@@ -126,16 +153,25 @@ describe('the remote engine through the API', () => {
       expect(done.status).toBe('succeeded');
       expect(asr.requests.length).toBeGreaterThanOrEqual(3); // at least one utterance per clip
       expect(asr.requests.every((request) => request.durationSeconds <= 30 && request.fields.language === undefined)).toBe(true);
-      const output = done.output as { segments: { start: number; end: number; language: string }[]; languages: { code: string; probability: null; duration: number }[] };
-      for (const segment of output.segments) expect(segment.language, `segment at ${segment.start} s`).toBe(isGerman(segment.start) ? 'de' : 'en');
+      const output = done.output as {
+        segments: { start: number; end: number; language: string }[];
+        languages: { code: string; probability: null; duration: number }[];
+      };
+      for (const segment of output.segments)
+        expect(segment.language, `segment at ${segment.start} s`).toBe(isGerman(segment.start) ? 'de' : 'en');
       const germanSeconds = asr.requests.filter((r) => isGerman(chunkStart(r))).reduce((sum, r) => sum + r.durationSeconds, 0);
       const englishSeconds = asr.requests.filter((r) => !isGerman(chunkStart(r))).reduce((sum, r) => sum + r.durationSeconds, 0);
       expect(output.languages.map((language) => language.code).sort()).toEqual(['de', 'en']);
       const byCode = Object.fromEntries(output.languages.map((language) => [language.code, language]));
       expect(byCode.de).toMatchObject({ name: 'German', probability: null });
       // Each language's duration is the speech of its segments, within the audio sent as that language.
-      for (const [code, sent] of [['de', germanSeconds], ['en', englishSeconds]] as const) {
-        const spoken = output.segments.filter((segment) => segment.language === code).reduce((sum, segment) => sum + segment.end - segment.start, 0);
+      for (const [code, sent] of [
+        ['de', germanSeconds],
+        ['en', englishSeconds],
+      ] as const) {
+        const spoken = output.segments
+          .filter((segment) => segment.language === code)
+          .reduce((sum, segment) => sum + segment.end - segment.start, 0);
         expect(byCode[code]!.duration).toBeCloseTo(spoken, 2);
         expect(byCode[code]!.duration).toBeGreaterThan(5); // VAD finds ≈ 9.6 s of German speech, ≈ 14 s of English
         expect(byCode[code]!.duration).toBeLessThanOrEqual(sent + 0.01);

@@ -70,7 +70,9 @@ describe.each(['pglite', 'postgres'] as const)('predictions.create / get / cance
     const replicate = client(make);
     const before = await t.service.ctx.database.db.$count(files);
     const created = await replicate.predictions.create({ version: 'service/transcribe', input: { audio: clip, output_format: 'text' } });
-    expect(String((created.input as { audio: unknown }).audio)).toMatch(new RegExp(`^${t.service.ctx.config.apiBaseUrl}/files/[a-z2-7]{26}$`));
+    expect(String((created.input as { audio: unknown }).audio)).toMatch(
+      new RegExp(`^${t.service.ctx.config.apiBaseUrl}/files/[a-z2-7]{26}$`),
+    );
     expect(await t.service.ctx.database.db.$count(files)).toBe(before + 1);
     const done = await replicate.wait(created, { interval: 250 });
     expect(done.status, String(done.error)).toBe('succeeded');
@@ -79,7 +81,10 @@ describe.each(['pglite', 'postgres'] as const)('predictions.create / get / cance
 
   it.runIf(kind === 'pglite').each(CLIENTS)('should transcribe a data: URI input with $name', async ({ make }) => {
     const replicate = client(make);
-    const created = await replicate.predictions.create({ version: 'service/transcribe', input: { audio: `data:audio/wav;base64,${clip.toString('base64')}`, output_format: 'srt' } });
+    const created = await replicate.predictions.create({
+      version: 'service/transcribe',
+      input: { audio: `data:audio/wav;base64,${clip.toString('base64')}`, output_format: 'srt' },
+    });
     const done = await replicate.wait(created, { interval: 250 });
     expect(done.status, String(done.error)).toBe('succeeded');
     expect(String(done.output)).toMatch(/-->/);
@@ -104,7 +109,8 @@ describe.each(['pglite', 'postgres'] as const)('predictions.create / get / cance
     const times = page.results.map((prediction) => Date.parse(String(prediction.created_at)));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     const seen: string[] = [];
-    for await (const batch of replicate.paginate(() => replicate.predictions.list())) seen.push(...batch.map((prediction) => prediction.id));
+    for await (const batch of replicate.paginate(() => replicate.predictions.list()))
+      seen.push(...batch.map((prediction) => prediction.id));
     expect(seen.length).toBe(stored);
   });
 });

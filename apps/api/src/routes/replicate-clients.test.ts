@@ -42,7 +42,9 @@ describe('the official npm replicate clients', () => {
 
   it.each(CLIENTS)('should make $name run() throw with the error text of a failed prediction', async ({ make }) => {
     const client = make(api.t.key, `${api.t.replicateBase}/v1`);
-    await expect(client.run('service/transcribe', { input: { audio: `${api.files.url}/jfk.txt` } })).rejects.toThrow(/not a recording|read/i);
+    await expect(client.run('service/transcribe', { input: { audio: `${api.files.url}/jfk.txt` } })).rejects.toThrow(
+      /not a recording|read/i,
+    );
   });
 
   it.each(CLIENTS)('should make $name report a 422 detail for a missing audio', async ({ make }) => {

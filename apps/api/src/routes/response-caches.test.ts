@@ -37,11 +37,19 @@ describe('key and finished-prediction caches through the API', () => {
     return { id, done: await pollPrediction(t.replicateBase, key, id) };
   };
   const setTranscriptBehindTheService = (id: string, text: string) =>
-    t.service.ctx.database.executeSql(`UPDATE predictions SET output = jsonb_build_object('text', $1::text), logs = logs || 'x\n' WHERE id = $2`, [text, id]);
+    t.service.ctx.database.executeSql(
+      `UPDATE predictions SET output = jsonb_build_object('text', $1::text), logs = logs || 'x\n' WHERE id = $2`,
+      [text, id],
+    );
 
   beforeAll(async () => {
     // A long key TTL, so only an invalidation (never an expiry) can explain a refused key below.
-    t = await startTestService('pglite', { NODE_ENV: 'test', RECOGNITION_ENGINE: 'fake', FAKE_ENGINE_DELAY_MS: '1500', KEY_CACHE_TTL_MS: '60000' });
+    t = await startTestService('pglite', {
+      NODE_ENV: 'test',
+      RECOGNITION_ENGINE: 'fake',
+      FAKE_ENGINE_DELAY_MS: '1500',
+      KEY_CACHE_TTL_MS: '60000',
+    });
     files = await serveFiles(AUDIO_DIR);
   });
 
@@ -93,7 +101,10 @@ describe('key and finished-prediction caches through the API', () => {
     const done = await pollPrediction(t.replicateBase, t.key, id);
     expect(done.status).toBe('succeeded');
     const slow = await create({ audio: `${files.url}/jfk.wav` });
-    const canceled = await fetch(`${t.replicateBase}/v1/predictions/${slow}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${t.key}` } });
+    const canceled = await fetch(`${t.replicateBase}/v1/predictions/${slow}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}` },
+    });
     expect(((await canceled.json()) as { status: string }).status).toBe('canceled');
     const first = (await get(slow)).text;
     expect(JSON.parse(first).status).toBe('canceled');

@@ -21,9 +21,16 @@ describe('the S3 media store through the API', () => {
     asr = await startTranscriptionServer();
     files = await serveFiles(AUDIO_DIR);
     t = await startTestService('pglite', {
-      RECOGNITION_ENGINE: 'openai-compatible', ASR_BASE_URL: asr.baseUrl, ASR_MODEL: 'whisper-1',
-      MEDIA_STORE: 's3', S3_BUCKET: 'media', S3_PREFIX: 'cache/', S3_ENDPOINT: s3.endpoint, S3_FORCE_PATH_STYLE: '1',
-      S3_ACCESS_KEY_ID: 'minio-user', S3_SECRET_ACCESS_KEY: 'minio-secret',
+      RECOGNITION_ENGINE: 'openai-compatible',
+      ASR_BASE_URL: asr.baseUrl,
+      ASR_MODEL: 'whisper-1',
+      MEDIA_STORE: 's3',
+      S3_BUCKET: 'media',
+      S3_PREFIX: 'cache/',
+      S3_ENDPOINT: s3.endpoint,
+      S3_FORCE_PATH_STYLE: '1',
+      S3_ACCESS_KEY_ID: 'minio-user',
+      S3_SECRET_ACCESS_KEY: 'minio-secret',
     });
   });
 
@@ -82,7 +89,11 @@ describe('the S3 media store through the API', () => {
     form.append('input.audio', new Blob([await readFile(join(AUDIO_DIR, CLIP))], { type: 'audio/wav' }), 'clip.wav');
     form.append('input.language', 'en');
     for (const [name, value] of Object.entries(extra)) form.append(`input.${name}`, value);
-    return fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, { method: 'POST', headers: { authorization: `Bearer ${t.key}` }, body: form });
+    return fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}` },
+      body: form,
+    });
   }
 
   it('should keep an upload in the bucket (not DATA_DIR) for the worker and delete it once the prediction ends', async () => {

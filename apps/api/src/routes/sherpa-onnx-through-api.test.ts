@@ -31,7 +31,12 @@ describe('predictions on the sherpa-onnx engine (fixture Whisper model)', () => 
   const create = (input: Record<string, unknown>) => createLinkPrediction(t.url, t.key, { input });
 
   beforeAll(async () => {
-    t = await startTestService('pglite', { RECOGNITION_ENGINE: 'sherpa-onnx', MODELS_DIR: FIXTURE_MODELS_DIR, SHERPA_MODEL: 'sherpa-onnx-whisper-tiny', MODELS_AUTO_INSTALL: '0' });
+    t = await startTestService('pglite', {
+      RECOGNITION_ENGINE: 'sherpa-onnx',
+      MODELS_DIR: FIXTURE_MODELS_DIR,
+      SHERPA_MODEL: 'sherpa-onnx-whisper-tiny',
+      MODELS_AUTO_INSTALL: '0',
+    });
     files = await serveFiles(AUDIO_DIR);
   });
 
@@ -46,7 +51,10 @@ describe('predictions on the sherpa-onnx engine (fixture Whisper model)', () => 
     const client = new OpenAI({ apiKey: t.key, baseURL: `${t.url}/v1`, maxRetries: 0 });
     const file = await toFile(await readFile(join(AUDIO_DIR, 'jfk.wav')), 'jfk.wav', { type: 'audio/wav' });
     const answer = (await client.audio.translations.create({ file, model: 'whisper-1', response_format: 'verbose_json' })) as unknown as {
-      task: string; language: string; duration: number; segments: { start: number; end: number }[];
+      task: string;
+      language: string;
+      duration: number;
+      segments: { start: number; end: number }[];
     };
     expect(answer.task).toBe('translate');
     expect(answer.language).toBe('english');
@@ -54,7 +62,9 @@ describe('predictions on the sherpa-onnx engine (fixture Whisper model)', () => 
     expect(answer.segments.length).toBeGreaterThan(0);
     for (const segment of answer.segments) expect(segment.end).toBeLessThanOrEqual(answer.duration + 0.05);
     // A prediction like any other, marked as a translation: no post-processing ran.
-    const [row] = (await t.service.ctx.database.executeSql("SELECT params FROM predictions ORDER BY created_at DESC LIMIT 1")).rows as { params: { task?: string; post_process: unknown } }[];
+    const [row] = (await t.service.ctx.database.executeSql('SELECT params FROM predictions ORDER BY created_at DESC LIMIT 1')).rows as {
+      params: { task?: string; post_process: unknown };
+    }[];
     expect(row!.params.task).toBe('translate');
     expect(row!.params.post_process).toBeNull();
   });
@@ -64,7 +74,11 @@ describe('predictions on the sherpa-onnx engine (fixture Whisper model)', () => 
     const id = await create({ audio: `${files.url}/jfk.wav`, output_format: 'json', language: 'en' });
     const done = await pollPrediction(t.replicateBase, t.key, id);
     expect(done.status, String(done.error)).toBe('succeeded');
-    const output = done.output as { source: { length: number }; segments: { start: number; end: number; text: string; words: { start: number; end: number; text: string }[] }[]; language: string };
+    const output = done.output as {
+      source: { length: number };
+      segments: { start: number; end: number; text: string; words: { start: number; end: number; text: string }[] }[];
+      language: string;
+    };
     expect(output.source.length).toBeCloseTo(11, 0);
     expect(output.language).toBe('en');
     expect(output.segments.length).toBeGreaterThan(0);
@@ -89,7 +103,10 @@ describe('predictions on the sherpa-onnx engine (fixture Whisper model)', () => 
       if (logs.includes('recognized 100%') || i > 2400) throw new Error(`never caught the decode mid-way:\n${logs}`);
       await sleep(25);
     }
-    const cancel = await fetch(`${t.replicateBase}/v1/predictions/${id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${t.key}` } });
+    const cancel = await fetch(`${t.replicateBase}/v1/predictions/${id}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}` },
+    });
     expect(cancel.status).toBe(200);
     const ended = await pollPrediction(t.replicateBase, t.key, id);
     expect(ended.status).toBe('canceled');

@@ -1,9 +1,18 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { eq } from 'drizzle-orm';
-import { AppError, apiKeys, checkLegacyTextUrl, predictions, renderLegacyText, type ServiceContext, type Transcript } from '@transcribe/core';
+import {
+  AppError,
+  apiKeys,
+  checkLegacyTextUrl,
+  predictions,
+  renderLegacyText,
+  type ServiceContext,
+  type Transcript,
+} from '@transcribe/core';
 
 /** Says the same for an unknown id and a wrong signature, so ids cannot be probed. */
-const NOT_VALID = 'This text link is not valid: it was changed or cut. Fetch the prediction again with your API key for its current txt_file_url.';
+const NOT_VALID =
+  'This text link is not valid: it was changed or cut. Fetch the prediction again with your API key for its current txt_file_url.';
 
 /**
  * `GET …/predictions/{id}/output.txt?expires=…&signature=…` without a key: the signed
@@ -31,7 +40,10 @@ export function signedTextRoutes(ctx: ServiceContext): Router {
     const check = checkLegacyTextUrl({ id, completedAt, keyHash: found.keyHash }, req.query.expires, req.query.signature);
     if (check === 'invalid') throw new AppError('link_not_valid', NOT_VALID);
     if (check === 'expired') {
-      throw new AppError('link_not_valid', `This text link expired at ${new Date(Number(req.query.expires) * 1000).toISOString()}. Send your API key with this URL (Authorization: Bearer <key>) to read the text.`);
+      throw new AppError(
+        'link_not_valid',
+        `This text link expired at ${new Date(Number(req.query.expires) * 1000).toISOString()}. Send your API key with this URL (Authorization: Bearer <key>) to read the text.`,
+      );
     }
     if (found.keyRevokedAt !== null && found.keyRevokedAt <= new Date()) {
       throw new AppError('link_not_valid', 'The API key that made this prediction was revoked, so its text links no longer work.');

@@ -14,7 +14,8 @@ describe('uploads are deleted when their prediction ends', () => {
   let t: TestService;
   let clip: Buffer;
   const auth = () => ({ authorization: `Bearer ${t.key}` });
-  const uploads = async () => (await readdir(join(t.dataDir, 'uploads')).catch(() => [] as string[])).filter((name) => !name.endsWith('.partial'));
+  const uploads = async () =>
+    (await readdir(join(t.dataDir, 'uploads')).catch(() => [] as string[])).filter((name) => !name.endsWith('.partial'));
 
   beforeAll(async () => {
     t = await startTestService('pglite', { RECOGNITION_ENGINE: 'fake', ALLOW_FAKE_ENGINE: '1' });
@@ -28,7 +29,11 @@ describe('uploads are deleted when their prediction ends', () => {
   const createWithFile = async (bytes: Buffer) => {
     const form = new FormData();
     form.append('input.audio', new Blob([bytes], { type: 'audio/wav' }), 'talk.wav');
-    const answer = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, { method: 'POST', headers: auth(), body: form });
+    const answer = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
+      method: 'POST',
+      headers: auth(),
+      body: form,
+    });
     expect(answer.status).toBe(201);
     return ((await answer.json()) as { id: string }).id;
   };
@@ -60,7 +65,9 @@ describe('uploads are deleted when their prediction ends', () => {
   it('should keep a /v1/files object after a prediction that used it ended, and delete only the prediction’s copy', async () => {
     const form = new FormData();
     form.append('content', new Blob([clip], { type: 'audio/wav' }), 'jfk.wav');
-    const file = (await (await fetch(`${t.replicateBase}/v1/files`, { method: 'POST', headers: auth(), body: form })).json()) as { urls: { get: string } };
+    const file = (await (await fetch(`${t.replicateBase}/v1/files`, { method: 'POST', headers: auth(), body: form })).json()) as {
+      urls: { get: string };
+    };
     const answer = await fetch(`${t.replicateBase}/v1/models/service/transcribe/predictions`, {
       method: 'POST',
       headers: { ...auth(), 'content-type': 'application/json' },

@@ -49,7 +49,12 @@ describe('webhooks through the API (replicate-compat.md 7)', () => {
     const response = await fetch(`${t.replicateBase}/v1/predictions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ version: 'service/transcribe', input: { audio: `${files.url}/${audio}` }, webhook: `${receiver.url}${path}`, ...extra }),
+      body: JSON.stringify({
+        version: 'service/transcribe',
+        input: { audio: `${files.url}/${audio}` },
+        webhook: `${receiver.url}${path}`,
+        ...extra,
+      }),
     });
     expect(response.status).toBe(201);
     return ((await response.json()) as { id: string }).id;
@@ -62,7 +67,10 @@ describe('webhooks through the API (replicate-compat.md 7)', () => {
 
   async function deliveryState(id: string) {
     const db = t.service.ctx.database.db;
-    const [row] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.predictionId, id), eq(webhookDeliveries.event, 'completed')));
+    const [row] = await db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.predictionId, id), eq(webhookDeliveries.event, 'completed')));
     return row;
   }
 
@@ -76,9 +84,17 @@ describe('webhooks through the API (replicate-compat.md 7)', () => {
 
     it('should share the secret between keys of one owner and not with others', async () => {
       const db = t.service.ctx.database.db;
-      const [first, second, other] = [await createApiKey(db, 'a', 'telegram:1'), await createApiKey(db, 'b', 'telegram:1'), await createApiKey(db, 'c', 'telegram:2')];
+      const [first, second, other] = [
+        await createApiKey(db, 'a', 'telegram:1'),
+        await createApiKey(db, 'b', 'telegram:1'),
+        await createApiKey(db, 'c', 'telegram:2'),
+      ];
       const keyOf = async (key: string) =>
-        ((await (await fetch(`${t.url}/v1/replicate/webhooks/default/secret`, { headers: { authorization: `Bearer ${key}` } })).json()) as { key: string }).key;
+        (
+          (await (
+            await fetch(`${t.url}/v1/replicate/webhooks/default/secret`, { headers: { authorization: `Bearer ${key}` } })
+          ).json()) as { key: string }
+        ).key;
       const shared = await keyOf(first.secret);
       expect(await keyOf(second.secret)).toBe(shared);
       expect(await keyOf(other.secret)).not.toBe(shared);
@@ -97,7 +113,8 @@ describe('webhooks through the API (replicate-compat.md 7)', () => {
     await receiver.waitFor('/default', isCompleted, 120_000);
     await sleep(1000);
     const got = receiver.on('/default');
-    for (const entry of got) expect(await validateWebhook({ headers: entry.headers as Record<string, string>, body: entry.body }, secret)).toBe(true);
+    for (const entry of got)
+      expect(await validateWebhook({ headers: entry.headers as Record<string, string>, body: entry.body }, secret)).toBe(true);
     const events = got.map((entry) => String(entry.headers['webhook-id']).split('_')[2]);
     expect(events).toContain('logs');
     expect(events.filter((event) => event !== 'logs')).toEqual(['completed']);
@@ -108,10 +125,15 @@ describe('webhooks through the API (replicate-compat.md 7)', () => {
 
   it('should deliver start, logs, output and completed when the filter names all four, signed, completed equal to GET', async () => {
     // A recording no other test here uses: a cached repeat ends before any logs event could go out.
-    const id = await create('/all', { webhook_events_filter: ['start', 'output', 'logs', 'completed'] }, 'librispeech-test-clean/1089-134686-0000.wav');
+    const id = await create(
+      '/all',
+      { webhook_events_filter: ['start', 'output', 'logs', 'completed'] },
+      'librispeech-test-clean/1089-134686-0000.wav',
+    );
     const got = await receiver.waitFor('/all', isCompleted, 120_000);
     await sleep(300);
-    for (const entry of receiver.on('/all')) expect(await validateWebhook({ headers: entry.headers as Record<string, string>, body: entry.body }, secret)).toBe(true);
+    for (const entry of receiver.on('/all'))
+      expect(await validateWebhook({ headers: entry.headers as Record<string, string>, body: entry.body }, secret)).toBe(true);
     const events = receiver.on('/all').map((entry) => String(entry.headers['webhook-id']).split('_')[2]);
     expect(events[0]).toBe('start');
     expect(events.slice(-2)).toEqual(['output', 'completed']);
@@ -155,12 +177,15 @@ describe('webhooks through the API (replicate-compat.md 7)', () => {
     const got = receiver.on('/flaky');
     expect(got).toHaveLength(3);
     expect(new Set(got.map((entry) => entry.headers['webhook-id']))).toEqual(new Set([`msg_${id}_completed`]));
-    for (const entry of got) expect(await validateWebhook({ headers: entry.headers as Record<string, string>, body: entry.body }, secret)).toBe(true);
+    for (const entry of got)
+      expect(await validateWebhook({ headers: entry.headers as Record<string, string>, body: entry.body }, secret)).toBe(true);
     expect((await listWebhookAttempts(t.service.ctx.database.db, id)).map((attempt) => attempt.statusCode)).toEqual([500, 500, 200]);
     expect(await deliveryState(id)).toMatchObject({ status: 'delivered', attempts: 3 });
     // Idempotent: enqueueing or running the job again sends nothing.
     expect(await enqueueCompletedWebhook(t.service.ctx, id, DEFAULT_WEBHOOK_OPTIONS)).toBe(false);
-    expect(await deliverCompletedWebhook(t.service.ctx, { predictionId: id, retryCount: 0, retryLimit: 30 }, DEFAULT_WEBHOOK_OPTIONS)).toBe('skipped');
+    expect(await deliverCompletedWebhook(t.service.ctx, { predictionId: id, retryCount: 0, retryLimit: 30 }, DEFAULT_WEBHOOK_OPTIONS)).toBe(
+      'skipped',
+    );
     expect(receiver.on('/flaky')).toHaveLength(3);
   });
 
@@ -187,7 +212,10 @@ describe('webhooks through the API (replicate-compat.md 7)', () => {
 
   it('should deliver completed with status canceled on cancel', async () => {
     const id = await create('/canceled', { webhook_events_filter: ['completed'] }, 'librispeech-test-clean/1089-134686-0001.wav');
-    const canceled = await fetch(`${t.replicateBase}/v1/predictions/${id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${t.key}` } });
+    const canceled = await fetch(`${t.replicateBase}/v1/predictions/${id}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}` },
+    });
     expect(canceled.status).toBe(200);
     const [got] = await receiver.waitFor('/canceled', isCompleted);
     expect(parse(got!)).toMatchObject({ id, status: 'canceled' });
@@ -199,7 +227,10 @@ describe('webhooks through the API (replicate-compat.md 7)', () => {
     await pollPrediction(t.replicateBase, t.key, id);
     await receiver.waitFor('/swept', (got) => got.length === 1); // its start event
     // As if the process had stopped after ending the prediction, before enqueueing `completed`.
-    await t.service.ctx.database.db.update(predictions).set({ webhookEventsFilter: ['completed'] }).where(eq(predictions.id, id));
+    await t.service.ctx.database.db
+      .update(predictions)
+      .set({ webhookEventsFilter: ['completed'] })
+      .where(eq(predictions.id, id));
     expect(await sweepUndeliveredWebhooks(t.service.ctx, DEFAULT_WEBHOOK_OPTIONS)).toBeGreaterThanOrEqual(1);
     const got = await receiver.waitFor('/swept', (entries) => entries.length === 2);
     expect(got[1]!.headers['webhook-id']).toBe(`msg_${id}_completed`);

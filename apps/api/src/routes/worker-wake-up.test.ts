@@ -30,7 +30,12 @@ describe('waking the local worker after a create', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestService('postgres', { NODE_ENV: 'test', RECOGNITION_ENGINE: 'fake', WORKER_CONCURRENCY: '1', QUEUE_POLL_SECONDS: String(POLL_SECONDS) });
+    t = await startTestService('postgres', {
+      NODE_ENV: 'test',
+      RECOGNITION_ENGINE: 'fake',
+      WORKER_CONCURRENCY: '1',
+      QUEUE_POLL_SECONDS: String(POLL_SECONDS),
+    });
     files = await serveFiles(AUDIO_DIR);
     await sleep(1500); // the worker's first fetch at start-up is over: it now sleeps for POLL_SECONDS
   });

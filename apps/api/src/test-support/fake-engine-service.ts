@@ -66,13 +66,17 @@ export async function waitForOutput(service: Pick<SpawnedService, 'output'>, pat
 
 /** How many lines of `logs` say `line` after their time stamp (a prediction that ran twice says `succeeded` twice). */
 export function countLogLines(logs: unknown, line: string): number {
-  return String(logs ?? '').split('\n').filter((entry) => entry.replace(/^\S+ /, '').trim() === line).length;
+  return String(logs ?? '')
+    .split('\n')
+    .filter((entry) => entry.replace(/^\S+ /, '').trim() === line).length;
 }
 
 /** Terminal, with its closing log line written (`succeeded`, `failed: …`, `canceled`: logged just after the status). */
 export function isSettled(prediction: Record<string, unknown>): boolean {
   if (!['succeeded', 'failed', 'canceled'].includes(String(prediction.status))) return false;
-  return String(prediction.logs ?? '').split('\n').some((line) => /^\S+ (succeeded|failed|canceled)\b/.test(line));
+  return String(prediction.logs ?? '')
+    .split('\n')
+    .some((line) => /^\S+ (succeeded|failed|canceled)\b/.test(line));
 }
 
 /** How long a spawned service may take to start on a busy 2-core machine (PGlite start-up is slow), ms. */

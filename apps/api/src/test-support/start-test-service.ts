@@ -25,7 +25,11 @@ export interface TestService {
  * (PGlite in the data directory, or a new PostgreSQL database, or the one `env.DATABASE_URL` names,
  * which the caller then drops), plus one API key.
  */
-export async function startTestService(kind: TestDatabaseKind, env: Record<string, string> = {}, options: Parameters<typeof startService>[1] = {}): Promise<TestService> {
+export async function startTestService(
+  kind: TestDatabaseKind,
+  env: Record<string, string> = {},
+  options: Parameters<typeof startService>[1] = {},
+): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'transcribe-test-'));
   // An env that names DATABASE_URL shares that database (several services on one database).
   const database: TestDatabase | null = kind === 'postgres' && !env.DATABASE_URL ? await createTestDatabase() : null;

@@ -49,11 +49,16 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     async waitFor(path, predicate, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(on(path))) {
-        if (Date.now() > deadline) throw new Error(`webhook receiver: condition on ${path} not met after ${timeoutMs} ms (${on(path).length} deliveries)`);
+        if (Date.now() > deadline)
+          throw new Error(`webhook receiver: condition on ${path} not met after ${timeoutMs} ms (${on(path).length} deliveries)`);
         await sleep(50);
       }
       return on(path);
     },
-    close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }

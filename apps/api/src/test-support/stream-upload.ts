@@ -27,7 +27,9 @@ export async function* multipartBody(
   for (const [name, value] of fields) {
     yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
   }
-  yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="big.wav"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  yield Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="big.wav"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   yield* file;
   yield Buffer.from(`\r\n--${boundary}--\r\n`);
 }
@@ -61,7 +63,13 @@ export function postStream(
         } catch {
           // left as text
         }
-        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: parsed, sentWhenAnswered, sentTotal: sent });
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: String(res.headers['content-type'] ?? ''),
+          body: parsed,
+          sentWhenAnswered,
+          sentTotal: sent,
+        });
       });
     });
     req.on('error', (error) => {

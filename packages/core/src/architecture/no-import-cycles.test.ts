@@ -13,7 +13,9 @@ const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
  */
 describe('the import graph', () => {
   it('should have no cycle in packages/ and apps/', { timeout: 120_000 }, async () => {
-    const graph = (await madge(['packages', 'apps'], { baseDir: ROOT, fileExtensions: ['ts'], excludeRegExp: [/node_modules/] })) as { circular(): string[][] };
+    const graph = (await madge(['packages', 'apps'], { baseDir: ROOT, fileExtensions: ['ts'], excludeRegExp: [/node_modules/] })) as {
+      circular(): string[][];
+    };
     expect(graph.circular()).toEqual([]);
   });
 });

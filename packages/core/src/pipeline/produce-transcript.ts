@@ -53,7 +53,13 @@ const NOTHING_HELD = async () => {};
  *   reason when `signal` aborts, WorkerStoppingError(true) when the process stops while this waits
  *   for the link, or Error from the database driver (the job is retried).
  */
-export async function produceTranscript(ctx: ServiceContext, row: PredictionRow, workDir: string, log: Log, signal?: AbortSignal): Promise<ProducedTranscript> {
+export async function produceTranscript(
+  ctx: ServiceContext,
+  row: PredictionRow,
+  workDir: string,
+  log: Log,
+  signal?: AbortSignal,
+): Promise<ProducedTranscript> {
   const source = row.source as PredictionSource;
   if (source.kind === 'upload') return { ...(await produceFromSource(ctx, row, workDir, log, signal)), release: NOTHING_HELD };
   const key = { namespace: row.namespace, link: source.url, userId: await payingUserOf(ctx.database.db, row.apiKeyId) };
@@ -77,7 +83,11 @@ export async function produceTranscript(ctx: ServiceContext, row: PredictionRow,
  * begins to stop (`ctx.stopping`): nothing was done yet, so the job goes back to the queue without
  * spending a try (WorkerStoppingError(true), as for a recognition slot).
  */
-async function waitForLink<T>(ctx: ServiceContext, signal: AbortSignal | undefined, wait: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+async function waitForLink<T>(
+  ctx: ServiceContext,
+  signal: AbortSignal | undefined,
+  wait: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
   const stopping = ctx.stopping;
   if (!stopping) return wait(signal);
   try {
@@ -93,7 +103,14 @@ async function waitForLink<T>(ctx: ServiceContext, signal: AbortSignal | undefin
  * transcript when the recognition parameters match (2.6.1, 2.6.4); null when something is left to
  * do (no stored download, another variant, a damaged download), which produceFromSource then does.
  */
-async function takeReadyAnswer(ctx: ServiceContext, row: PredictionRow, link: string, workDir: string, log: Log, signal?: AbortSignal): Promise<Produced | null> {
+async function takeReadyAnswer(
+  ctx: ServiceContext,
+  row: PredictionRow,
+  link: string,
+  workDir: string,
+  log: Log,
+  signal?: AbortSignal,
+): Promise<Produced | null> {
   const store = mediaStoreOf(ctx.config);
   const cached = await findCachedMedia(ctx.database.db, row.namespace, link, new Date(), store);
   if (!cached) return null;
@@ -103,7 +120,10 @@ async function takeReadyAnswer(ctx: ServiceContext, row: PredictionRow, link: st
   const probe = await probeMedia(path, { signal }).catch(() => null);
   if (!probe) return null; // damaged: downloaded again in single flight (2.6.5)
   await log('recording taken from the cache (same link)');
-  await ctx.database.db.update(predictions).set({ audioSeconds: probe.durationSeconds }).where(and(eq(predictions.id, row.id), eq(predictions.status, 'processing')));
+  await ctx.database.db
+    .update(predictions)
+    .set({ audioSeconds: probe.durationSeconds })
+    .where(and(eq(predictions.id, row.id), eq(predictions.status, 'processing')));
   await announcePredictionChange(ctx, row.id); // metrics.audio_duration shows it
   await ctx.hooks?.beforeCachedTranscriptRead?.(cached.id);
   const transcript = await readVariantTranscript(ctx.database.db, cached.id, header.version);
@@ -112,7 +132,13 @@ async function takeReadyAnswer(ctx: ServiceContext, row: PredictionRow, link: st
 }
 
 /** The transcript from the recording itself: stored download or a new one, stored transcript or recognition. */
-async function produceFromSource(ctx: ServiceContext, row: PredictionRow, workDir: string, log: Log, signal?: AbortSignal): Promise<Produced> {
+async function produceFromSource(
+  ctx: ServiceContext,
+  row: PredictionRow,
+  workDir: string,
+  log: Log,
+  signal?: AbortSignal,
+): Promise<Produced> {
   const params = row.params as PredictionInput;
   let media = await obtainMedia(ctx, row, workDir, log, signal);
   const header = media.mediaId ? await readVariantHeader(ctx.database.db, media.mediaId) : null;
@@ -124,7 +150,10 @@ async function produceFromSource(ctx: ServiceContext, row: PredictionRow, workDi
     media = await obtainMedia(ctx, row, workDir, log, signal);
   }
   probe ??= await probeMedia(media.path, { signal });
-  await ctx.database.db.update(predictions).set({ audioSeconds: probe.durationSeconds }).where(and(eq(predictions.id, row.id), eq(predictions.status, 'processing')));
+  await ctx.database.db
+    .update(predictions)
+    .set({ audioSeconds: probe.durationSeconds })
+    .where(and(eq(predictions.id, row.id), eq(predictions.status, 'processing')));
   await announcePredictionChange(ctx, row.id); // metrics.audio_duration shows it
   const wanted = recognitionParamsOf(params, ctx.engine.name);
   if (media.fromCache && header && sameRecognitionParams(header.params, wanted)) {
@@ -140,7 +169,8 @@ async function produceFromSource(ctx: ServiceContext, row: PredictionRow, workDi
 
 async function obtainMedia(ctx: ServiceContext, row: PredictionRow, workDir: string, log: Log, signal?: AbortSignal) {
   const source = row.source as PredictionSource;
-  if (source.kind === 'upload') return { path: await openUpload(ctx, source, workDir, signal), location: null, mediaId: null, fromCache: false };
+  if (source.kind === 'upload')
+    return { path: await openUpload(ctx, source, workDir, signal), location: null, mediaId: null, fromCache: false };
   const store = mediaStoreOf(ctx.config);
   const cachedPath = join(workDir, 'cached-source'); // S3: the stored object is read into the work directory
   const cached = await findCachedMedia(ctx.database.db, row.namespace, source.url, new Date(), store);

@@ -19,7 +19,12 @@ describe('recognition slots', () => {
     const running = runInRecognitionSlot(queue, first.task);
     const t0 = 1_700_000_000_000;
     const long = runInRecognitionSlot(queue, async () => void order.push('long 13.9 h'), undefined, recognitionSlotPriority(50_000, t0));
-    const short = runInRecognitionSlot(queue, async () => void order.push('short 11 s'), undefined, recognitionSlotPriority(11, t0 + 60_000));
+    const short = runInRecognitionSlot(
+      queue,
+      async () => void order.push('short 11 s'),
+      undefined,
+      recognitionSlotPriority(11, t0 + 60_000),
+    );
     first.release();
     await Promise.all([running, long, short]);
     expect(order).toEqual(['short 11 s', 'long 13.9 h']);
@@ -46,7 +51,10 @@ describe('recognition slots', () => {
     const running = runInRecognitionSlot(queue, first.task, stopping.signal);
     const waiting = runInRecognitionSlot(queue, async () => void (ranWaiting = true), stopping.signal);
     stopping.abort();
-    const refused = await waiting.then(() => null, (error: unknown) => error);
+    const refused = await waiting.then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(WorkerStoppingError);
     expect((refused as WorkerStoppingError).beforeWork).toBe(true);
     first.release();

@@ -41,7 +41,8 @@ export async function recognizeMedia(
     const split = await splitStereoChannels({ mediaPath: input.mediaPath, channels: 2, workDir: input.workDir, statedSeconds, signal });
     if (split.separate) {
       await log('stereo: a different speaker on each channel; channels transcribed separately', { seconds: decoding.done() });
-      const channel = (wavPath: string) => recognizeWav(ctx, { ...input, wavPath, durationSeconds: split.durationSeconds }, log, signal, false);
+      const channel = (wavPath: string) =>
+        recognizeWav(ctx, { ...input, wavPath, durationSeconds: split.durationSeconds }, log, signal, false);
       return mergeChannelTranscripts(await channel(split.left), await channel(split.right));
     }
   }
@@ -68,8 +69,20 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
       const early: { diarization?: DiarizationRun; clock?: StageClock } = {};
       const startDiarizing = (speech: VadInterval[], quietSpeech: VadInterval[]) => {
         const clock = (early.clock = startStage(ctx.metrics, 'diarization'));
-        early.diarization = startDiarization({ wavPath: job.wavPath, speech, quietSpeech, speakers: params.speakers, domain: params.domain, modelsDir: ctx.config.modelsDir, signal, log: (line) => void log(line).catch(() => {}) });
-        early.diarization.turns.then(() => clock.done(), () => {}); // its own time: it usually ends before recognition
+        early.diarization = startDiarization({
+          wavPath: job.wavPath,
+          speech,
+          quietSpeech,
+          speakers: params.speakers,
+          domain: params.domain,
+          modelsDir: ctx.config.modelsDir,
+          signal,
+          log: (line) => void log(line).catch(() => {}),
+        });
+        early.diarization.turns.then(
+          () => clock.done(),
+          () => {},
+        ); // its own time: it usually ends before recognition
       };
       try {
         const transcript = await transcribeRecording({

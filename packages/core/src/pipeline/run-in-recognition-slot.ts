@@ -13,11 +13,14 @@ import { WorkerStoppingError } from '../platform/errors/worker-stopping-error.ts
 export function runInRecognitionSlot<T>(queue: PQueue, task: () => Promise<T>, stopping?: AbortSignal, priority = 0): Promise<T> {
   if (stopping?.aborted) return Promise.reject(new WorkerStoppingError(true));
   let state: 'waiting' | 'running' | 'abandoned' = 'waiting';
-  const queued = queue.add(async () => {
-    if (state === 'abandoned') return undefined;
-    state = 'running';
-    return task();
-  }, { priority }) as Promise<T>;
+  const queued = queue.add(
+    async () => {
+      if (state === 'abandoned') return undefined;
+      state = 'running';
+      return task();
+    },
+    { priority },
+  ) as Promise<T>;
   if (!stopping) return queued;
   return new Promise<T>((resolve, reject) => {
     const onStop = () => {

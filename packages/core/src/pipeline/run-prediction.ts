@@ -75,12 +75,23 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
       return;
     }
     if (!isAppError(error) || error.code === 'internal') {
-      logger?.error({ err: { type: (error as Error).name, message: (error as Error).message } }, 'the try failed; the job queue retries it');
+      logger?.error(
+        { err: { type: (error as Error).name, message: (error as Error).message } },
+        'the try failed; the job queue retries it',
+      );
       throw error;
     }
-    logger?.warn({ error_code: error.code, cause: error.cause instanceof Error ? error.cause.message : undefined }, `failed: ${error.message}`);
+    logger?.warn(
+      { error_code: error.code, cause: error.cause instanceof Error ? error.cause.message : undefined },
+      `failed: ${error.message}`,
+    );
     await rm(workDir, { recursive: true, force: true });
-    await finishPrediction(ctx, predictionId, { status: 'failed', error: error.message, errorCode: error.code }, row.startedAt ?? new Date()); // logs `failed: …`
+    await finishPrediction(
+      ctx,
+      predictionId,
+      { status: 'failed', error: error.message, errorCode: error.code },
+      row.startedAt ?? new Date(),
+    ); // logs `failed: …`
     ended = true;
   } finally {
     await releaseLinkFlight?.();
@@ -120,7 +131,11 @@ async function postProcess(
 
 /** Deletes the upload of a prediction that ended before it started (canceled while queued). */
 async function releaseUploadOfEnded(ctx: ServiceContext, id: string): Promise<void> {
-  const [row] = await ctx.database.db.select({ status: predictions.status, source: predictions.source }).from(predictions).where(eq(predictions.id, id)).limit(1);
+  const [row] = await ctx.database.db
+    .select({ status: predictions.status, source: predictions.source })
+    .from(predictions)
+    .where(eq(predictions.id, id))
+    .limit(1);
   if (row && TERMINAL_STATUSES.has(row.status)) {
     await releaseUpload(ctx, row.source as PredictionSource);
     await reportFinished(ctx, id, false);
@@ -130,7 +145,12 @@ async function releaseUploadOfEnded(ctx: ServiceContext, id: string): Promise<vo
 /** Reports an ended prediction to `ctx.metrics` from its stored row (the status as it ended, whoever ended it). */
 async function reportFinished(ctx: ServiceContext, id: string, fromCache: boolean): Promise<void> {
   if (!ctx.metrics && !ctx.logger) return;
-  const [row] = await ctx.database.db.select().from(predictions).where(eq(predictions.id, id)).limit(1).catch(() => []);
+  const [row] = await ctx.database.db
+    .select()
+    .from(predictions)
+    .where(eq(predictions.id, id))
+    .limit(1)
+    .catch(() => []);
   if (!row?.completedAt || !TERMINAL_STATUSES.has(row.status)) return;
   const seconds = (from: Date, to: Date) => Math.max(0, (to.getTime() - from.getTime()) / 1000);
   const audioSeconds = row.audioSeconds;
@@ -168,7 +188,10 @@ async function markStarted(ctx: ServiceContext, id: string): Promise<PredictionR
   if (!row || TERMINAL_STATUSES.has(row.status)) return null;
   if (row.startedAt) return row;
   const startedAt = new Date();
-  await ctx.database.db.update(predictions).set({ startedAt }).where(and(eq(predictions.id, id), eq(predictions.status, 'processing')));
+  await ctx.database.db
+    .update(predictions)
+    .set({ startedAt })
+    .where(and(eq(predictions.id, id), eq(predictions.status, 'processing')));
   await announcePredictionChange(ctx, id); // `started_at` shows it
   return { ...row, startedAt };
 }

@@ -24,7 +24,10 @@ describe('startDiarization', () => {
   });
 
   it('should label all speech as one speaker when the count is unset and there is under 10 s of speech', async () => {
-    const short = [{ start: 1, end: 4 }, { start: 5, end: 9 }];
+    const short = [
+      { start: 1, end: 4 },
+      { start: 5, end: 9 },
+    ];
     const turns = await start({ speech: short, speakers: null }).turns;
     expect(turns).toEqual(short.map((region) => ({ ...region, speaker: 'SPEAKER_1' })));
   });

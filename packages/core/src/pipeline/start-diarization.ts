@@ -69,7 +69,9 @@ export function startDiarization(input: StartDiarizationInput): DiarizationRun {
   const tooShort = resolveRecognitionProfile(input.domain).diarization === 'auto' && speechSeconds < MIN_DIARIZED_SPEECH_SECONDS;
   const separable = separableSpeakers(speechSeconds);
   if (input.speakers !== null && input.speakers > separable) {
-    input.log?.(`speakers is ${input.speakers}, more than the diarizer can separate in ${speechSeconds.toFixed(1)} s of speech (at most ${MAX_SEPARABLE_SPEAKERS}, and one per ${MIN_SPEECH_SECONDS_PER_SPEAKER} s of speech): looking for at most ${separable}`);
+    input.log?.(
+      `speakers is ${input.speakers}, more than the diarizer can separate in ${speechSeconds.toFixed(1)} s of speech (at most ${MAX_SEPARABLE_SPEAKERS}, and one per ${MIN_SPEECH_SECONDS_PER_SPEAKER} s of speech): looking for at most ${separable}`,
+    );
   }
   const speakers = input.speakers === null ? (tooShort ? 1 : null) : Math.min(input.speakers, separable);
   const turns = diarizeRecording({

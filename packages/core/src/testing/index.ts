@@ -7,10 +7,19 @@
 
 // Pipeline, recognize: a remote transcription server (the openai-asr engine's upstream).
 export { fingerprintTranscription, startTranscriptionServer } from '../pipeline/recognize/test-support/start-transcription-server.ts';
-export type { RecordedTranscriptionRequest, TranscriptionReply, TranscriptionServer } from '../pipeline/recognize/test-support/start-transcription-server.ts';
+export type {
+  RecordedTranscriptionRequest,
+  TranscriptionReply,
+  TranscriptionServer,
+} from '../pipeline/recognize/test-support/start-transcription-server.ts';
 
 // Pipeline, recognize/models: a release host for model installs, and fixture models.
-export { packTarBz2, serveReleaseFiles, startBlackHole, writeFixtureModel } from '../pipeline/recognize/models/install/serve-release-files.test-helper.ts';
+export {
+  packTarBz2,
+  serveReleaseFiles,
+  startBlackHole,
+  writeFixtureModel,
+} from '../pipeline/recognize/models/install/serve-release-files.test-helper.ts';
 export type { ReleaseHost } from '../pipeline/recognize/models/install/serve-release-files.test-helper.ts';
 export { FIXTURE_MODELS_DIR } from '../pipeline/recognize/test-support/fixture-models-dir.ts';
 

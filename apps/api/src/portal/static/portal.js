@@ -15,7 +15,9 @@
 
   function announce(text) {
     live.textContent = '';
-    window.setTimeout(function () { live.textContent = text; }, 50);
+    window.setTimeout(function () {
+      live.textContent = text;
+    }, 50);
   }
 
   // Copy buttons: data-copy names the element whose value or text is copied.
@@ -25,14 +27,19 @@
         var target = document.getElementById(button.getAttribute('data-copy'));
         if (!target) return;
         var text = 'value' in target ? target.value : target.textContent;
-        copyText(text, target).then(function () {
-          var label = button.textContent;
-          button.textContent = 'Copied';
-          announce('Copied to the clipboard');
-          window.setTimeout(function () { button.textContent = label; }, 2000);
-        }, function () {
-          announce('Copying did not work: select the text and copy it yourself');
-        });
+        copyText(text, target).then(
+          function () {
+            var label = button.textContent;
+            button.textContent = 'Copied';
+            announce('Copied to the clipboard');
+            window.setTimeout(function () {
+              button.textContent = label;
+            }, 2000);
+          },
+          function () {
+            announce('Copying did not work: select the text and copy it yourself');
+          },
+        );
       });
     });
   }
@@ -49,7 +56,8 @@
       var ok = document.execCommand('copy');
       document.body.removeChild(area);
       if (target && target.focus) target.focus();
-      if (ok) resolve(); else reject(new Error('copy refused'));
+      if (ok) resolve();
+      else reject(new Error('copy refused'));
     });
   }
 
@@ -66,7 +74,8 @@
       event.preventDefault();
       var file = form.querySelector('input[type="file"]').files[0];
       var maxBytes = Number(form.getAttribute('data-max-bytes'));
-      if (file && maxBytes && file.size > maxBytes) return showError('The file is larger than ' + Math.floor(maxBytes / 1048576) + ' MB, the most this service takes.');
+      if (file && maxBytes && file.size > maxBytes)
+        return showError('The file is larger than ' + Math.floor(maxBytes / 1048576) + ' MB, the most this service takes.');
       var request = new XMLHttpRequest();
       request.open('POST', form.action);
       request.setRequestHeader('Accept', 'application/json');
@@ -79,7 +88,11 @@
       });
       request.addEventListener('load', function () {
         var body = {};
-        try { body = JSON.parse(request.responseText); } catch { /* not JSON */ }
+        try {
+          body = JSON.parse(request.responseText);
+        } catch {
+          /* not JSON */
+        }
         if (request.status === 201 && body.url) {
           percent.textContent = 'Uploaded. Opening the transcription…';
           window.location.assign(body.url);
@@ -87,7 +100,9 @@
         }
         showError(body.detail || 'The service answered with status ' + request.status + '. Try again.');
       });
-      request.addEventListener('error', function () { showError('The upload failed. Check your connection and try again.'); });
+      request.addEventListener('error', function () {
+        showError('The upload failed. Check your connection and try again.');
+      });
       error.hidden = true;
       box.hidden = false;
       bar.value = 0;
@@ -120,7 +135,10 @@
     var failures = 0;
     function poll() {
       fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
-        .then(function (response) { if (!response.ok) throw new Error('HTTP ' + response.status); return response.json(); })
+        .then(function (response) {
+          if (!response.ok) throw new Error('HTTP ' + response.status);
+          return response.json();
+        })
         .then(function (progress) {
           failures = 0;
           bar.value = progress.percent;

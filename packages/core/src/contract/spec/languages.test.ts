@@ -9,8 +9,15 @@ describe('LANGUAGES (spec 2.5)', () => {
   });
 
   it.each([
-    ['af', 'Afrikaans'], ['yue', 'Cantonese'], ['ht', 'Haitian creole'], ['haw', 'Hawaiian'], ['jw', 'Javanese'],
-    ['no', 'Norwegian'], ['nn', 'Nynorsk'], ['my', 'Myanmar'], ['yo', 'Yoruba'],
+    ['af', 'Afrikaans'],
+    ['yue', 'Cantonese'],
+    ['ht', 'Haitian creole'],
+    ['haw', 'Hawaiian'],
+    ['jw', 'Javanese'],
+    ['no', 'Norwegian'],
+    ['nn', 'Nynorsk'],
+    ['my', 'Myanmar'],
+    ['yo', 'Yoruba'],
   ])('should hold %s = %s', (code, name) => {
     expect(LANGUAGES).toContainEqual({ code, name });
   });
@@ -23,15 +30,25 @@ describe('LANGUAGES (spec 2.5)', () => {
 
 describe('findLanguage', () => {
   it.each([
-    ['de', 'de'], ['DE', 'de'], [' de ', 'de'], ['German', 'de'], ['GERMAN', 'de'], ['haitian creole', 'ht'],
-    ['\tHaitian Creole\n', 'ht'], ['Yue', 'yue'], ['cantonese', 'yue'],
+    ['de', 'de'],
+    ['DE', 'de'],
+    [' de ', 'de'],
+    ['German', 'de'],
+    ['GERMAN', 'de'],
+    ['haitian creole', 'ht'],
+    ['\tHaitian Creole\n', 'ht'],
+    ['Yue', 'yue'],
+    ['cantonese', 'yue'],
   ])('should find %j as %s', (value, code) => {
     expect(findLanguage(value)?.code).toBe(code);
   });
 
-  it.each([[''], ['auto'], ['en-US'], ['Deutsch'], ['haitian  creole'], ['toString'], ['__proto__']])('should find nothing for %j', (value) => {
-    expect(findLanguage(value)).toBeUndefined();
-  });
+  it.each([[''], ['auto'], ['en-US'], ['Deutsch'], ['haitian  creole'], ['toString'], ['__proto__']])(
+    'should find nothing for %j',
+    (value) => {
+      expect(findLanguage(value)).toBeUndefined();
+    },
+  );
 
   it('should find every entry by its code and by its name', () => {
     for (const language of LANGUAGES) {
@@ -43,7 +60,9 @@ describe('findLanguage', () => {
 
 describe('languageListReference and describeLanguageCode', () => {
   it('should name the absolute URL of the list, or the documentation without one', () => {
-    expect(languageListReference('https://h.test/v1/replicate/v1/languages')).toBe('See the list of languages at https://h.test/v1/replicate/v1/languages.');
+    expect(languageListReference('https://h.test/v1/replicate/v1/languages')).toBe(
+      'See the list of languages at https://h.test/v1/replicate/v1/languages.',
+    );
     expect(languageListReference(undefined)).toContain('docs/api.md#languages');
   });
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  INTERNAL_POST_PROCESS_NAMES, isPostProcessType, OUTPUT_FORMAT_LOOKALIKES, POST_PROCESS_TYPE_NAMES, POST_PROCESS_TYPES,
+  INTERNAL_POST_PROCESS_NAMES,
+  isPostProcessType,
+  OUTPUT_FORMAT_LOOKALIKES,
+  POST_PROCESS_TYPE_NAMES,
+  POST_PROCESS_TYPES,
 } from './post-process-types.ts';
 import { OUTPUT_FORMATS } from '../validation/prediction-input.ts';
 
@@ -27,9 +31,14 @@ describe('INTERNAL_POST_PROCESS_NAMES', () => {
 });
 
 describe('isPostProcessType', () => {
-  it.each([['summary', true], ['speaker_names', true], ['Summary', false], [' summary', false], ['srt', false], ['toString', false]])(
-    'should answer %j with %s', (name, expected) => {
-      expect(isPostProcessType(name)).toBe(expected);
-    },
-  );
+  it.each([
+    ['summary', true],
+    ['speaker_names', true],
+    ['Summary', false],
+    [' summary', false],
+    ['srt', false],
+    ['toString', false],
+  ])('should answer %j with %s', (name, expected) => {
+    expect(isPostProcessType(name)).toBe(expected);
+  });
 });

@@ -3,9 +3,24 @@
  * (spec 4.5 rule 1: "unknown type or an internal name").
  */
 export const POST_PROCESS_TYPE_NAMES = [
-  'summary', 'gist', 'detailed', 'meeting_minutes', 'lecture_notes', 'simple', 'key_facts',
-  'action_items', 'chapters', 'blog_post', 'article', 'quiz', 'customer_insights', 'clean_up',
-  'translation', 'translated_subtitles', 'custom', 'speaker_names',
+  'summary',
+  'gist',
+  'detailed',
+  'meeting_minutes',
+  'lecture_notes',
+  'simple',
+  'key_facts',
+  'action_items',
+  'chapters',
+  'blog_post',
+  'article',
+  'quiz',
+  'customer_insights',
+  'clean_up',
+  'translation',
+  'translated_subtitles',
+  'custom',
+  'speaker_names',
 ] as const;
 export type PostProcessType = (typeof POST_PROCESS_TYPE_NAMES)[number];
 
@@ -56,8 +71,21 @@ export const OUTPUT_FORMAT_LOOKALIKES: ReadonlySet<string> = new Set(['json', 'j
 /** Every refused internal name, output-format look-alikes included. */
 export const INTERNAL_POST_PROCESS_NAMES: ReadonlySet<string> = new Set([
   ...OUTPUT_FORMAT_LOOKALIKES,
-  'transcript', 'transcription', 'transcribe', 'recognition', 'asr', 'results', 'source',
-  'segments', 'words', 'vad', 'diarization', 'speakers', 'language', 'languages', 'download',
+  'transcript',
+  'transcription',
+  'transcribe',
+  'recognition',
+  'asr',
+  'results',
+  'source',
+  'segments',
+  'words',
+  'vad',
+  'diarization',
+  'speakers',
+  'language',
+  'languages',
+  'download',
 ]);
 
 const TYPE_SET: ReadonlySet<string> = new Set(POST_PROCESS_TYPE_NAMES);

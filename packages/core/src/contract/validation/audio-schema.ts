@@ -39,7 +39,10 @@ export function audioSchema(param = 'audio') {
       const problem = text === '' ? required : /^data:/i.test(text) ? dataUriProblem(text, param) : linkProblem(text, param);
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
     })
-    .meta({ format: 'uri', description: 'HTTP(S) link to one audio or video recording, a data: URI, or the urls.get of a file uploaded with POST /files.' });
+    .meta({
+      format: 'uri',
+      description: 'HTTP(S) link to one audio or video recording, a data: URI, or the urls.get of a file uploaded with POST /files.',
+    });
 }
 
 function linkProblem(text: string, param: string): string | undefined {

@@ -15,7 +15,13 @@ type Json = Record<string, unknown>;
  * @returns a JSON Schema object, e.g. `{type: 'object', required: ['audio'], properties: {audio: {type: 'string', …}, …}}`.
  */
 export function buildPredictionInputJsonSchema(): Json {
-  const schema = buildPredictionInputSchema({ recognitionLanguages: 'any', engineName: 'any', identifiesLanguages: true, llmConfigured: true, readsAudio: true });
+  const schema = buildPredictionInputSchema({
+    recognitionLanguages: 'any',
+    engineName: 'any',
+    identifiesLanguages: true,
+    llmConfigured: true,
+    readsAudio: true,
+  });
   return toOpenApiSchema(schema);
 }
 
@@ -42,7 +48,13 @@ function simplify(node: unknown): unknown {
   if (anyOf === undefined) return out;
   const { anyOf: _anyOf, ...rest } = out;
   const [first, second] = anyOf;
-  if (anyOf.length === 2 && second?.type === 'null' && Object.keys(second).length === 1 && typeof first?.type === 'string' && first.anyOf === undefined) {
+  if (
+    anyOf.length === 2 &&
+    second?.type === 'null' &&
+    Object.keys(second).length === 1 &&
+    typeof first?.type === 'string' &&
+    first.anyOf === undefined
+  ) {
     const enumValues = first.enum as unknown[] | undefined;
     return { ...first, ...rest, type: [first.type, 'null'], ...(enumValues ? { enum: [...enumValues, null] } : {}) };
   }

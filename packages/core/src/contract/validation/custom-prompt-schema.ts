@@ -15,9 +15,18 @@ export const MAX_CUSTOM_PROMPT_CHARS = 8192;
  */
 export function customPromptSchema() {
   return z
-    .string({ error: (issue) => `custom_prompt must be a text of 1 to ${MAX_CUSTOM_PROMPT_CHARS} characters, or null; got ${describeValue(issue.input)}.` })
-    .refine((text) => !hasMoreCodePointsThan(text, MAX_CUSTOM_PROMPT_CHARS), { error: `custom_prompt must be at most ${MAX_CUSTOM_PROMPT_CHARS} characters long; shorten the instruction.` })
-    .meta({ maxLength: MAX_CUSTOM_PROMPT_CHARS, description: 'Required when post_process contains custom: the instruction, 1 to 8192 characters, not only whitespace. Ignored otherwise.' })
+    .string({
+      error: (issue) =>
+        `custom_prompt must be a text of 1 to ${MAX_CUSTOM_PROMPT_CHARS} characters, or null; got ${describeValue(issue.input)}.`,
+    })
+    .refine((text) => !hasMoreCodePointsThan(text, MAX_CUSTOM_PROMPT_CHARS), {
+      error: `custom_prompt must be at most ${MAX_CUSTOM_PROMPT_CHARS} characters long; shorten the instruction.`,
+    })
+    .meta({
+      maxLength: MAX_CUSTOM_PROMPT_CHARS,
+      description:
+        'Required when post_process contains custom: the instruction, 1 to 8192 characters, not only whitespace. Ignored otherwise.',
+    })
     .nullish();
 }
 

@@ -36,7 +36,8 @@ export function cutDurationSchema() {
 
 /** One of: the number `none`, one of the strings `words`, a zero time, or null/absent; every issue gets the one detail. */
 function noTrimmingSchema(param: string, none: number, words: [string, ...string[]], forms: string) {
-  const error = (issue: { input?: unknown }) => `${param} ${describeValue(issue.input)} is not supported: trimming is not available, so ${param} accepts only ${forms}.`;
+  const error = (issue: { input?: unknown }) =>
+    `${param} ${describeValue(issue.input)} is not supported: trimming is not available, so ${param} accepts only ${forms}.`;
   return z
     .union([z.literal(none, { error }), z.enum(words, { error }), z.string({ error }).regex(ZERO_TIME, { error })], { error })
     .nullish()

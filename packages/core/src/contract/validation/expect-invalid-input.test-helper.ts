@@ -7,7 +7,13 @@ import type { PredictionInput } from './prediction-input.ts';
 export const LINK = 'https://example.com/talk.mp3';
 
 export const LANGUAGE_LIST_URL = 'https://api.example.test/v1/replicate/v1/languages';
-export const OPTIONS: ParseInputOptions = { recognitionLanguages: 'any', engineName: 'test-engine', languageListUrl: LANGUAGE_LIST_URL, identifiesLanguages: true, llmConfigured: true };
+export const OPTIONS: ParseInputOptions = {
+  recognitionLanguages: 'any',
+  engineName: 'test-engine',
+  languageListUrl: LANGUAGE_LIST_URL,
+  identifiesLanguages: true,
+  llmConfigured: true,
+};
 
 /** parsePredictionInput on `{ audio: LINK, ...params }` (pass `audio: undefined` to drop it). */
 export function parseWith(params: Record<string, unknown>, options: Partial<ParseInputOptions> = {}): PredictionInput {

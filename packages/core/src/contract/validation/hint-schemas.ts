@@ -39,20 +39,33 @@ export function promptSchema() {
  */
 export function hotwordsSchema() {
   return z
-    .string({ error: (issue) => `hotwords must be a comma-separated string such as "Acme, Kubernetes", or null; got ${describeValue(issue.input)}.` })
-    .refine((text) => !hasMoreCodePointsThan(text, MAX_HINT_CHARS), { error: `hotwords must be at most ${MAX_HINT_CHARS} characters long.` })
-    .meta({ maxLength: MAX_HINT_CHARS, description: `Comma-separated keywords for recognition (at most ${MAX_HOTWORDS}, each at most ${MAX_HOTWORD_CHARS} characters).` })
+    .string({
+      error: (issue) => `hotwords must be a comma-separated string such as "Acme, Kubernetes", or null; got ${describeValue(issue.input)}.`,
+    })
+    .refine((text) => !hasMoreCodePointsThan(text, MAX_HINT_CHARS), {
+      error: `hotwords must be at most ${MAX_HINT_CHARS} characters long.`,
+    })
+    .meta({
+      maxLength: MAX_HINT_CHARS,
+      description: `Comma-separated keywords for recognition (at most ${MAX_HOTWORDS}, each at most ${MAX_HOTWORD_CHARS} characters).`,
+    })
     .nullish()
     .transform((value, ctx) => {
       if (value === undefined || value === null) return [];
-      const words = value.split(',').map((word) => word.trim()).filter((word) => word !== '');
+      const words = value
+        .split(',')
+        .map((word) => word.trim())
+        .filter((word) => word !== '');
       if (words.length > MAX_HOTWORDS) {
         ctx.addIssue({ code: 'custom', message: `hotwords must contain at most ${MAX_HOTWORDS} keywords; got ${words.length}.` });
         return z.NEVER;
       }
       const long = words.find((word) => hasMoreCodePointsThan(word, MAX_HOTWORD_CHARS));
       if (long !== undefined) {
-        ctx.addIssue({ code: 'custom', message: `each keyword in hotwords must be at most ${MAX_HOTWORD_CHARS} characters; ${describeValue(long)} is longer.` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `each keyword in hotwords must be at most ${MAX_HOTWORD_CHARS} characters; ${describeValue(long)} is longer.`,
+        });
         return z.NEVER;
       }
       return words;

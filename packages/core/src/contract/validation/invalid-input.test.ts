@@ -22,7 +22,12 @@ describe('describeValue', () => {
 
 describe('hasMoreCodePointsThan', () => {
   it.each([
-    ['', 0, false], ['a', 0, true], ['abc', 3, false], ['abcd', 3, true], ['😀😀😀', 3, false], ['😀😀😀😀', 3, true],
+    ['', 0, false],
+    ['a', 0, true],
+    ['abc', 3, false],
+    ['abcd', 3, true],
+    ['😀😀😀', 3, false],
+    ['😀😀😀😀', 3, true],
     ['a'.repeat(7), 3, true],
   ])('should decide %j over %i as %s', (text, max, expected) => {
     expect(hasMoreCodePointsThan(text, max)).toBe(expected);

@@ -35,7 +35,10 @@ export function languageSchema(options: LanguageOptions) {
   const seeList = languageListReference(options.languageListUrl);
   const { recognitionLanguages, engineName } = options;
   return z
-    .string({ error: (issue) => `language must be a language code or English name such as "en" or "English", or null; got ${describeValue(issue.input)}. ${seeList}` })
+    .string({
+      error: (issue) =>
+        `language must be a language code or English name such as "en" or "English", or null; got ${describeValue(issue.input)}. ${seeList}`,
+    })
     .nullish()
     .describe('Recognition language: a code or English name of spec 2.5, or null / "auto" to detect.')
     .transform((value, ctx) => {
@@ -44,11 +47,17 @@ export function languageSchema(options: LanguageOptions) {
       if (text === '' || text.toLowerCase() === 'auto') return null;
       const language = findLanguage(text);
       if (language === undefined) {
-        ctx.addIssue({ code: 'custom', message: `language ${describeValue(value)} is not a supported language code or English name. ${seeList}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `language ${describeValue(value)} is not a supported language code or English name. ${seeList}`,
+        });
         return z.NEVER;
       }
       if (recognitionLanguages !== 'any' && !recognitionLanguages.includes(language.code)) {
-        ctx.addIssue({ code: 'custom', message: `language ${describeLanguageCode(language.code)} is not available: the configured recognition engine ${engineName} recognises only ${listEngineLanguages(recognitionLanguages)}. Leave language empty to use the engine's default. ${seeList}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `language ${describeLanguageCode(language.code)} is not available: the configured recognition engine ${engineName} recognises only ${listEngineLanguages(recognitionLanguages)}. Leave language empty to use the engine's default. ${seeList}`,
+        });
         return z.NEVER;
       }
       return language.code;

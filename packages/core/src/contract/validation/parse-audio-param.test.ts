@@ -75,4 +75,3 @@ describe('audio (spec 2.2, replicate-compat 3)', () => {
     expectInvalid(() => parseLegacyInput({}), 'url');
   });
 });
-

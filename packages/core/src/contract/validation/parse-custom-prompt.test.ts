@@ -32,13 +32,22 @@ describe('custom_prompt with custom requested (spec 2.2, 4.5 rules 2 and 5, 8)',
 
 describe('custom_prompt without custom', () => {
   it.each([
-    ['absent', undefined], ['null', null], ['empty', ''], ['whitespace', '  '], ['a prompt', 'x'], ['8192 characters', 'a'.repeat(MAX)],
+    ['absent', undefined],
+    ['null', null],
+    ['empty', ''],
+    ['whitespace', '  '],
+    ['a prompt', 'x'],
+    ['8192 characters', 'a'.repeat(MAX)],
   ])('should accept and ignore %s', (_name, custom_prompt) => {
     expect(parseWith({ post_process: ['summary'], custom_prompt }).custom_prompt).toBeNull();
     expect(parseWith({ custom_prompt }).custom_prompt).toBeNull();
   });
 
-  it.each([['8193 characters', 'a'.repeat(MAX + 1)], ['a number', 5], ['an object', {}]])('should still refuse %s', (_name, custom_prompt) => {
+  it.each([
+    ['8193 characters', 'a'.repeat(MAX + 1)],
+    ['a number', 5],
+    ['an object', {}],
+  ])('should still refuse %s', (_name, custom_prompt) => {
     expectInvalid(() => parseWith({ custom_prompt }), 'custom_prompt');
   });
 });

@@ -50,7 +50,30 @@ describe('language (spec 2.2, 2.5)', () => {
   });
 
   it('should cut a long engine language list', () => {
-    const codes = ['af', 'sq', 'am', 'ar', 'hy', 'as', 'az', 'ba', 'eu', 'be', 'bn', 'bs', 'br', 'bg', 'yue', 'ca', 'zh', 'hr', 'cs', 'da', 'nl', 'en'];
+    const codes = [
+      'af',
+      'sq',
+      'am',
+      'ar',
+      'hy',
+      'as',
+      'az',
+      'ba',
+      'eu',
+      'be',
+      'bn',
+      'bs',
+      'br',
+      'bg',
+      'yue',
+      'ca',
+      'zh',
+      'hr',
+      'cs',
+      'da',
+      'nl',
+      'en',
+    ];
     const error = expectInvalid(() => parseWith({ language: 'fr' }, { recognitionLanguages: codes }), 'language');
     expect(error.message).toContain('and 2 more');
   });

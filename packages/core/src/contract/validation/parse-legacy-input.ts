@@ -30,7 +30,10 @@ const LEGACY_RULES = ['input', 'url', 'output_format'];
 export const legacyInputSchema = z.object(
   {
     url: audioSchema('url'),
-    output_format: choiceSchema('output_format', LEGACY_OUTPUT_FORMATS).meta({ default: 'text' }).nullish().transform((format) => format ?? 'text'),
+    output_format: choiceSchema('output_format', LEGACY_OUTPUT_FORMATS)
+      .meta({ default: 'text' })
+      .nullish()
+      .transform((format) => format ?? 'text'),
   },
   { error: (issue) => inputObjectProblem(issue.input) },
 );
@@ -47,8 +50,17 @@ export function parseLegacyInput(raw: unknown): LegacyInput {
   if (!result.success) throw reportInputIssue(result.error.issues, LEGACY_RULES);
   return {
     input: {
-      audio: result.data.url, language: null, speakers: null, output_format: 'text', domain: null, efficiency: null,
-      multilingual: null, prompt: null, hotwords: [], post_process: null, custom_prompt: null,
+      audio: result.data.url,
+      language: null,
+      speakers: null,
+      output_format: 'text',
+      domain: null,
+      efficiency: null,
+      multilingual: null,
+      prompt: null,
+      hotwords: [],
+      post_process: null,
+      custom_prompt: null,
       target_language: null,
     },
     legacyFormat: result.data.output_format,

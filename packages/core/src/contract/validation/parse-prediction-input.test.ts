@@ -7,27 +7,61 @@ const SECRET = 'r8_secretKEY1234567890abcdef';
 describe('parsePredictionInput (spec 2.2, 4.5)', () => {
   it('should fill the defaults of spec 2.2 for an input with only audio', () => {
     expect(parsePredictionInput({ audio: LINK }, OPTIONS)).toEqual({
-      audio: LINK, language: null, speakers: null, output_format: 'json', domain: null, efficiency: null,
-      multilingual: null, prompt: null, hotwords: [], post_process: null, custom_prompt: null, target_language: null,
+      audio: LINK,
+      language: null,
+      speakers: null,
+      output_format: 'json',
+      domain: null,
+      efficiency: null,
+      multilingual: null,
+      prompt: null,
+      hotwords: [],
+      post_process: null,
+      custom_prompt: null,
+      target_language: null,
     });
   });
 
   it('should return every parameter normalised', () => {
     const input = {
-      audio: LINK, language: 'English', speakers: 2, output_format: 'srt', domain: 'meeting', efficiency: 'accurate',
-      multilingual: false, prompt: ' Acme ', hotwords: 'Acme, Bob', cut_start: '00:00', cut_duration: -1,
-      post_process: ['summary', 'custom', 'translation'], custom_prompt: 'Jokes?', target_language: 'German',
+      audio: LINK,
+      language: 'English',
+      speakers: 2,
+      output_format: 'srt',
+      domain: 'meeting',
+      efficiency: 'accurate',
+      multilingual: false,
+      prompt: ' Acme ',
+      hotwords: 'Acme, Bob',
+      cut_start: '00:00',
+      cut_duration: -1,
+      post_process: ['summary', 'custom', 'translation'],
+      custom_prompt: 'Jokes?',
+      target_language: 'German',
     };
     expect(parsePredictionInput(input, OPTIONS)).toEqual({
-      audio: LINK, language: 'en', speakers: 2, output_format: 'srt', domain: 'meeting', efficiency: 'accurate',
-      multilingual: false, prompt: 'Acme', hotwords: ['Acme', 'Bob'], post_process: ['summary', 'custom', 'translation'],
-      custom_prompt: 'Jokes?', target_language: 'de',
+      audio: LINK,
+      language: 'en',
+      speakers: 2,
+      output_format: 'srt',
+      domain: 'meeting',
+      efficiency: 'accurate',
+      multilingual: false,
+      prompt: 'Acme',
+      hotwords: ['Acme', 'Bob'],
+      post_process: ['summary', 'custom', 'translation'],
+      custom_prompt: 'Jokes?',
+      target_language: 'de',
     });
   });
 
   it.each([
-    ['missing', undefined], ['null', null], ['a string', 'https://example.com/a.mp3'], ['a list', [LINK]],
-    ['a number', 1], ['true', true],
+    ['missing', undefined],
+    ['null', null],
+    ['a string', 'https://example.com/a.mp3'],
+    ['a list', [LINK]],
+    ['a number', 1],
+    ['true', true],
   ])('should refuse an input that is %s', (_name, raw) => {
     expectInvalid(() => parsePredictionInput(raw, OPTIONS), 'input');
   });
@@ -37,8 +71,15 @@ describe('parsePredictionInput (spec 2.2, 4.5)', () => {
   });
 
   it.each([
-    ['batch_size', 8], ['correction', true], ['debug', true], ['spelling', 'x'], ['stereo', true],
-    ['enhance_asr', true], ['log_progress', false], ['auto_multilingual', true], ['some_future_option', { a: 1 }],
+    ['batch_size', 8],
+    ['correction', true],
+    ['debug', true],
+    ['spelling', 'x'],
+    ['stereo', true],
+    ['enhance_asr', true],
+    ['log_progress', false],
+    ['auto_multilingual', true],
+    ['some_future_option', { a: 1 }],
   ])('should accept and ignore %s', (name, value) => {
     const result = parseWith({ [name]: value });
     expect(result).not.toHaveProperty(name);
@@ -88,15 +129,23 @@ describe('parsePredictionInput (spec 2.2, 4.5)', () => {
 
 describe('secrets in the input (replicate-compat 3, 10.5)', () => {
   it('should not echo the API key of the broken JS client object sent as input', () => {
-    const clientObject = { auth: SECRET, baseUrl: 'https://example.com/v1', userAgent: 'replicate-javascript/0.31.1', fileEncodingStrategy: 'data-uri' };
+    const clientObject = {
+      auth: SECRET,
+      baseUrl: 'https://example.com/v1',
+      userAgent: 'replicate-javascript/0.31.1',
+      fileEncodingStrategy: 'data-uri',
+    };
     const error = expectInvalid(() => parsePredictionInput(clientObject, OPTIONS), 'audio');
     expect(error.message).not.toContain('r8_');
     expect(error.message).not.toContain('example.com/v1');
   });
 
   it.each([
-    ['audio', { audio: 42 }], ['language', { language: 'xx' }], ['speakers', { speakers: 0 }],
-    ['post_process', { post_process: 'summary' }], ['target_language', { post_process: ['translation'] }],
+    ['audio', { audio: 42 }],
+    ['language', { language: 'xx' }],
+    ['speakers', { speakers: 0 }],
+    ['post_process', { post_process: 'summary' }],
+    ['target_language', { post_process: ['translation'] }],
     ['cut_start', { cut_start: 'abc' }],
   ])('should not echo an unknown member when %s is invalid', (param, params) => {
     const error = expectInvalid(() => parseWith({ auth: SECRET, token: { key: SECRET }, ...params }), param);

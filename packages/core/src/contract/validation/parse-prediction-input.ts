@@ -53,7 +53,14 @@ function schemaFor(options: ParseInputOptions): PredictionInputSchema {
   let schema = schemas.get(key);
   if (schema === undefined) {
     if (schemas.size >= MAX_CACHED_SCHEMAS) schemas.clear();
-    schema = buildPredictionInputSchema({ recognitionLanguages, engineName, languageListUrl, identifiesLanguages, llmConfigured, readsAudio });
+    schema = buildPredictionInputSchema({
+      recognitionLanguages,
+      engineName,
+      languageListUrl,
+      identifiesLanguages,
+      llmConfigured,
+      readsAudio,
+    });
     schemas.set(key, schema);
   }
   return schema;

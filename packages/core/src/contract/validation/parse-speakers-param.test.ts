@@ -14,9 +14,16 @@ describe('speakers (spec 2.2, 8)', () => {
   });
 
   it.each([
-    ['0', 0], ['-1', -1], ['1.5', 1.5], ['NaN', Number.NaN],
-    ['Infinity', Number.POSITIVE_INFINITY], ['a numeric string', '2'], ['an empty string', ''],
-    ['true', true], ['a list', [2]], ['an object', { n: 2 }],
+    ['0', 0],
+    ['-1', -1],
+    ['1.5', 1.5],
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['a numeric string', '2'],
+    ['an empty string', ''],
+    ['true', true],
+    ['a list', [2]],
+    ['an object', { n: 2 }],
   ])('should refuse %s', (_name, speakers) => {
     expectInvalid(() => parseWith({ speakers }), 'speakers');
   });

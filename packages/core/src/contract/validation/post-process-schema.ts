@@ -1,8 +1,12 @@
 /** Spec 2.2 / 2.4 / 4.5 rule 1 / 8 `post_process`: the list of post-processing types to run. */
 import { z } from 'zod';
 import {
-  INTERNAL_POST_PROCESS_NAMES, isPostProcessType, MAX_POST_PROCESS_TYPES, OUTPUT_FORMAT_LOOKALIKES,
-  POST_PROCESS_TYPE_NAMES, type PostProcessType,
+  INTERNAL_POST_PROCESS_NAMES,
+  isPostProcessType,
+  MAX_POST_PROCESS_TYPES,
+  OUTPUT_FORMAT_LOOKALIKES,
+  POST_PROCESS_TYPE_NAMES,
+  type PostProcessType,
 } from '../spec/post-process-types.ts';
 import { describeValue } from './invalid-input.ts';
 
@@ -25,7 +29,10 @@ const VALID_TYPES = `valid types: ${POST_PROCESS_TYPE_NAMES.join(', ')}`;
  */
 export function postProcessSchema() {
   const item = z
-    .string({ error: (issue) => `post_process must contain only type names as strings; item ${itemNumber(issue.path)} is ${describeValue(issue.input)}.` })
+    .string({
+      error: (issue) =>
+        `post_process must contain only type names as strings; item ${itemNumber(issue.path)} is ${describeValue(issue.input)}.`,
+    })
     .meta({ enum: [...POST_PROCESS_TYPE_NAMES] });
   return z
     .array(item, { error: (issue) => notAList(issue.input) })
@@ -53,7 +60,9 @@ function notAList(value: unknown): string {
 }
 
 function countProblem(names: readonly string[]): string | undefined {
-  return names.length > MAX_POST_PROCESS_TYPES ? `post_process must contain at most ${MAX_POST_PROCESS_TYPES} types; got ${names.length}.` : undefined;
+  return names.length > MAX_POST_PROCESS_TYPES
+    ? `post_process must contain at most ${MAX_POST_PROCESS_TYPES} types; got ${names.length}.`
+    : undefined;
 }
 
 function typeNameProblem(name: string): string | undefined {

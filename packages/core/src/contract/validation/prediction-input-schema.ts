@@ -39,8 +39,22 @@ export interface InputSchemaOptions {
  * `language_model` is the rule "a language model is configured when post_process is non-empty".
  */
 export const PREDICTION_INPUT_RULES = [
-  'input', 'audio', 'language', 'speakers', 'output_format', 'domain', 'efficiency', 'multilingual', 'prompt',
-  'hotwords', 'cut_start', 'cut_duration', 'post_process', 'language_model', 'custom_prompt', 'target_language',
+  'input',
+  'audio',
+  'language',
+  'speakers',
+  'output_format',
+  'domain',
+  'efficiency',
+  'multilingual',
+  'prompt',
+  'hotwords',
+  'cut_start',
+  'cut_duration',
+  'post_process',
+  'language_model',
+  'custom_prompt',
+  'target_language',
 ] as const;
 
 /** The parameters whose rules do not depend on the configuration, built once (a zod schema is immutable). */
@@ -58,7 +72,8 @@ const FIXED = {
   custom_prompt: customPromptSchema(),
 };
 
-const DESCRIPTION = 'Spec 2.2. Unknown members and the ignored parameters (batch_size, correction, debug, spelling, stereo, enhance_asr, log_progress, auto_multilingual) are accepted and have no effect.';
+const DESCRIPTION =
+  'Spec 2.2. Unknown members and the ignored parameters (batch_size, correction, debug, spelling, stereo, enhance_asr, log_progress, auto_multilingual) are accepted and have no effect.';
 
 /**
  * Builds the schema of a creation `input` for one configuration.
@@ -91,28 +106,42 @@ export function buildPredictionInputSchema(options: InputSchemaOptions) {
   };
   return z
     .object(shape, { error: (issue) => inputObjectProblem(issue.input) })
-    .superRefine((input, ctx) => {
-      const failed = new Set(ctx.issues.map((issue) => issue.path?.[0]));
-      if (failed.has(undefined) || failed.has('post_process')) return;
-      const types = input.post_process;
-      if (types !== null && types.length > 0 && !options.llmConfigured) {
-        const message = 'post_process needs a language model, and none is configured on this server; leave post_process out or ask the operator to configure one.';
-        ctx.addIssue({ code: 'custom', path: ['post_process'], params: { rule: 'language_model' }, message });
-      }
-      const customProblem = failed.has('custom_prompt') ? undefined : customPromptProblem(input.custom_prompt, types);
-      if (customProblem !== undefined) ctx.addIssue({ code: 'custom', path: ['custom_prompt'], message: customProblem });
-      const targetProblem = failed.has('target_language') ? undefined : targetLanguageProblem(input.target_language, types, options.languageListUrl);
-      if (targetProblem !== undefined) ctx.addIssue({ code: 'custom', path: ['target_language'], message: targetProblem });
-    }, { when: () => true })
+    .superRefine(
+      (input, ctx) => {
+        const failed = new Set(ctx.issues.map((issue) => issue.path?.[0]));
+        if (failed.has(undefined) || failed.has('post_process')) return;
+        const types = input.post_process;
+        if (types !== null && types.length > 0 && !options.llmConfigured) {
+          const message =
+            'post_process needs a language model, and none is configured on this server; leave post_process out or ask the operator to configure one.';
+          ctx.addIssue({ code: 'custom', path: ['post_process'], params: { rule: 'language_model' }, message });
+        }
+        const customProblem = failed.has('custom_prompt') ? undefined : customPromptProblem(input.custom_prompt, types);
+        if (customProblem !== undefined) ctx.addIssue({ code: 'custom', path: ['custom_prompt'], message: customProblem });
+        const targetProblem = failed.has('target_language')
+          ? undefined
+          : targetLanguageProblem(input.target_language, types, options.languageListUrl);
+        if (targetProblem !== undefined) ctx.addIssue({ code: 'custom', path: ['target_language'], message: targetProblem });
+      },
+      { when: () => true },
+    )
     .describe(DESCRIPTION)
     .transform((input): PredictionInput => toPredictionInput(input as typeof input & { audio?: string }));
 }
 
 function toPredictionInput(input: {
-  audio?: string; language: string | null; speakers: number | null; output_format: PredictionInput['output_format'];
-  domain: PredictionInput['domain']; efficiency: PredictionInput['efficiency']; multilingual: boolean | null;
-  prompt: string | null; hotwords: string[]; post_process: PostProcessType[] | null;
-  custom_prompt?: string | null | undefined; target_language: string | null;
+  audio?: string;
+  language: string | null;
+  speakers: number | null;
+  output_format: PredictionInput['output_format'];
+  domain: PredictionInput['domain'];
+  efficiency: PredictionInput['efficiency'];
+  multilingual: boolean | null;
+  prompt: string | null;
+  hotwords: string[];
+  post_process: PostProcessType[] | null;
+  custom_prompt?: string | null | undefined;
+  target_language: string | null;
 }): PredictionInput {
   const types = input.post_process;
   return {

@@ -5,9 +5,7 @@
 export const OUTPUT_FORMATS = ['json', 'json2', 'text', 'srt', 'lrc'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export const DOMAINS = [
-  'auto', 'general', 'telephonic', 'meeting', 'surveillance', 'song', 'studio', 'news', 'experimental',
-] as const;
+export const DOMAINS = ['auto', 'general', 'telephonic', 'meeting', 'surveillance', 'song', 'studio', 'news', 'experimental'] as const;
 export type Domain = (typeof DOMAINS)[number];
 
 export const EFFICIENCIES = ['fast', 'balanced', 'accurate'] as const;

@@ -15,7 +15,9 @@ import { listEngineLanguages } from './language-schema.ts';
  * @returns a schema whose output is the domain or null; its issue lists the values.
  */
 export function domainSchema() {
-  return choiceSchema('domain', DOMAINS, true).nullish().transform((domain) => domain ?? null);
+  return choiceSchema('domain', DOMAINS, true)
+    .nullish()
+    .transform((domain) => domain ?? null);
 }
 
 /**
@@ -24,7 +26,9 @@ export function domainSchema() {
  * @returns a schema whose output is the efficiency or null; its issue lists the values.
  */
 export function efficiencySchema() {
-  return choiceSchema('efficiency', EFFICIENCIES, true).nullish().transform((efficiency) => efficiency ?? null);
+  return choiceSchema('efficiency', EFFICIENCIES, true)
+    .nullish()
+    .transform((efficiency) => efficiency ?? null);
 }
 
 /** What the multilingual check needs to know about the configured recognition engine. */
@@ -49,7 +53,10 @@ export interface MultilingualOptions {
  *   on an engine that cannot identify languages (the detail names the engine, its languages and the fix).
  */
 export function multilingualSchema(engine: MultilingualOptions) {
-  const languages = engine.recognitionLanguages === 'any' ? 'its languages one recording at a time' : `only ${listEngineLanguages(engine.recognitionLanguages)}`;
+  const languages =
+    engine.recognitionLanguages === 'any'
+      ? 'its languages one recording at a time'
+      : `only ${listEngineLanguages(engine.recognitionLanguages)}`;
   const unavailable = `multilingual true is not available: the configured recognition engine ${engine.engineName} recognises ${languages} and cannot detect several languages in one recording. Send multilingual false or null, or use a multilingual engine (an OpenAI-compatible server, or sherpa-onnx with Whisper).`;
   return z
     .boolean({ error: (issue) => `multilingual must be true, false or null; got ${describeValue(issue.input)}.` })

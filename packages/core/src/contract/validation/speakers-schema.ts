@@ -16,7 +16,8 @@ import { describeValue } from './invalid-input.ts';
  *   fractions, strings, booleans, lists, objects) carries the one detail of this parameter.
  */
 export function speakersSchema() {
-  const error = (issue: { input?: unknown }) => `speakers must be a whole number of at least 1, or null to estimate it; got ${describeValue(issue.input)}.`;
+  const error = (issue: { input?: unknown }) =>
+    `speakers must be a whole number of at least 1, or null to estimate it; got ${describeValue(issue.input)}.`;
   return z
     .number({ error })
     .min(1, { error })

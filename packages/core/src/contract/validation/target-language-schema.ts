@@ -16,7 +16,10 @@ import { describeValue } from './invalid-input.ts';
 export function targetLanguageSchema(languageListUrl?: string) {
   const seeList = languageListReference(languageListUrl);
   return z
-    .string({ error: (issue) => `target_language must be a language code or English name such as "de" or "German"; got ${describeValue(issue.input)}. ${seeList}` })
+    .string({
+      error: (issue) =>
+        `target_language must be a language code or English name such as "de" or "German"; got ${describeValue(issue.input)}. ${seeList}`,
+    })
     .meta({
       description: 'Required when post_process contains translation or translated_subtitles: a code or English name of spec 2.5.',
       examples: LANGUAGES.slice(0, 3).map((language) => language.code),
@@ -26,7 +29,10 @@ export function targetLanguageSchema(languageListUrl?: string) {
       if (value === undefined || value === null || value.trim() === '') return null;
       const language = findLanguage(value);
       if (language !== undefined) return language.code;
-      ctx.addIssue({ code: 'custom', message: `target_language ${describeValue(value)} is not a supported language code or English name. ${seeList}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `target_language ${describeValue(value)} is not a supported language code or English name. ${seeList}`,
+      });
       return z.NEVER;
     });
 }
@@ -39,7 +45,11 @@ export function targetLanguageSchema(languageListUrl?: string) {
  * @param languageListUrl absolute URL of the service's language list, named in the detail.
  * @returns the 422 detail when the rule is broken, or undefined.
  */
-export function targetLanguageProblem(code: string | null, types: readonly PostProcessType[] | null, languageListUrl?: string): string | undefined {
+export function targetLanguageProblem(
+  code: string | null,
+  types: readonly PostProcessType[] | null,
+  languageListUrl?: string,
+): string | undefined {
   const needing = typeNeedingTargetLanguage(types);
   if (needing === undefined || code !== null) return undefined;
   return `target_language is required when post_process contains "${needing}": give a language code or English name such as "de" or "German". ${languageListReference(languageListUrl)}`;

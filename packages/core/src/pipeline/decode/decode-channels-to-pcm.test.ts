@@ -23,7 +23,9 @@ afterAll(async () => {
 async function channelSamples(path: string, channel: number): Promise<Int16Array> {
   const header = await readWavHeader(path);
   const bytes = await readFile(path);
-  const all = new Int16Array(bytes.buffer.slice(bytes.byteOffset + header.dataOffset, bytes.byteOffset + header.dataOffset + header.dataBytes));
+  const all = new Int16Array(
+    bytes.buffer.slice(bytes.byteOffset + header.dataOffset, bytes.byteOffset + header.dataOffset + header.dataBytes),
+  );
   return all.filter((_, i) => i % header.channels === channel);
 }
 
@@ -33,7 +35,10 @@ describe('decodeChannelsToPcm', () => {
     const decoded = await decodeChannelsToPcm(STEREO, [left, right]);
     expect(decoded.map((d) => d.durationSeconds)).toEqual([5, 5]);
     expect(decoded[0]!.bytes).toBe((await stat(left)).size);
-    for (const [path, channel] of [[left, 0], [right, 1]] as const) {
+    for (const [path, channel] of [
+      [left, 0],
+      [right, 1],
+    ] as const) {
       expect(await readWavHeader(path)).toMatchObject({ sampleRate: 16000, channels: 1, bitsPerSample: 16 });
       const [got, expected] = [await channelSamples(path, 0), await channelSamples(STEREO, channel)];
       expect(got.length).toBe(80_000);

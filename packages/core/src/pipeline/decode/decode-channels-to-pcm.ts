@@ -39,16 +39,37 @@ export interface DecodeChannelsOptions {
  *   stderr only in `cause`; or "The recording is longer than its header says"), `media_no_audio` (zero samples),
  *   `media_too_large` (over 24 h, or over the disk budget), param `audio`; the signal's reason on abort.
  */
-export async function decodeChannelsToPcm(inputPath: string, outputPaths: readonly string[], options: DecodeChannelsOptions = {}): Promise<DecodedPcm[]> {
+export async function decodeChannelsToPcm(
+  inputPath: string,
+  outputPaths: readonly string[],
+  options: DecodeChannelsOptions = {},
+): Promise<DecodedPcm[]> {
   if (outputPaths.length < 1 || outputPaths.length > 8) throw new RangeError('decodeChannelsToPcm takes 1 to 8 output paths');
   const n = outputPaths.length;
   const folder = path.dirname(path.resolve(outputPaths[0]!));
   const limit = planDecodeLimit(options.statedSeconds ?? Number.NaN, n, await measureFolderBytes(folder), await sizeOf(inputPath));
   const splits = outputPaths.map((_, i) => `[s${i}]`).join('');
-  const pans = outputPaths.map((_, i) => `[s${i}]pan=mono|c0=c${i},aresample=16000,atrim=end_sample=${limit.stopAfterSamples}[c${i}]`).join(';');
+  const pans = outputPaths
+    .map((_, i) => `[s${i}]pan=mono|c0=c${i},aresample=16000,atrim=end_sample=${limit.stopAfterSamples}[c${i}]`)
+    .join(';');
   const args = ['-nostdin', '-v', 'error', '-protocol_whitelist', 'file', '-i', `file:${inputPath}`];
   args.push('-filter_complex', `[0:a:0]${SMALL_FRAMES_FILTER},asplit=${n}${splits};${pans}`);
-  outputPaths.forEach((output, i) => args.push('-map', `[c${i}]`, '-fs', String(limit.maxFileBytes), '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', '-y', `file:${output}`));
+  outputPaths.forEach((output, i) =>
+    args.push(
+      '-map',
+      `[c${i}]`,
+      '-fs',
+      String(limit.maxFileBytes),
+      '-ar',
+      '16000',
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      'wav',
+      '-y',
+      `file:${output}`,
+    ),
+  );
   try {
     const run = await runMediaTool('ffmpeg', args, {
       timeoutMs: options.timeoutMs ?? 30 * 60_000,
@@ -68,7 +89,8 @@ export async function decodeChannelsToPcm(inputPath: string, outputPaths: readon
 async function describeOutput(output: string, limit: DecodeLimit): Promise<DecodedPcm> {
   const header = await readWavHeader(output);
   const samples = Math.floor(header.dataBytes / (2 * header.channels));
-  if (samples === 0) throw new AppError('media_no_audio', 'The file has no audio track (it decodes to silence of zero length).', { param: 'audio' });
+  if (samples === 0)
+    throw new AppError('media_no_audio', 'The file has no audio track (it decodes to silence of zero length).', { param: 'audio' });
   assertDecodedWithin(limit, samples, (await stat(output)).size);
   return { durationSeconds: samples / header.sampleRate, bytes: header.dataOffset + header.dataBytes };
 }

@@ -30,7 +30,11 @@ function out(): string {
   return join(dir, `decoded-${count}.wav`);
 }
 
-const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 describe('decodeToPcm', () => {
   describe('when the input has audio', () => {
@@ -65,8 +69,25 @@ describe('decodeToPcm', () => {
 
     it('should take the audio track of a video', async () => {
       const video = join(dir, 'clip.mp4');
-      await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=160x120:rate=10',
-        '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:v', 'mpeg4', '-c:a', 'aac', '-shortest', video]);
+      await run('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=duration=2:size=160x120:rate=10',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:duration=2',
+        '-c:v',
+        'mpeg4',
+        '-c:a',
+        'aac',
+        '-shortest',
+        video,
+      ]);
       const result = await decodeToPcm(video, out());
       expect(result.durationSeconds).toBeGreaterThan(1.9);
       expect(result.durationSeconds).toBeLessThan(2.2);
@@ -152,8 +173,13 @@ describe('decodeToPcm', () => {
       process.env.FFMPEG_PATH = recorder.script;
       const outputs = [out(), out()];
       try {
-        for (const [output, audioFilter] of [[outputs[0]!, undefined], [outputs[1]!, 'highpass=f=300,lowpass=f=3400']] as const) {
-          const error = await failure(decodeToPcm(bomb, output, { statedSeconds: durationSeconds, ...(audioFilter ? { audioFilter } : {}) }));
+        for (const [output, audioFilter] of [
+          [outputs[0]!, undefined],
+          [outputs[1]!, 'highpass=f=300,lowpass=f=3400'],
+        ] as const) {
+          const error = await failure(
+            decodeToPcm(bomb, output, { statedSeconds: durationSeconds, ...(audioFilter ? { audioFilter } : {}) }),
+          );
           expect(isAppError(error, 'media_unreadable'), String(error)).toBe(true);
           expect(error.message).toMatch(/^The recording is longer than its header says: it states 10 s/);
           expect(await exists(output)).toBe(false);

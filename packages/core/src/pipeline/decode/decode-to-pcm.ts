@@ -55,9 +55,27 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
   const channels = options.channels ?? 1;
   const folder = path.dirname(path.resolve(outputPath));
   const limit = planDecodeLimit(options.statedSeconds ?? Number.NaN, 1, await measureFolderBytes(folder), await sizeOf(inputPath));
-  const filters = [SMALL_FRAMES_FILTER, ...(options.audioFilter ? [options.audioFilter] : []), `aresample=${sampleRate}`, `atrim=end_sample=${limit.stopAfterSamples}`];
+  const filters = [
+    SMALL_FRAMES_FILTER,
+    ...(options.audioFilter ? [options.audioFilter] : []),
+    `aresample=${sampleRate}`,
+    `atrim=end_sample=${limit.stopAfterSamples}`,
+  ];
   const args = ['-nostdin', '-v', 'error', '-protocol_whitelist', 'file', '-i', `file:${inputPath}`, '-vn', '-af', filters.join(',')];
-  args.push('-fs', String(limit.maxFileBytes), '-ac', String(channels), '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 'wav', '-y', `file:${outputPath}`);
+  args.push(
+    '-fs',
+    String(limit.maxFileBytes),
+    '-ac',
+    String(channels),
+    '-ar',
+    String(sampleRate),
+    '-c:a',
+    'pcm_s16le',
+    '-f',
+    'wav',
+    '-y',
+    `file:${outputPath}`,
+  );
   try {
     const run = await runMediaTool('ffmpeg', args, {
       timeoutMs: options.timeoutMs ?? 30 * 60_000,
@@ -69,7 +87,8 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
     if (run.exitCode !== 0) throw await explainFailure(inputPath, run.stderr);
     const header = await readWavHeader(outputPath);
     const samples = Math.floor(header.dataBytes / (2 * header.channels));
-    if (samples === 0) throw new AppError('media_no_audio', 'The file has no audio track (it decodes to silence of zero length).', { param: 'audio' });
+    if (samples === 0)
+      throw new AppError('media_no_audio', 'The file has no audio track (it decodes to silence of zero length).', { param: 'audio' });
     assertDecodedWithin(limit, samples, (await stat(outputPath)).size);
     return { durationSeconds: samples / header.sampleRate, bytes: header.dataOffset + header.dataBytes };
   } catch (error) {

@@ -95,7 +95,10 @@ describe('readWavHeader', () => {
   ])('should throw media_unreadable for %s', async (_name, content) => {
     const path = join(dir, 'bad.wav');
     await writeFile(path, content);
-    const error = await readWavHeader(path).then(() => null, (caught: unknown) => caught);
+    const error = await readWavHeader(path).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect(isAppError(error, 'media_unreadable')).toBe(true);
   });
 });

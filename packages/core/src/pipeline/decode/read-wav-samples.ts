@@ -31,7 +31,7 @@ export async function readWavHeader(path: string): Promise<WavHeader> {
     const riff = await readAt(file, 0, 12);
     if (riff.toString('latin1', 0, 4) !== 'RIFF' || riff.toString('latin1', 8, 12) !== 'WAVE') throw notWav('no RIFF/WAVE header');
     let format: Pick<WavHeader, 'sampleRate' | 'channels' | 'bitsPerSample'> | null = null;
-    for (let offset = 12; offset + 8 <= size; ) {
+    for (let offset = 12; offset + 8 <= size;) {
       const chunk = await readAt(file, offset, 8);
       const id = chunk.toString('latin1', 0, 4);
       const length = chunk.readUInt32LE(4);
@@ -70,7 +70,7 @@ export async function* readWavChunks(path: string, chunkSamples: number): AsyncG
   let pending = new Uint8Array(chunkBytes);
   let filled = 0;
   for await (const piece of stream as AsyncIterable<Buffer>) {
-    for (let used = 0; used < piece.length; ) {
+    for (let used = 0; used < piece.length;) {
       const take = Math.min(chunkBytes - filled, piece.length - used);
       pending.set(piece.subarray(used, used + take), filled);
       filled += take;

@@ -77,4 +77,3 @@ describe('assertDecodedWithin', () => {
     expect(error.message).toMatch(/working space/);
   });
 });
-

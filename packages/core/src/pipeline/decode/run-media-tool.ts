@@ -33,7 +33,10 @@ export function runMediaTool(
   return new Promise((resolve, reject) => {
     options.signal?.throwIfAborted();
     const command = (tool === 'ffmpeg' ? process.env.FFMPEG_PATH : process.env.FFPROBE_PATH) || tool;
-    const child = spawnTrackedChild(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(options.recordIn ? { recordIn: options.recordIn } : {}) });
+    const child = spawnTrackedChild(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.recordIn ? { recordIn: options.recordIn } : {}),
+    });
     const stdout = collect(child.stdout!, options.maxStdoutBytes ?? 4 * 1024 * 1024, 'head');
     const stderr = collect(child.stderr!, STDERR_TAIL_BYTES, 'tail');
     let timedOut = false;

@@ -17,7 +17,10 @@ describe('assignSpeakers', () => {
       { start: 4.1, end: 6.5, text: 'hi back', speaker: 'SPEAKER_2', language: 'en', words: words.slice(2) },
     ]);
     // SPEAKER_2 of the turns spoke first: it becomes SPEAKER_1, with both of its turns (4 + 3 s).
-    expect(result.speakers).toEqual([{ label: 'SPEAKER_1', duration: 7 }, { label: 'SPEAKER_2', duration: 5 }]);
+    expect(result.speakers).toEqual([
+      { label: 'SPEAKER_1', duration: 7 },
+      { label: 'SPEAKER_2', duration: 5 },
+    ]);
   });
 
   it('should keep a segment whole, text unchanged, when all its words have one speaker', () => {

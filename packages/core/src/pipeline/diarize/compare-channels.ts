@@ -33,7 +33,10 @@ export async function compareChannels(leftWav: string, rightWav: string, signal?
   const activeLeft = activeFrames(left.subarray(0, frames));
   const activeRight = activeFrames(right.subarray(0, frames));
   const either = [...Array(frames).keys()].filter((i) => activeLeft[i] || activeRight[i]);
-  const envelopeCorrelation = correlation(either.map((i) => left[i]!), either.map((i) => right[i]!));
+  const envelopeCorrelation = correlation(
+    either.map((i) => left[i]!),
+    either.map((i) => right[i]!),
+  );
   const activeFractions: [number, number] = [fraction(activeLeft), fraction(activeRight)];
   const separate = activeFractions.every((f) => f >= MIN_ACTIVE_FRACTION) && envelopeCorrelation < MAX_SEPARATE_CORRELATION;
   return { separate, envelopeCorrelation, activeFractions };

@@ -45,14 +45,14 @@ function ourFrames(samples: Float32Array, settings: MfccSettings, hop: number, s
 const DIARIZER: MfccSettings = { frameSamples: 512, sampleRate: 16000, melBands: 40, coefficients: 20 };
 
 describe('createMfccExtractor', () => {
-  it('should give meyda\'s MFCCs bit for bit with the diarizer\'s settings on real speech', async () => {
+  it("should give meyda's MFCCs bit for bit with the diarizer's settings on real speech", async () => {
     const samples = await readSamples('multispeaker/pyannote_sample.wav');
     const expected = meydaFrames(samples, DIARIZER, 256, 3);
     expect(expected.length).toBeGreaterThan(600);
     expect(ourFrames(samples, DIARIZER, 256, 3)).toEqual(expected);
   });
 
-  it('should give meyda\'s MFCCs bit for bit with other sizes, band counts and coefficient counts', async () => {
+  it("should give meyda's MFCCs bit for bit with other sizes, band counts and coefficient counts", async () => {
     const samples = await readSamples('jfk.wav');
     for (const settings of [
       { frameSamples: 1024, sampleRate: 16000, melBands: 26, coefficients: 13 },
@@ -64,7 +64,7 @@ describe('createMfccExtractor', () => {
     }
   });
 
-  it('should give meyda\'s values for silence and for a full-scale square wave', () => {
+  it("should give meyda's values for silence and for a full-scale square wave", () => {
     const silence = new Float32Array(512);
     const square = Float32Array.from({ length: 512 }, (_, i) => (i % 16 < 8 ? 32767 : -32768));
     for (const samples of [silence, square]) {

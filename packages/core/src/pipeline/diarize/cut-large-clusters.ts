@@ -36,7 +36,10 @@ export function cutLargeClusters(
     const frames = spreadWindowLabels(windows, cut, frameCount);
     const sizes = new Map<number, number>();
     for (const label of frames) sizes.set(label, (sizes.get(label) ?? 0) + 1);
-    const large = [...sizes].filter(([, size]) => size >= minFrames).map(([label]) => label).sort((a, b) => a - b);
+    const large = [...sizes]
+      .filter(([, size]) => size >= minFrames)
+      .map(([label]) => label)
+      .sort((a, b) => a - b);
     if (best.cut.length === 0 || Math.abs(large.length - wanted) < Math.abs(best.large.length - wanted)) best = { cut, large };
     if (large.length >= wanted) break;
   }

@@ -72,7 +72,12 @@ describe('diarizationErrorRate', () => {
 describe('matchMaximumWeight', () => {
   it('should find the best assignment where greedy fails', () => {
     // Greedy takes 9 (row 0 → col 0) and then 1; the best is 8 + 7.
-    expect(matchMaximumWeight([[9, 8], [7, 1]])).toEqual([1, 0]);
+    expect(
+      matchMaximumWeight([
+        [9, 8],
+        [7, 1],
+      ]),
+    ).toEqual([1, 0]);
   });
 
   it('should leave rows unmatched when there are more rows than columns', () => {
@@ -80,9 +85,15 @@ describe('matchMaximumWeight', () => {
   });
 
   it('should reach the brute-force optimum on random matrices', () => {
-    const matrix = fc.integer({ min: 1, max: 4 }).chain((rows) =>
-      fc.integer({ min: 1, max: 4 }).chain((cols) => fc.array(fc.array(fc.integer({ min: 0, max: 20 }), { minLength: cols, maxLength: cols }), { minLength: rows, maxLength: rows })),
-    );
+    const matrix = fc
+      .integer({ min: 1, max: 4 })
+      .chain((rows) =>
+        fc
+          .integer({ min: 1, max: 4 })
+          .chain((cols) =>
+            fc.array(fc.array(fc.integer({ min: 0, max: 20 }), { minLength: cols, maxLength: cols }), { minLength: rows, maxLength: rows }),
+          ),
+      );
     fc.assert(
       fc.property(matrix, (weights) => {
         const match = matchMaximumWeight(weights);

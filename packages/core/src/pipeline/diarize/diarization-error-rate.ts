@@ -66,9 +66,14 @@ export function diarizationErrorRate(
   return { der, missed, falseAlarm, confusion, total, mapping };
 }
 
-function scoredRegions(reference: readonly SpeakerTurn[], hypothesis: readonly SpeakerTurn[], options: DiarizationErrorOptions): TimeRegion[] {
+function scoredRegions(
+  reference: readonly SpeakerTurn[],
+  hypothesis: readonly SpeakerTurn[],
+  options: DiarizationErrorOptions,
+): TimeRegion[] {
   const all = [...reference, ...hypothesis];
-  const whole = options.uem ?? (all.length === 0 ? [] : [{ start: Math.min(...all.map((t) => t.start)), end: Math.max(...all.map((t) => t.end)) }]);
+  const whole =
+    options.uem ?? (all.length === 0 ? [] : [{ start: Math.min(...all.map((t) => t.start)), end: Math.max(...all.map((t) => t.end)) }]);
   const collar = options.collar ?? 0;
   if (collar <= 0) return mergeRegions(whole);
   const around = reference.flatMap((turn) => [turn.start, turn.end]).map((t) => ({ start: t - collar, end: t + collar }));
@@ -79,17 +84,19 @@ function scoredRegions(reference: readonly SpeakerTurn[], hypothesis: readonly S
 function clipTurns(turns: readonly SpeakerTurn[], scored: readonly TimeRegion[]): SpeakerTurn[] {
   const bySpeaker = new Map<string, SpeakerTurn[]>();
   for (const turn of turns) bySpeaker.set(turn.speaker, [...(bySpeaker.get(turn.speaker) ?? []), turn]);
-  return [...bySpeaker].flatMap(([speaker, own]) =>
-    clipToRegions(mergeRegions(own), scored).map((region) => ({ ...region, speaker })),
-  );
+  return [...bySpeaker].flatMap(([speaker, own]) => clipToRegions(mergeRegions(own), scored).map((region) => ({ ...region, speaker })));
 }
 
 /** Sweeps the turn boundaries; each stretch between two boundaries with any speaker becomes a piece. */
 function cutIntoPieces(reference: SpeakerTurn[], hypothesis: SpeakerTurn[]): Piece[] {
   type Event = { time: number; delta: 1 | -1; speaker: string; side: 'reference' | 'hypothesis' };
   const events: Event[] = [];
-  for (const [side, turns] of [['reference', reference], ['hypothesis', hypothesis]] as const) {
-    for (const turn of turns) events.push({ time: turn.start, delta: 1, speaker: turn.speaker, side }, { time: turn.end, delta: -1, speaker: turn.speaker, side });
+  for (const [side, turns] of [
+    ['reference', reference],
+    ['hypothesis', hypothesis],
+  ] as const) {
+    for (const turn of turns)
+      events.push({ time: turn.start, delta: 1, speaker: turn.speaker, side }, { time: turn.end, delta: -1, speaker: turn.speaker, side });
   }
   events.sort((a, b) => a.time - b.time);
   const active = { reference: new Set<string>(), hypothesis: new Set<string>() };

@@ -53,7 +53,9 @@ const WINDOWS_PER_SLICE = 1000;
  */
 export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
   if (input.speech.length === 0 || input.speakers === 1) return oneSpeaker(input.speech);
-  const speech = input.quietSpeech ? addQuietSpeech(input.speech, input.quietSpeech) : await findQuietSpeech(input.wavPath, input.speech, { signal: input.signal });
+  const speech = input.quietSpeech
+    ? addQuietSpeech(input.speech, input.quietSpeech)
+    : await findQuietSpeech(input.wavPath, input.speech, { signal: input.signal });
   input = { ...input, speech };
   return fillShortPauses(await diarizeSpeech(input));
 }
@@ -74,7 +76,13 @@ async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTur
     return framesToTurns(input.speech, times, regions, await resegmentFrames(frames, regions, given.labels, given.count, input.signal));
   }
   const initialLabels = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
-  const estimated = await estimateSpeakerCount(frames, regions, initialLabels, Math.min(MAX_ESTIMATED_SPEAKERS, windows.length), input.signal);
+  const estimated = await estimateSpeakerCount(
+    frames,
+    regions,
+    initialLabels,
+    Math.min(MAX_ESTIMATED_SPEAKERS, windows.length),
+    input.signal,
+  );
   if (estimated.count === 1 || estimated.labels === undefined) return oneSpeaker(input.speech);
   return framesToTurns(input.speech, times, regions, estimated.labels);
 }
@@ -86,7 +94,12 @@ async function speechFrames(input: BuiltinDiarizationInput): Promise<{ frames: F
 }
 
 /** embedWindows a slice of windows at a time with the event loop in between (~0.1 s of work each; same vectors). */
-async function embedInSlices(windows: readonly FrameWindow[], frames: FrameMatrix, model: BackgroundModel, signal?: AbortSignal): Promise<Float64Array[]> {
+async function embedInSlices(
+  windows: readonly FrameWindow[],
+  frames: FrameMatrix,
+  model: BackgroundModel,
+  signal?: AbortSignal,
+): Promise<Float64Array[]> {
   const vectors: Float64Array[] = [];
   for (let at = 0; at < windows.length; at += WINDOWS_PER_SLICE) {
     vectors.push(...embedWindows(windows.slice(at, at + WINDOWS_PER_SLICE), frames, model));

@@ -22,7 +22,10 @@ let quietSpeech: VadInterval[];
 beforeAll(async () => {
   reference = parseRttm(await readFile(audioPath('multispeaker/ami_debug_tst01.rttm'), 'utf8'));
   uem = parseUem(await readFile(audioPath('multispeaker/ami_debug_tst01.uem'), 'utf8'));
-  ({ speech, quietSpeech } = await detectSpeechLevels(AMI, { modelPath: resolveDefaultVadModelPath(), quietThreshold: QUIET_SPEECH_ONSET }));
+  ({ speech, quietSpeech } = await detectSpeechLevels(AMI, {
+    modelPath: resolveDefaultVadModelPath(),
+    quietThreshold: QUIET_SPEECH_ONSET,
+  }));
 });
 
 describe('the built-in diarizer on far-field meeting audio (ami_debug_tst01)', () => {

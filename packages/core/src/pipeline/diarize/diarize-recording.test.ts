@@ -69,15 +69,41 @@ describe('diarizeRecording with the built-in diarizer', () => {
 
   it('should find one speaker in three LibriVox clips of one reader joined, without speakers', async () => {
     const joined = path.join(scratch, 'librivox-one-reader.wav');
-    const clips = ['0870', '0880', '0890'].map((n) => audioPath(`librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb-${n}.wav`));
-    await promisify(execFile)('ffmpeg', ['-v', 'error', '-nostdin', ...clips.flatMap((clip) => ['-i', clip]), '-filter_complex', '[0:a][1:a][2:a]concat=n=3:v=0:a=1', '-ar', '16000', '-ac', '1', joined]);
+    const clips = ['0870', '0880', '0890'].map((n) =>
+      audioPath(`librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb-${n}.wav`),
+    );
+    await promisify(execFile)('ffmpeg', [
+      '-v',
+      'error',
+      '-nostdin',
+      ...clips.flatMap((clip) => ['-i', clip]),
+      '-filter_complex',
+      '[0:a][1:a][2:a]concat=n=3:v=0:a=1',
+      '-ar',
+      '16000',
+      '-ac',
+      '1',
+      joined,
+    ]);
     expect(labelsOf(await diarizeRecording({ wavPath: joined, speech: await vad(joined), speakers: null }))).toEqual(['SPEAKER_1']);
   });
 
   it('should estimate two speakers, changing at the join, for jfk.wav followed by a LibriSpeech reader', async () => {
     const joined = path.join(scratch, 'jfk-then-librispeech.wav');
     const inputs = ['-i', audioPath('jfk.wav'), '-i', audioPath('librispeech-test-clean/1089-134686-0000.wav')];
-    await promisify(execFile)('ffmpeg', ['-v', 'error', '-nostdin', ...inputs, '-filter_complex', '[0:a][1:a]concat=n=2:v=0:a=1', '-ar', '16000', '-ac', '1', joined]);
+    await promisify(execFile)('ffmpeg', [
+      '-v',
+      'error',
+      '-nostdin',
+      ...inputs,
+      '-filter_complex',
+      '[0:a][1:a]concat=n=2:v=0:a=1',
+      '-ar',
+      '16000',
+      '-ac',
+      '1',
+      joined,
+    ]);
     const turns = await diarizeRecording({ wavPath: joined, speech: await vad(joined), speakers: null });
     expect(labelsOf(turns)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
     const change = turns.find((turn) => turn.speaker === 'SPEAKER_2')!.start;
@@ -125,7 +151,10 @@ describe('diarizeRecording with sherpa-onnx demanded', () => {
     await writeFile(path.join(modelsDir, '3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx'), fakeOnnx());
     // onnxruntime aborts the process that loads a damaged model: only the diarization child process dies.
     const error = await diarizeRecording({ wavPath: SAMPLE, speech, speakers: 2, modelsDir }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'engine_unavailable', message: expect.stringMatching(/^Speaker diarization (was killed|exited|failed)/) });
+    expect(error).toMatchObject({
+      code: 'engine_unavailable',
+      message: expect.stringMatching(/^Speaker diarization (was killed|exited|failed)/),
+    });
   });
 });
 

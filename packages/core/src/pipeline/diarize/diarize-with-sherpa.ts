@@ -15,8 +15,7 @@ export interface SherpaDiarizationInput {
 }
 
 type ChildMessage =
-  | { type: 'done'; segments: { start: number; end: number; speaker: number }[] }
-  | { type: 'error'; code: AppErrorCode; message: string };
+  { type: 'done'; segments: { start: number; end: number; speaker: number }[] } | { type: 'error'; code: AppErrorCode; message: string };
 
 const CHILD_SCRIPT = fileURLToPath(new URL('./diarize-with-sherpa.child.cjs', import.meta.url));
 const STDERR_TAIL_BYTES = 4096;
@@ -73,7 +72,9 @@ function runChild(options: Record<string, unknown>, signal?: AbortSignal): Promi
       if (message.type === 'done') finish(() => resolve(message.segments));
       else finish(() => reject(new AppError(message.code, `Speaker diarization failed: ${message.message}`)));
     });
-    child.on('error', (error) => finish(() => reject(new AppError('engine_unavailable', `Speaker diarization could not start: ${error.message}`, { cause: error }))));
+    child.on('error', (error) =>
+      finish(() => reject(new AppError('engine_unavailable', `Speaker diarization could not start: ${error.message}`, { cause: error }))),
+    );
     child.on('close', (code, killedBy) => {
       const how = killedBy === null ? `exited with code ${code}` : `was killed by ${killedBy}`;
       const cause = new Error(stderr.trim() || how);

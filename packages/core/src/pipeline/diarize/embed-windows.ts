@@ -21,7 +21,7 @@ const MIN_WINDOW_FRAMES = HOP_FRAMES;
  */
 export function cutWindows(regions: Uint32Array): FrameWindow[] {
   const windows: FrameWindow[] = [];
-  for (let start = 0; start < regions.length; ) {
+  for (let start = 0; start < regions.length;) {
     let end = start;
     while (end < regions.length && regions[end] === regions[start]) end += 1;
     if (end - start >= MIN_WINDOW_FRAMES) {
@@ -60,12 +60,18 @@ export function spreadWindowLabels(windows: readonly FrameWindow[], labels: read
  *   array is needed (same values).
  * @returns one vector of `components × (1 + dimension)` values per window, all views of one array.
  */
-export function embedWindows(windows: readonly FrameWindow[], frames: FrameMatrix, model: BackgroundModel, posteriors?: Float64Array): Float64Array[] {
+export function embedWindows(
+  windows: readonly FrameWindow[],
+  frames: FrameMatrix,
+  model: BackgroundModel,
+  posteriors?: Float64Array,
+): Float64Array[] {
   const { components: m, dimension: d, means, weights } = model;
   const size = m * (1 + d);
   const deviations = model.variances.map(Math.sqrt);
   const values = frames.values;
-  const block: PosteriorBlock = posteriors === undefined ? { first: 0, end: 0, values: new Float64Array(0) } : { first: 0, end: frames.rows, values: posteriors };
+  const block: PosteriorBlock =
+    posteriors === undefined ? { first: 0, end: 0, values: new Float64Array(0) } : { first: 0, end: frames.rows, values: posteriors };
   const vectors = new Float64Array(windows.length * size);
   return windows.map(({ first, end }, w) => {
     const vector = vectors.subarray(w * size, (w + 1) * size);

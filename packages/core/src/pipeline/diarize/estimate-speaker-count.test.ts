@@ -37,7 +37,11 @@ function speakers(parts: { seconds: number; offset: number; scale?: number }[], 
 const runs = (rows: number) => (count: number) => Int32Array.from({ length: rows }, (_, i) => Math.floor((i * count) / rows));
 
 const score = (count: number, separation: number, gain: number, totalGain: number): SpeakerCountScore => ({
-  count, separation, gain, totalGain, labels: new Int32Array(0),
+  count,
+  separation,
+  gain,
+  totalGain,
+  labels: new Int32Array(0),
 });
 
 describe('chooseSpeakerCount', () => {
@@ -61,8 +65,14 @@ describe('chooseSpeakerCount', () => {
 
 describe('smallestLikelihoodGain', () => {
   it('should be near 0 for one distribution and large for two', () => {
-    const one = speakers([{ seconds: 20, offset: 0 }, { seconds: 20, offset: 0 }]);
-    const two = speakers([{ seconds: 20, offset: 0 }, { seconds: 20, offset: 0, scale: 3 }]);
+    const one = speakers([
+      { seconds: 20, offset: 0 },
+      { seconds: 20, offset: 0 },
+    ]);
+    const two = speakers([
+      { seconds: 20, offset: 0 },
+      { seconds: 20, offset: 0, scale: 3 },
+    ]);
     expect(smallestLikelihoodGain(one.frames, one.truth, 2)).toBeLessThan(0.05);
     // Same means, variances 1 and 9 (pooled 5): 19/2 · (log 5 − ½ log 9) ≈ 4.85 nats per frame.
     expect(smallestLikelihoodGain(two.frames, two.truth, 2)).toBeGreaterThan(4);
@@ -78,7 +88,10 @@ describe('smallestLikelihoodGain', () => {
 
 describe('estimateSpeakerCount', () => {
   it('should find two speakers, with their frames, when two voices differ', async () => {
-    const { frames, truth } = speakers([{ seconds: 10, offset: 0.7 }, { seconds: 10, offset: -0.7 }]);
+    const { frames, truth } = speakers([
+      { seconds: 10, offset: 0.7 },
+      { seconds: 10, offset: -0.7 },
+    ]);
     const result = await estimateSpeakerCount(frames, new Uint32Array(frames.rows), runs(frames.rows), 4);
     expect(result.count).toBe(2);
     const agree = result.labels!.filter((label, i) => label === truth[i]).length / frames.rows;
@@ -91,14 +104,22 @@ describe('estimateSpeakerCount', () => {
   });
 
   it('should find one speaker when a second voice has under 3 s', async () => {
-    const { frames } = speakers([{ seconds: 10, offset: 0.7 }, { seconds: 2, offset: -0.7 }]);
+    const { frames } = speakers([
+      { seconds: 10, offset: 0.7 },
+      { seconds: 2, offset: -0.7 },
+    ]);
     expect((await estimateSpeakerCount(frames, new Uint32Array(frames.rows), runs(frames.rows), 4)).count).toBe(1);
   });
 
   it('should stop with the signal reason when aborted', async () => {
-    const { frames } = speakers([{ seconds: 10, offset: 0.7 }, { seconds: 10, offset: -0.7 }]);
+    const { frames } = speakers([
+      { seconds: 10, offset: 0.7 },
+      { seconds: 10, offset: -0.7 },
+    ]);
     const controller = new AbortController();
     controller.abort(new Error('canceled'));
-    await expect(estimateSpeakerCount(frames, new Uint32Array(frames.rows), runs(frames.rows), 4, controller.signal)).rejects.toThrow('canceled');
+    await expect(estimateSpeakerCount(frames, new Uint32Array(frames.rows), runs(frames.rows), 4, controller.signal)).rejects.toThrow(
+      'canceled',
+    );
   });
 });

@@ -46,7 +46,13 @@ export async function scoreSpeakerCounts(
 }
 
 /** The scores of one count (see scoreSpeakerCounts); `initial` = the window clustering's frame labels. */
-async function scoreSpeakerCount(frames: FrameMatrix, regions: Uint32Array, initial: Int32Array, count: number, signal?: AbortSignal): Promise<SpeakerCountScore> {
+async function scoreSpeakerCount(
+  frames: FrameMatrix,
+  regions: Uint32Array,
+  initial: Int32Array,
+  count: number,
+  signal?: AbortSignal,
+): Promise<SpeakerCountScore> {
   const labels = await resegmentFrames(frames, regions, initial, count, signal);
   const sizes = new Array<number>(count).fill(0);
   for (const label of labels) sizes[label] = (sizes[label] ?? 0) + 1;

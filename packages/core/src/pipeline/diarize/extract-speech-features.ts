@@ -41,7 +41,10 @@ const FRAMES_PER_SLICE = 4000; // yield to the event loop about every 100 ms of 
 export async function extractSpeechFeatures(wavPath: string, speech: readonly TimeRegion[], signal?: AbortSignal): Promise<SpeechFeatures> {
   const header = await readWavHeader(wavPath);
   if (header.sampleRate !== SAMPLE_RATE || header.channels !== 1 || header.bitsPerSample !== 16) {
-    throw new AppError('recognition_failed', `Diarization needs 16 kHz mono 16-bit PCM WAV; ${wavPath} is ${header.sampleRate} Hz, ${header.channels} channel(s).`);
+    throw new AppError(
+      'recognition_failed',
+      `Diarization needs 16 kHz mono 16-bit PCM WAV; ${wavPath} is ${header.sampleRate} Hz, ${header.channels} channel(s).`,
+    );
   }
   const spans = sampleSpans(speech, Math.floor(header.dataBytes / 2));
   const frames = spans.reduce((sum, span) => sum + framesIn(span), 0);
@@ -54,7 +57,12 @@ export async function extractSpeechFeatures(wavPath: string, speech: readonly Ti
   };
   const longest = spans.reduce((most, span) => Math.max(most, span.last - span.first), 0);
   const [bytes, samples] = [Buffer.alloc(longest * 2), new Float32Array(longest)];
-  const extract = createMfccExtractor({ frameSamples: FRAME_SAMPLES, sampleRate: SAMPLE_RATE, melBands: MEL_BANDS, coefficients: MFCC_COEFFICIENTS });
+  const extract = createMfccExtractor({
+    frameSamples: FRAME_SAMPLES,
+    sampleRate: SAMPLE_RATE,
+    melBands: MEL_BANDS,
+    coefficients: MFCC_COEFFICIENTS,
+  });
   const file = await open(wavPath, 'r');
   try {
     let frame = 0;

@@ -17,7 +17,8 @@ export function fillShortPauses(turns: readonly SpeakerTurn[], maxPauseSeconds =
   const filled: SpeakerTurn[] = [];
   for (const turn of turns) {
     const last = filled.at(-1);
-    if (last !== undefined && last.speaker === turn.speaker && turn.start - last.end < maxPauseSeconds) last.end = Math.max(last.end, turn.end);
+    if (last !== undefined && last.speaker === turn.speaker && turn.start - last.end < maxPauseSeconds)
+      last.end = Math.max(last.end, turn.end);
     else filled.push({ ...turn });
   }
   return filled;

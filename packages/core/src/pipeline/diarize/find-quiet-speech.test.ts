@@ -7,7 +7,8 @@ import type { TimeRegion } from './speaker-turn.ts';
 
 const seconds = (regions: readonly TimeRegion[]) => regions.reduce((sum, region) => sum + region.end - region.start, 0);
 const vad = (wavPath: string) => detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() });
-const covers = (outer: readonly TimeRegion[], inner: TimeRegion) => outer.some((region) => region.start <= inner.start && region.end >= inner.end);
+const covers = (outer: readonly TimeRegion[], inner: TimeRegion) =>
+  outer.some((region) => region.start <= inner.start && region.end >= inner.end);
 
 describe('findQuietSpeech', () => {
   // Measured (docs/diarization.md): 2.08 s of VAD speech, 4.19 s with the quiet speech; FEO070's 24.4–25.4 s.
@@ -49,8 +50,20 @@ describe('addQuietSpeech', () => {
   });
 
   it('should add only the parts outside the speech that last 0.25 s or more', () => {
-    const speech = [{ start: 1, end: 2 }, { start: 3, end: 4 }];
-    const quiet = [{ start: 0.5, end: 2.2 }, { start: 2.5, end: 3.1 }, { start: 5, end: 5.2 }, { start: 6, end: 7 }];
-    expect(addQuietSpeech(speech, quiet)).toEqual([{ start: 0.5, end: 2 }, { start: 2.5, end: 4 }, { start: 6, end: 7 }]);
+    const speech = [
+      { start: 1, end: 2 },
+      { start: 3, end: 4 },
+    ];
+    const quiet = [
+      { start: 0.5, end: 2.2 },
+      { start: 2.5, end: 3.1 },
+      { start: 5, end: 5.2 },
+      { start: 6, end: 7 },
+    ];
+    expect(addQuietSpeech(speech, quiet)).toEqual([
+      { start: 0.5, end: 2 },
+      { start: 2.5, end: 4 },
+      { start: 6, end: 7 },
+    ]);
   });
 });

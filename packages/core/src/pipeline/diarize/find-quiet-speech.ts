@@ -56,11 +56,18 @@ interface SileroVadModule {
  * @throws AppError `media_unreadable` (not a WAV file); `recognition_failed` (not 16 kHz mono 16-bit);
  *   `signal.reason` when aborted.
  */
-export async function findQuietSpeech(wavPath: string, speech: readonly TimeRegion[], options: FindQuietSpeechOptions = {}): Promise<TimeRegion[]> {
+export async function findQuietSpeech(
+  wavPath: string,
+  speech: readonly TimeRegion[],
+  options: FindQuietSpeechOptions = {},
+): Promise<TimeRegion[]> {
   options.signal?.throwIfAborted();
   const header = await readWavHeader(wavPath);
   if (header.sampleRate !== SAMPLE_RATE || header.channels !== 1 || header.bitsPerSample !== 16) {
-    throw new AppError('recognition_failed', `Diarization needs 16 kHz mono 16-bit PCM WAV; ${wavPath} is ${header.sampleRate} Hz, ${header.channels} channel(s).`);
+    throw new AppError(
+      'recognition_failed',
+      `Diarization needs 16 kHz mono 16-bit PCM WAV; ${wavPath} is ${header.sampleRate} Hz, ${header.channels} channel(s).`,
+    );
   }
   const duration = Math.floor(header.dataBytes / 2) / SAMPLE_RATE;
   const gaps = gapsBetween(mergeRegions(speech), duration).filter((gap) => gap.end - gap.start >= MIN_SPEECH_SECONDS);

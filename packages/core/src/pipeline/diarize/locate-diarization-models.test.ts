@@ -71,7 +71,10 @@ describe('locateDiarizationModels', () => {
   });
 
   it('should refuse when sherpa-onnx is required but no models directory is set or the files are missing', async () => {
-    await expect(locateDiarizationModels(null, true)).rejects.toMatchObject({ code: 'engine_unavailable', message: expect.stringContaining('needs a models directory') });
+    await expect(locateDiarizationModels(null, true)).rejects.toMatchObject({
+      code: 'engine_unavailable',
+      message: expect.stringContaining('needs a models directory'),
+    });
     await expect(locateDiarizationModels(await modelsDirWith({}), true)).rejects.toMatchObject({
       code: 'engine_unavailable',
       message: expect.stringContaining('model.onnx is missing'),

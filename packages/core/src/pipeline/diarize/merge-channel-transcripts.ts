@@ -17,7 +17,10 @@ export function mergeChannelTranscripts(left: Transcript, right: Transcript): Tr
   const segments: TranscriptSegment[] = channels
     .flatMap((channel, index) => channel.segments.map((segment) => ({ ...segment, speaker: speakerLabel(index) })))
     .sort((a, b) => a.start - b.start);
-  const speakers = channels.map((channel, index) => ({ label: speakerLabel(index), duration: round(totalSeconds(mergeRegions(channel.vad))) }));
+  const speakers = channels.map((channel, index) => ({
+    label: speakerLabel(index),
+    duration: round(totalSeconds(mergeRegions(channel.vad))),
+  }));
   const [main, other] = totalSeconds(mergeRegions(left.vad)) >= totalSeconds(mergeRegions(right.vad)) ? [left, right] : [right, left];
   return {
     source: { length: Math.max(left.source.length, right.source.length), format: left.source.format },

@@ -57,7 +57,7 @@ export async function resegmentFrames(
 function absorbShortRuns(labels: Int32Array, regions: Uint32Array): Int32Array {
   const result = Int32Array.from(labels);
   for (let limit = 1; limit < MIN_RUN_FRAMES; limit *= 2) {
-    for (let start = 0; start < result.length; ) {
+    for (let start = 0; start < result.length;) {
       let end = start + 1;
       while (end < result.length && result[end] === result[start] && regions[end] === regions[start]) end += 1;
       const before = start > 0 && regions[start - 1] === regions[start] ? result[start - 1] : undefined;
@@ -141,7 +141,7 @@ function smooth(values: Float64Array, regions: Uint32Array): Float64Array {
   if (n > 0 && values[0] === -Infinity) return result.fill(-Infinity); // logLikelihoods: all or none
   const prefix = new Float64Array(n + 1);
   for (let i = 0; i < n; i += 1) prefix[i + 1] = prefix[i]! + values[i]!;
-  for (let start = 0; start < n; ) {
+  for (let start = 0; start < n;) {
     let end = start + 1;
     while (end < n && regions[end] === regions[start]) end += 1;
     for (let i = start; i < end; i += 1) {

@@ -22,7 +22,11 @@ describe('numberSpeakersByFirstAppearance', () => {
 
 describe('framesToTurns', () => {
   it('should cut turns halfway between frames, reach region edges and label short regions by the nearest frame', () => {
-    const speech = [{ start: 0, end: 1 }, { start: 1.5, end: 1.51 }, { start: 2, end: 3 }];
+    const speech = [
+      { start: 0, end: 1 },
+      { start: 1.5, end: 1.51 },
+      { start: 2, end: 3 },
+    ];
     const times = Float64Array.from([0.1, 0.3, 0.5, 0.7, 2.2, 2.6]);
     const regions = Uint32Array.from([0, 0, 0, 0, 2, 2]);
     const labels = Int32Array.from([4, 4, 9, 9, 9, 4]);
@@ -38,10 +42,29 @@ describe('framesToTurns', () => {
 
 describe('time regions', () => {
   it('should merge, clip and subtract regions', () => {
-    const merged = mergeRegions([{ start: 3, end: 4 }, { start: 0, end: 1 }, { start: 1, end: 2 }, { start: 5, end: 5 }]);
-    expect(merged).toEqual([{ start: 0, end: 2 }, { start: 3, end: 4 }]);
-    expect(clipToRegions(merged, [{ start: 1.5, end: 3.5 }])).toEqual([{ start: 1.5, end: 2 }, { start: 3, end: 3.5 }]);
-    expect(subtractRegions([{ start: 0, end: 10 }], [{ start: 2, end: 3 }, { start: 9, end: 11 }])).toEqual([
+    const merged = mergeRegions([
+      { start: 3, end: 4 },
+      { start: 0, end: 1 },
+      { start: 1, end: 2 },
+      { start: 5, end: 5 },
+    ]);
+    expect(merged).toEqual([
+      { start: 0, end: 2 },
+      { start: 3, end: 4 },
+    ]);
+    expect(clipToRegions(merged, [{ start: 1.5, end: 3.5 }])).toEqual([
+      { start: 1.5, end: 2 },
+      { start: 3, end: 3.5 },
+    ]);
+    expect(
+      subtractRegions(
+        [{ start: 0, end: 10 }],
+        [
+          { start: 2, end: 3 },
+          { start: 9, end: 11 },
+        ],
+      ),
+    ).toEqual([
       { start: 0, end: 2 },
       { start: 3, end: 9 },
     ]);

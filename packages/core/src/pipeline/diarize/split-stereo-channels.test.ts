@@ -33,7 +33,12 @@ describe('splitStereoChannels', () => {
   it('should split stereo_two_speakers.wav, whose channels carry different speakers', async () => {
     const dir = await workDir();
     const split = await splitStereoChannels({ mediaPath: audioPath('stereo_two_speakers.wav'), channels: 2, workDir: dir });
-    expect(split).toMatchObject({ separate: true, left: path.join(dir, 'channel-left.wav'), right: path.join(dir, 'channel-right.wav'), durationSeconds: 5 });
+    expect(split).toMatchObject({
+      separate: true,
+      left: path.join(dir, 'channel-left.wav'),
+      right: path.join(dir, 'channel-right.wav'),
+      durationSeconds: 5,
+    });
     if (!split.separate) return;
     expect(split.comparison.envelopeCorrelation).toBeLessThan(0.3);
     expect(split.comparison.activeFractions[1]).toBeGreaterThan(0.2);
@@ -50,13 +55,19 @@ describe('splitStereoChannels', () => {
 
   it('should not touch a mono recording such as jfk.wav', async () => {
     const dir = await workDir();
-    expect(await splitStereoChannels({ mediaPath: audioPath('jfk.wav'), channels: 1, workDir: dir })).toEqual({ separate: false, comparison: null });
+    expect(await splitStereoChannels({ mediaPath: audioPath('jfk.wav'), channels: 1, workDir: dir })).toEqual({
+      separate: false,
+      comparison: null,
+    });
     expect(await readdir(dir)).toEqual([]);
   });
 
   it.each([
     ['panned', '[0:a]pan=stereo|c0=c0|c1=0.5*c0'],
-    ['picked up by a second microphone 15 ms later', '[0:a]asplit[a][b];[b]adelay=15,volume=0.6[d];[a][d]join=inputs=2:channel_layout=stereo'],
+    [
+      'picked up by a second microphone 15 ms later',
+      '[0:a]asplit[a][b];[b]adelay=15,volume=0.6[d];[a][d]join=inputs=2:channel_layout=stereo',
+    ],
   ])('should keep one speaker %s on both channels together and remove the channel files', async (name, filter) => {
     const dir = await workDir();
     const media = await stereoJfk(`jfk-${count}.wav`, filter);
@@ -67,6 +78,8 @@ describe('splitStereoChannels', () => {
   });
 
   it('should refuse a file that is not media with media_unreadable', async () => {
-    await expect(splitStereoChannels({ mediaPath: audioPath('jfk.txt'), channels: 2, workDir: await workDir() })).rejects.toMatchObject({ code: 'media_unreadable' });
+    await expect(splitStereoChannels({ mediaPath: audioPath('jfk.txt'), channels: 2, workDir: await workDir() })).rejects.toMatchObject({
+      code: 'media_unreadable',
+    });
   });
 });

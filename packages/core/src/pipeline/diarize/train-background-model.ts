@@ -48,7 +48,13 @@ export async function trainBackgroundModel(frames: FrameMatrix, components: numb
  * @param into where to write them (default a new array), at least `(end − first) × model.components` long.
  * @returns `into`: `(end − first) × model.components` values, frame `first` first; each row sums to 1.
  */
-export function componentPosteriors(model: BackgroundModel, frames: FrameMatrix, first = 0, end = frames.rows, into?: Float64Array): Float64Array {
+export function componentPosteriors(
+  model: BackgroundModel,
+  frames: FrameMatrix,
+  first = 0,
+  end = frames.rows,
+  into?: Float64Array,
+): Float64Array {
   const { components: m, dimension: d } = model;
   const constants = Float64Array.from({ length: m }, (_, c) => {
     let logDet = 0;

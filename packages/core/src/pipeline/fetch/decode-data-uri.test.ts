@@ -81,15 +81,18 @@ describe('writeDataUri', () => {
 
     it('should round-trip any bytes through base64 and percent encoding', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.uint8Array({ maxLength: 300 }).filter((a) => a.length > 0), async (data) => {
-          const bytes = Buffer.from(data);
-          const percent = [...bytes].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
-          for (const uri of [`data:;base64,${bytes.toString('base64')}`, `data:,${percent}`]) {
-            const path = dest();
-            await writeDataUri(uri, path, LIMIT);
-            expect((await readFile(path)).equals(bytes)).toBe(true);
-          }
-        }),
+        fc.asyncProperty(
+          fc.uint8Array({ maxLength: 300 }).filter((a) => a.length > 0),
+          async (data) => {
+            const bytes = Buffer.from(data);
+            const percent = [...bytes].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+            for (const uri of [`data:;base64,${bytes.toString('base64')}`, `data:,${percent}`]) {
+              const path = dest();
+              await writeDataUri(uri, path, LIMIT);
+              expect((await readFile(path)).equals(bytes)).toBe(true);
+            }
+          },
+        ),
         { numRuns: 40 },
       );
     });
@@ -110,7 +113,12 @@ describe('writeDataUri', () => {
       expect(isAppError(error, 'invalid_input')).toBe(true);
       expect((error as { param?: string }).param).toBe('audio');
       expect(error.message).not.toContain(dir);
-      expect(await stat(path).then(() => true, () => false)).toBe(false);
+      expect(
+        await stat(path).then(
+          () => true,
+          () => false,
+        ),
+      ).toBe(false);
     });
   });
 
@@ -119,7 +127,12 @@ describe('writeDataUri', () => {
       const path = dest();
       const error = await failure(writeDataUri(`data:audio/x-wav;base64,${jfk.toString('base64')}`, path, { maxBytes: 10_000 }));
       expect(isAppError(error, 'media_too_large')).toBe(true);
-      expect(await stat(path).then(() => true, () => false)).toBe(false);
+      expect(
+        await stat(path).then(
+          () => true,
+          () => false,
+        ),
+      ).toBe(false);
     });
   });
 });
@@ -184,6 +197,11 @@ describe('writeDataUri with a signal', () => {
     controller.abort(new Error('client went away'));
     const error = await failure(writeDataUri(`data:;base64,${jfk.toString('base64')}`, path, { ...LIMIT, signal: controller.signal }));
     expect(error.name).toBe('AbortError');
-    expect(await stat(path).then(() => true, () => false)).toBe(false);
+    expect(
+      await stat(path).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(false);
   });
 });

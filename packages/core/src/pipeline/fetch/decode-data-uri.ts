@@ -84,7 +84,10 @@ export function createDataUriDecoder(): DataUriDecoder {
       if (final || head.length >= MAX_HEADER_CHARS) throw malformed('the comma before the data is missing');
       return null;
     }
-    const params = head.slice(5, comma).split(';').map((part) => part.trim());
+    const params = head
+      .slice(5, comma)
+      .split(';')
+      .map((part) => part.trim());
     const base64 = params.length > 1 && params[params.length - 1]?.toLowerCase() === 'base64';
     const type = (params[0] ?? '').toLowerCase();
     header = { mimeType: /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : 'application/octet-stream', base64 };

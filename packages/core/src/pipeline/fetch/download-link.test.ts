@@ -23,11 +23,14 @@ function hit(request: http.IncomingMessage): number {
 
 function sendFile(response: http.ServerResponse, chunked = false): void {
   const headers: http.OutgoingHttpHeaders = { 'content-type': 'audio/wav' };
-  stat(JFK).then(({ size }) => {
-    if (!chunked) headers['content-length'] = size;
-    response.writeHead(200, headers);
-    createReadStream(JFK).pipe(response);
-  }, (error: unknown) => response.destroy(error as Error));
+  stat(JFK).then(
+    ({ size }) => {
+      if (!chunked) headers['content-length'] = size;
+      response.writeHead(200, headers);
+      createReadStream(JFK).pipe(response);
+    },
+    (error: unknown) => response.destroy(error as Error),
+  );
 }
 
 function endless(response: http.ServerResponse): void {
@@ -51,7 +54,12 @@ const routes: Record<string, (request: http.IncomingMessage, response: http.Serv
   '/rate-limited-long': (q, s) => (hit(q), s.writeHead(429, { 'retry-after': '3600' }).end()),
   '/reset': (q, s) => (hit(q), s.socket?.destroy()),
   '/reset-once': (q, s) => (hit(q) === 1 ? s.socket?.destroy() : sendFile(s)),
-  '/cut-short': (q, s) => (hit(q), s.writeHead(200, { 'content-length': 100_000 }), s.write(Buffer.alloc(1000)), setTimeout(() => s.socket?.destroy(), 20)),
+  '/cut-short': (q, s) => (
+    hit(q),
+    s.writeHead(200, { 'content-length': 100_000 }),
+    s.write(Buffer.alloc(1000)),
+    setTimeout(() => s.socket?.destroy(), 20)
+  ),
   '/r1': (_q, s) => s.writeHead(301, { location: '/r2' }).end(),
   '/r2': (_q, s) => s.writeHead(302, { location: 'jfk.wav' }).end(),
   '/loop-a': (_q, s) => s.writeHead(302, { location: '/loop-b' }).end(),
@@ -105,7 +113,10 @@ async function failure(promise: Promise<unknown>): Promise<Error & { code?: AppE
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 describe('downloadLink', () => {

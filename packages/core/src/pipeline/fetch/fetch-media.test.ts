@@ -53,11 +53,14 @@ describe('fetchMedia', () => {
     expect(isAppError(error, 'media_too_large')).toBe(true);
   });
 
-  it.each(['/tmp/recording.wav', 'ftp://example.com/a.wav', 'file:///etc/passwd', ''])('should refuse %j with invalid_input', async (audio) => {
-    const error = await fetchMedia(audio, join(dir, 'x.bin'), options).catch((caught: unknown) => caught);
-    expect(isAppError(error, 'invalid_input')).toBe(true);
-    expect((error as { param?: string }).param).toBe('audio');
-  });
+  it.each(['/tmp/recording.wav', 'ftp://example.com/a.wav', 'file:///etc/passwd', ''])(
+    'should refuse %j with invalid_input',
+    async (audio) => {
+      const error = await fetchMedia(audio, join(dir, 'x.bin'), options).catch((caught: unknown) => caught);
+      expect(isAppError(error, 'invalid_input')).toBe(true);
+      expect((error as { param?: string }).param).toBe('audio');
+    },
+  );
 
   it('should keep the address check for links', async () => {
     const error = await fetchMedia(`${base}/speech.ogg`, join(dir, 'y.bin'), { ...options, allowPrivateNetwork: false }).catch(

@@ -20,7 +20,10 @@ describe('chunkByTokens', () => {
   });
 
   it('should break between lines so that every chunk fits the budget', () => {
-    const lines = Array.from({ length: 50 }, (_, i) => `[00:00:${String(i).padStart(2, '0')}] SPEAKER_1: sentence number ${i} of the test.`);
+    const lines = Array.from(
+      { length: 50 },
+      (_, i) => `[00:00:${String(i).padStart(2, '0')}] SPEAKER_1: sentence number ${i} of the test.`,
+    );
     const chunks = chunkByTokens(lines, 60);
     expect(chunks.length).toBeGreaterThan(5);
     expect(chunks.flat()).toEqual(lines);
@@ -43,15 +46,21 @@ describe('chunkByTokens', () => {
   });
 
   it('should never lose, reorder or overfill (property)', () => {
-    fc.assert(fc.property(
-      fc.array(fc.string({ minLength: 1, maxLength: 120 }).filter((s) => s.trim() === s && !s.includes('  ') && s !== ''), { maxLength: 30 }),
-      fc.integer({ min: 8, max: 80 }),
-      (lines, budget) => {
-        const chunks = chunkByTokens(lines, budget);
-        for (const chunk of chunks) expect(chunkTokens(chunk)).toBeLessThanOrEqual(budget);
-        const joined = chunks.flat().join('');
-        expect(joined.replace(/ /gu, '')).toBe(lines.join('').replace(/ /gu, ''));
-      },
-    ), { numRuns: 200 });
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.string({ minLength: 1, maxLength: 120 }).filter((s) => s.trim() === s && !s.includes('  ') && s !== ''),
+          { maxLength: 30 },
+        ),
+        fc.integer({ min: 8, max: 80 }),
+        (lines, budget) => {
+          const chunks = chunkByTokens(lines, budget);
+          for (const chunk of chunks) expect(chunkTokens(chunk)).toBeLessThanOrEqual(budget);
+          const joined = chunks.flat().join('');
+          expect(joined.replace(/ /gu, '')).toBe(lines.join('').replace(/ /gu, ''));
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

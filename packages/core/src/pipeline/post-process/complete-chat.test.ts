@@ -24,7 +24,10 @@ function call(overrides: Partial<LlmClientConfig> = {}, request: ChatRequest = R
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(AppError);
   expect((error as AppError).code).toBe('post_processing_failed');
   return error as AppError;
@@ -37,7 +40,10 @@ describe('completeChat', () => {
     const [request] = server.requests;
     expect(request!.headers.authorization).toBe('Bearer test-key');
     expect(request!.body.model).toBe('test-model');
-    expect(request!.body.messages).toEqual([{ role: 'system', content: REQUEST.system }, { role: 'user', content: REQUEST.user }]);
+    expect(request!.body.messages).toEqual([
+      { role: 'system', content: REQUEST.system },
+      { role: 'user', content: REQUEST.user },
+    ]);
     expect(request!.body.stream).toBeUndefined();
     expect(request!.body.response_format).toBeUndefined();
   });

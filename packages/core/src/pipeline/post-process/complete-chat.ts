@@ -17,7 +17,10 @@ export interface ChatRequest {
 function toParams(request: ChatRequest, model: string): ChatCompletionCreateParamsNonStreaming {
   const params: ChatCompletionCreateParamsNonStreaming = {
     model,
-    messages: [{ role: 'system', content: request.system }, { role: 'user', content: request.user }],
+    messages: [
+      { role: 'system', content: request.system },
+      { role: 'user', content: request.user },
+    ],
   };
   if (request.jsonSchema) {
     params.response_format = { type: 'json_schema', json_schema: { ...request.jsonSchema, strict: true } };
@@ -61,19 +64,30 @@ export async function completeChat(session: ChatSession, request: ChatRequest): 
   let attempts = 0;
   let completion: unknown;
   try {
-    completion = await retryHttpCall((attempt) => {
-      attempts = attempt;
-      return session.queue.add(() => {
-        session.requests += 1;
-        return countExternalCall(session.metrics, 'llm', session.client.chat.completions.create(params, { signal, timeout: config.timeoutMs, maxRetries: 0 }), signal);
-      }, { signal, throwOnTimeout: true });
-    }, {
-      retries: config.maxRetries,
-      baseDelayMs: config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
-      jitter: true,
-      maxRetryAfterMs: MAX_RETRY_WAIT_MS,
-      signal,
-    });
+    completion = await retryHttpCall(
+      (attempt) => {
+        attempts = attempt;
+        return session.queue.add(
+          () => {
+            session.requests += 1;
+            return countExternalCall(
+              session.metrics,
+              'llm',
+              session.client.chat.completions.create(params, { signal, timeout: config.timeoutMs, maxRetries: 0 }),
+              signal,
+            );
+          },
+          { signal, throwOnTimeout: true },
+        );
+      },
+      {
+        retries: config.maxRetries,
+        baseDelayMs: config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
+        jitter: true,
+        maxRetryAfterMs: MAX_RETRY_WAIT_MS,
+        signal,
+      },
+    );
   } catch (error) {
     signal.throwIfAborted();
     if (error instanceof AppError) throw error;

@@ -18,7 +18,10 @@ export function toResponseSchema(schema: z.ZodType): Record<string, unknown> {
 
 /** Parses a JSON answer (a Markdown code fence around it is tolerated); the problem in plain words when unusable. */
 export function parseJsonAnswer<T>(answer: string, schema: z.ZodType<T>): { value: T } | { problem: string } {
-  const text = answer.trim().replace(/^```(?:json)?\s*\n?/u, '').replace(/\n?```$/u, '');
+  const text = answer
+    .trim()
+    .replace(/^```(?:json)?\s*\n?/u, '')
+    .replace(/\n?```$/u, '');
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -37,14 +40,17 @@ export function parseJsonAnswer<T>(answer: string, schema: z.ZodType<T>): { valu
  * @throws AppError `post_processing_failed`, e.g. `the model's answer is not valid JSON (2 answers)`.
  */
 export async function completeJson<T>(
-  session: ChatSession, request: Omit<ChatRequest, 'jsonSchema'>, schemaName: string, schema: z.ZodType<T>,
+  session: ChatSession,
+  request: Omit<ChatRequest, 'jsonSchema'>,
+  schemaName: string,
+  schema: z.ZodType<T>,
   check: (value: T) => string | null = () => null,
 ): Promise<T> {
   const withSchema: ChatRequest = { ...request, jsonSchema: { name: schemaName, schema: toResponseSchema(schema) } };
   let problem = '';
   for (let attempt = 1; attempt <= MAX_ANSWER_ATTEMPTS; attempt += 1) {
     const parsed = parseJsonAnswer(await completeChat(session, withSchema), schema);
-    problem = 'problem' in parsed ? parsed.problem : check(parsed.value) ?? '';
+    problem = 'problem' in parsed ? parsed.problem : (check(parsed.value) ?? '');
     if (problem === '' && 'value' in parsed) return parsed.value;
   }
   throw new AppError('post_processing_failed', `${problem} (${MAX_ANSWER_ATTEMPTS} answers)`);

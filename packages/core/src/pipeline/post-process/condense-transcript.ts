@@ -20,8 +20,12 @@ async function mapParts(session: ChatSession, job: PromptJob, lines: readonly st
   const budget = materialBudget(session.config.contextTokens, system + buildUserMessage(job, heading(99, 99), ''), 'short');
   const parts = chunkByTokens(lines, budget);
   session.log(`${job.type}: transcript too long for one request, map-reduce over ${parts.length} parts`);
-  return Promise.all(parts.map(async (part, i) =>
-    `Part ${i + 1} of ${parts.length}:\n${await completeChat(session, { system, user: buildUserMessage(job, heading(i + 1, parts.length), part.join('\n')) })}`));
+  return Promise.all(
+    parts.map(
+      async (part, i) =>
+        `Part ${i + 1} of ${parts.length}:\n${await completeChat(session, { system, user: buildUserMessage(job, heading(i + 1, parts.length), part.join('\n')) })}`,
+    ),
+  );
 }
 
 /** Condenses `notes` until they fit `budget` tokens (at most MAX_CONDENSE_ROUNDS rounds). */
@@ -32,10 +36,15 @@ async function condenseNotes(session: ChatSession, job: PromptJob, notes: string
   let current = notes;
   for (let round = 1; countTokens(current) > budget; round += 1) {
     if (round > MAX_CONDENSE_ROUNDS) {
-      throw new AppError('post_processing_failed', `the notes of the long transcript did not fit the model's context after ${MAX_CONDENSE_ROUNDS} rounds of condensing`);
+      throw new AppError(
+        'post_processing_failed',
+        `the notes of the long transcript did not fit the model's context after ${MAX_CONDENSE_ROUNDS} rounds of condensing`,
+      );
     }
     const groups = chunkByTokens(current.split('\n'), groupBudget);
-    const condensed = await Promise.all(groups.map((group) => completeChat(session, { system, user: buildUserMessage(job, heading, group.join('\n')) })));
+    const condensed = await Promise.all(
+      groups.map((group) => completeChat(session, { system, user: buildUserMessage(job, heading, group.join('\n')) })),
+    );
     const next = condensed.join('\n\n');
     if (countTokens(next) >= countTokens(current)) {
       throw new AppError('post_processing_failed', 'the notes of the long transcript did not get shorter when condensed');
@@ -63,7 +72,11 @@ export async function condenseTranscript(session: ChatSession, job: PromptJob, l
     return (await completeChat(session, { system, user: buildUserMessage(job, TRANSCRIPT_HEADING, whole) })).trim();
   }
   const reduceSystem = buildSystemMessage(job, 'none');
-  const reduceBudget = materialBudget(session.config.contextTokens, reduceSystem + buildUserMessage(job, SHARED_PROMPT.reduceIntro, ''), 'short');
+  const reduceBudget = materialBudget(
+    session.config.contextTokens,
+    reduceSystem + buildUserMessage(job, SHARED_PROMPT.reduceIntro, ''),
+    'short',
+  );
   const notes = await condenseNotes(session, job, (await mapParts(session, job, lines)).join('\n\n'), reduceBudget);
   return (await completeChat(session, { system: reduceSystem, user: buildUserMessage(job, SHARED_PROMPT.reduceIntro, notes) })).trim();
 }

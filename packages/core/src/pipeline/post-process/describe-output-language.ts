@@ -13,18 +13,21 @@ import type { OutputLanguageRule } from './post-processing-prompts.ts';
  * @throws AppError `invalid_input` (param `target_language`) when the rule is `target` and
  *   `targetLanguage` is null or not in the table (validation normally refuses it earlier).
  */
-export function describeOutputLanguage(
-  rule: OutputLanguageRule, transcriptLanguage: string | null, targetLanguage: string | null,
-): string {
+export function describeOutputLanguage(rule: OutputLanguageRule, transcriptLanguage: string | null, targetLanguage: string | null): string {
   if (rule === 'russian') return `Write the result in ${findLanguage('ru')!.name}.`;
   if (rule === 'target') {
     const target = targetLanguage === null ? undefined : findLanguage(targetLanguage);
     if (!target) {
-      throw new AppError('invalid_input', 'target_language must name a language of the list for this post-processing type.', { param: 'target_language' });
+      throw new AppError('invalid_input', 'target_language must name a language of the list for this post-processing type.', {
+        param: 'target_language',
+      });
     }
     return `Write the result in ${target.name}.`;
   }
   const name = transcriptLanguage === null ? undefined : findLanguage(transcriptLanguage)?.name;
-  const base = name === undefined ? 'Write the result in the language of the transcript' : `Write the result in ${name}, the language of the transcript`;
+  const base =
+    name === undefined
+      ? 'Write the result in the language of the transcript'
+      : `Write the result in ${name}, the language of the transcript`;
   return rule === 'transcript-unless-asked' ? `${base}, unless the instructions ask for another language.` : `${base}.`;
 }

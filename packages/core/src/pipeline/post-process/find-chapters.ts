@@ -8,9 +8,11 @@ import { formatHms } from './format-transcript-lines.ts';
 import type { TranscriptLine } from './format-transcript-lines.ts';
 import { materialBudget } from './plan-token-budget.ts';
 
-const CHAPTERS_SCHEMA = z.object({
-  chapters: z.array(z.object({ segment: z.number().int(), title: z.string() }).strict()),
-}).strict();
+const CHAPTERS_SCHEMA = z
+  .object({
+    chapters: z.array(z.object({ segment: z.number().int(), title: z.string() }).strict()),
+  })
+  .strict();
 
 type Chapter = z.infer<typeof CHAPTERS_SCHEMA>['chapters'][number];
 
@@ -41,16 +43,27 @@ function checkChapters(chapters: readonly Chapter[], numbers: ReadonlySet<number
 export async function findChapters(session: ChatSession, job: PromptJob, lines: readonly TranscriptLine[]): Promise<string> {
   const system = buildSystemMessage(job, 'timed');
   const budget = materialBudget(session.config.contextTokens, system + buildUserMessage(job, 'Transcript:', ''), 'short');
-  const parts = chunkByTokens(lines.map((line) => line.text), budget);
+  const parts = chunkByTokens(
+    lines.map((line) => line.text),
+    budget,
+  );
   if (parts.length > 1) session.log(`chapters: transcript sent in ${parts.length} parts`);
-  const answers = await Promise.all(parts.map((part) => {
-    const numbers = numbersOf(part);
-    return completeJson(session, { system, user: buildUserMessage(job, 'Transcript:', part.join('\n')) }, 'chapters',
-      CHAPTERS_SCHEMA, (value) => checkChapters(value.chapters, numbers));
-  }));
+  const answers = await Promise.all(
+    parts.map((part) => {
+      const numbers = numbersOf(part);
+      return completeJson(
+        session,
+        { system, user: buildUserMessage(job, 'Transcript:', part.join('\n')) },
+        'chapters',
+        CHAPTERS_SCHEMA,
+        (value) => checkChapters(value.chapters, numbers),
+      );
+    }),
+  );
   const startOf = new Map(lines.map((line) => [line.number, line.start]));
   const chapters = answers.flatMap((answer) => answer.chapters).sort((a, b) => a.segment - b.segment);
-  const kept = chapters.filter((chapter, i) => i === 0
-    || (chapter.segment !== chapters[i - 1]!.segment && chapter.title.trim() !== chapters[i - 1]!.title.trim()));
+  const kept = chapters.filter(
+    (chapter, i) => i === 0 || (chapter.segment !== chapters[i - 1]!.segment && chapter.title.trim() !== chapters[i - 1]!.title.trim()),
+  );
   return kept.map((chapter) => `${formatHms(startOf.get(chapter.segment)!)} ${chapter.title.replace(/\s+/gu, ' ').trim()}`).join('\n');
 }

@@ -42,7 +42,10 @@ function voteNames(labels: readonly string[], answers: readonly Record<string, s
  * @throws AppError `post_processing_failed` when an answer stays unusable (see completeJson).
  */
 export async function inferSpeakerNames(
-  session: ChatSession, job: PromptJob, labels: readonly string[], lines: readonly string[],
+  session: ChatSession,
+  job: PromptJob,
+  labels: readonly string[],
+  lines: readonly string[],
 ): Promise<Record<string, string> | null> {
   const system = buildSystemMessage(job, 'timed');
   const heading = `Speaker labels: ${labels.join(', ')}\n\nTranscript:`;
@@ -50,8 +53,12 @@ export async function inferSpeakerNames(
   const parts = chunkByTokens(lines, budget);
   if (parts.length > 1) session.log(`speaker_names: transcript sent in ${parts.length} parts`);
   const schema = speakerNamesSchema(labels);
-  const answers = await Promise.all(parts.map((part) =>
-    completeJson(session, { system, user: buildUserMessage(job, heading, part.join('\n')) }, 'speaker_names', schema)));
-  const names = voteNames(labels, answers.map((answer) => answer.names as Record<string, string | null>));
+  const answers = await Promise.all(
+    parts.map((part) => completeJson(session, { system, user: buildUserMessage(job, heading, part.join('\n')) }, 'speaker_names', schema)),
+  );
+  const names = voteNames(
+    labels,
+    answers.map((answer) => answer.names as Record<string, string | null>),
+  );
   return Object.keys(names).length === 0 ? null : names;
 }

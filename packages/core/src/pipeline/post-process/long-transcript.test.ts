@@ -25,7 +25,10 @@ beforeEach(() => {
 
 function run(type: PostProcessType, contextTokens = CONTEXT) {
   return runPostProcessing({
-    transcript: TRANSCRIPT, types: [type], targetLanguage: 'de', customPrompt: null,
+    transcript: TRANSCRIPT,
+    types: [type],
+    targetLanguage: 'de',
+    customPrompt: null,
     llm: testLlmConfig(server.baseUrl, { contextTokens }),
   });
 }
@@ -54,7 +57,9 @@ describe('long transcripts', () => {
     for (const request of maps) {
       expect(promptTokens(request) + shortAnswerReserve(CONTEXT)).toBeLessThanOrEqual(CONTEXT * (1 - TOKENIZER_MARGIN));
     }
-    const carried = maps.sort((a, b) => Number(/Part (\d+) of/u.exec(a.user)![1]) - Number(/Part (\d+) of/u.exec(b.user)![1])).flatMap(linesOf);
+    const carried = maps
+      .sort((a, b) => Number(/Part (\d+) of/u.exec(a.user)![1]) - Number(/Part (\d+) of/u.exec(b.user)![1]))
+      .flatMap(linesOf);
     expect(carried).toHaveLength(200);
     expect(carried.map((line) => /Point (\d+):/u.exec(line)![1])).toEqual(TRANSCRIPT.segments.map((_, i) => String(i + 1)));
     const [reduce] = steps('reduce');
@@ -79,37 +84,51 @@ describe('long transcripts', () => {
   it('should fail clearly when condensing does not shorten the notes', async () => {
     const longNotes = Array.from({ length: 60 }, (_, i) => `- note ${i}: the committee agreed on a detail of the budget.`).join('\n');
     server.setScript(() => ({ content: longNotes }));
-    await expect(run('gist')).rejects.toThrow('Post-processing "gist" failed: the notes of the long transcript did not get shorter when condensed.');
+    await expect(run('gist')).rejects.toThrow(
+      'Post-processing "gist" failed: the notes of the long transcript did not get shorter when condensed.',
+    );
   });
 
   it('should send a transform type in parts and join the answers in order', async () => {
-    server.setScript((request) => ({ content: linesOf(request).map((line) => line.replace('Point', 'Punkt')).join('\n') }));
+    server.setScript((request) => ({
+      content: linesOf(request)
+        .map((line) => line.replace('Point', 'Punkt'))
+        .join('\n'),
+    }));
     const { translation } = await run('translation');
     expect(server.requests.length).toBeGreaterThanOrEqual(5);
     for (const request of server.requests) expect(request.user).toMatch(/^Transcript, part \d+ of \d+:\n/u);
     const lines = (translation as string).split('\n');
     expect(lines).toHaveLength(200);
-    expect(lines[0]).toBe('SPEAKER_1: Punkt 1: the committee discussed agenda item 1, the budget of 100 euros and the schedule for week 1.');
+    expect(lines[0]).toBe(
+      'SPEAKER_1: Punkt 1: the committee discussed agenda item 1, the budget of 100 euros and the schedule for week 1.',
+    );
     expect(lines.map((line) => /Punkt (\d+):/u.exec(line)![1])).toEqual(TRANSCRIPT.segments.map((_, i) => String(i + 1)));
   });
 
-  it('should give chapters from every part with the segments\' real start times', async () => {
+  it("should give chapters from every part with the segments' real start times", async () => {
     const { chapters } = await run('chapters');
     const firsts = server.requests.map((request) => lineNumbersIn(request.user)[0]!).sort((a, b) => a - b);
     expect(firsts.length).toBeGreaterThanOrEqual(2);
     const expected = firsts.map((n) => {
       const seconds = Math.floor(TRANSCRIPT.segments[n - 1]!.start);
-      const hms = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60].map((v) => String(v).padStart(2, '0')).join(':');
+      const hms = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60]
+        .map((v) => String(v).padStart(2, '0'))
+        .join(':');
       return `${hms} Opening`;
     });
     expect((chapters as string).split('\n')).toEqual(expected.slice(0, 1)); // same title in a row is one chapter
-    server.setScript((request) => ({ content: JSON.stringify({ chapters: [{ segment: lineNumbersIn(request.user)[0], title: `From ${lineNumbersIn(request.user)[0]}` }] }) }));
+    server.setScript((request) => ({
+      content: JSON.stringify({ chapters: [{ segment: lineNumbersIn(request.user)[0], title: `From ${lineNumbersIn(request.user)[0]}` }] }),
+    }));
     const { chapters: distinct } = await run('chapters');
     expect((distinct as string).split('\n')).toEqual(expected.map((line, i) => line.replace('Opening', `From ${firsts[i]}`)));
   });
 
   it('should fail clearly when the context is too small for the prompt', async () => {
-    await expect(run('summary', 500)).rejects.toThrow('Post-processing "summary" failed: the configured model context of 500 tokens is too small for this task\'s prompt.');
+    await expect(run('summary', 500)).rejects.toThrow(
+      'Post-processing "summary" failed: the configured model context of 500 tokens is too small for this task\'s prompt.',
+    );
     expect(server.requests).toHaveLength(0);
   });
 });

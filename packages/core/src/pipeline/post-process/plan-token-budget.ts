@@ -36,8 +36,10 @@ export function materialBudget(contextTokens: number, framing: string, answer: A
   const usable = Math.floor(contextTokens * (1 - TOKENIZER_MARGIN)) - countTokens(framing) - 2 * MESSAGE_OVERHEAD_TOKENS;
   const budget = answer === 'short' ? usable - shortAnswerReserve(contextTokens) : Math.floor(usable / 3);
   if (budget < MIN_MATERIAL_TOKENS) {
-    throw new AppError('post_processing_failed',
-      `the configured model context of ${contextTokens} tokens is too small for this task's prompt`);
+    throw new AppError(
+      'post_processing_failed',
+      `the configured model context of ${contextTokens} tokens is too small for this task's prompt`,
+    );
   }
   return budget;
 }

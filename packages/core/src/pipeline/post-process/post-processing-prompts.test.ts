@@ -65,20 +65,22 @@ describe('post-processing prompts', () => {
     expect(POST_PROCESSING_PROMPTS.translation.language).toBe('target');
     expect(POST_PROCESSING_PROMPTS.translated_subtitles.language).toBe('target');
     expect(POST_PROCESSING_PROMPTS.custom.language).toBe('transcript-unless-asked');
-    const others = Object.entries(POST_PROCESSING_PROMPTS).filter(([type]) => !['lecture_notes', 'translation', 'translated_subtitles', 'custom'].includes(type));
+    const others = Object.entries(POST_PROCESSING_PROMPTS).filter(
+      ([type]) => !['lecture_notes', 'translation', 'translated_subtitles', 'custom'].includes(type),
+    );
     for (const [type, prompt] of others) expect(prompt.language, type).toBe('transcript');
   });
 });
 
 describe('describeOutputLanguage', () => {
-  it('should name the transcript\'s language from the spec 2.5 table', () => {
+  it("should name the transcript's language from the spec 2.5 table", () => {
     expect(describeOutputLanguage('transcript', 'de', null)).toBe('Write the result in German, the language of the transcript.');
     expect(describeOutputLanguage('transcript', 'yue', null)).toBe('Write the result in Cantonese, the language of the transcript.');
     expect(describeOutputLanguage('transcript', null, null)).toBe('Write the result in the language of the transcript.');
     expect(describeOutputLanguage('transcript', 'xx', null)).toBe('Write the result in the language of the transcript.');
   });
 
-  it('should use Russian for lecture notes whatever the transcript\'s language', () => {
+  it("should use Russian for lecture notes whatever the transcript's language", () => {
     expect(describeOutputLanguage('russian', 'en', 'fr')).toBe('Write the result in Russian.');
   });
 
@@ -88,8 +90,9 @@ describe('describeOutputLanguage', () => {
   });
 
   it('should let custom instructions choose another language', () => {
-    expect(describeOutputLanguage('transcript-unless-asked', 'fr', null))
-      .toBe('Write the result in French, the language of the transcript, unless the instructions ask for another language.');
+    expect(describeOutputLanguage('transcript-unless-asked', 'fr', null)).toBe(
+      'Write the result in French, the language of the transcript, unless the instructions ask for another language.',
+    );
   });
 
   it('should refuse a missing or unknown target language', () => {

@@ -30,8 +30,12 @@ type RunOptions = Partial<Omit<PostProcessingRequest, 'llm'>> & { llm?: Partial<
 
 function run(types: PostProcessType[], { llm, ...options }: RunOptions = {}) {
   return runPostProcessing({
-    transcript: MULTI_SPEAKER_TRANSCRIPT, targetLanguage: 'fr', customPrompt: 'List every place mentioned.', ...options,
-    types, llm: testLlmConfig(server.baseUrl, llm),
+    transcript: MULTI_SPEAKER_TRANSCRIPT,
+    targetLanguage: 'fr',
+    customPrompt: 'List every place mentioned.',
+    ...options,
+    types,
+    llm: testLlmConfig(server.baseUrl, llm),
   });
 }
 
@@ -42,8 +46,12 @@ function expectRequestShape(type: PostProcessType, request: RecordedChatRequest)
   expect(request.body.messages.map((message) => message.role)).toEqual(['system', 'user']);
   expect(request.system.startsWith(SHARED_PROMPT.rules)).toBe(true);
   expect(request.system).toContain(`Task: ${prompt.task}`);
-  const language = { transcript: 'Write the result in English, the language of the transcript.', russian: 'Write the result in Russian.',
-    target: 'Write the result in French.', 'transcript-unless-asked': 'unless the instructions ask for another language' }[prompt.language];
+  const language = {
+    transcript: 'Write the result in English, the language of the transcript.',
+    russian: 'Write the result in Russian.',
+    target: 'Write the result in French.',
+    'transcript-unless-asked': 'unless the instructions ask for another language',
+  }[prompt.language];
   expect(request.system).toContain(language);
   const structured = ['chapters', 'translated_subtitles', 'speaker_names'].includes(type);
   expect(request.body.response_format?.type).toBe(structured ? 'json_schema' : undefined);
@@ -51,13 +59,14 @@ function expectRequestShape(type: PostProcessType, request: RecordedChatRequest)
   else if (type === 'chapters') expect(request.user).toContain('#1 [00:00:00] SPEAKER_1: Hi everyone, thanks for joining.');
   else if (prompt.method === 'transform') expect(request.user).toContain('\nSPEAKER_1: Hi everyone, thanks for joining.\n');
   else expect(request.user).toContain('\n[00:00:00] SPEAKER_1: Hi everyone, thanks for joining.\n');
-  if (type === 'custom') expect(request.user.startsWith('Instructions from the user:\nList every place mentioned.\n\nTranscript:\n')).toBe(true);
+  if (type === 'custom')
+    expect(request.user.startsWith('Instructions from the user:\nList every place mentioned.\n\nTranscript:\n')).toBe(true);
   if (type === 'speaker_names') expect(request.user.startsWith('Speaker labels: SPEAKER_1, SPEAKER_2, SPEAKER_3\n')).toBe(true);
 }
 
 describe('runPostProcessing', () => {
   describe.each(POST_PROCESS_TYPE_NAMES.map((type) => [type]))('type %s', (type) => {
-    it('should send one request of the right shape and return the model\'s result', async () => {
+    it("should send one request of the right shape and return the model's result", async () => {
       const results = await run([type]);
       expect(server.requests).toHaveLength(1);
       expectRequestShape(type, server.requests[0]!);
@@ -65,7 +74,8 @@ describe('runPostProcessing', () => {
       const result = results[type];
       if (type === 'speaker_names') expect(result).toEqual({ SPEAKER_1: 'Anna' });
       else if (type === 'chapters') expect(result).toBe('00:00:00 Opening');
-      else if (type === 'translated_subtitles') expect((result as string).split('\n\n')).toHaveLength(renderSrt(MULTI_SPEAKER_TRANSCRIPT).split('\n\n').length);
+      else if (type === 'translated_subtitles')
+        expect((result as string).split('\n\n')).toHaveLength(renderSrt(MULTI_SPEAKER_TRANSCRIPT).split('\n\n').length);
       else expect(result).toBe(`RESULT ${type} (whole)`);
     });
   });
@@ -75,11 +85,13 @@ describe('runPostProcessing', () => {
     expect(Object.keys(await run(types))).toEqual(types);
   });
 
-  it('should return valid SRT with the transcript\'s cue times for translated_subtitles', async () => {
+  it("should return valid SRT with the transcript's cue times for translated_subtitles", async () => {
     const { translated_subtitles: srt } = await run(['translated_subtitles']);
     const original = new Parser().fromSrt(renderSrt(MULTI_SPEAKER_TRANSCRIPT));
     const translated = new Parser().fromSrt(srt as string);
-    expect(translated.map((cue) => [cue.id, cue.startTime, cue.endTime])).toEqual(original.map((cue) => [cue.id, cue.startTime, cue.endTime]));
+    expect(translated.map((cue) => [cue.id, cue.startTime, cue.endTime])).toEqual(
+      original.map((cue) => [cue.id, cue.startTime, cue.endTime]),
+    );
     expect(translated[0]!.text.replace('\n', ' ')).toBe('SPEAKER_1: [fr] Hi everyone, thanks for joining.');
   });
 
@@ -93,7 +105,7 @@ describe('runPostProcessing', () => {
     expect(await run(['speaker_names'], { transcript: ONE_SPEAKER_TRANSCRIPT })).toEqual({ speaker_names: null });
   });
 
-  it('should write lecture notes in Russian and other types in the transcript\'s language', async () => {
+  it("should write lecture notes in Russian and other types in the transcript's language", async () => {
     const german: Transcript = { ...ONE_SPEAKER_TRANSCRIPT, language: 'de' };
     await run(['lecture_notes', 'summary'], { transcript: german });
     const system = (type: PostProcessType) => server.requests.find((request) => identifyRequest(request).type === type)!.system;
@@ -115,7 +127,10 @@ describe('runPostProcessing', () => {
     });
 
     it('should treat segments of whitespace only as no speech', async () => {
-      const blank: Transcript = { ...ONE_SPEAKER_TRANSCRIPT, segments: ONE_SPEAKER_TRANSCRIPT.segments.map((s) => ({ ...s, text: ' \n ' })) };
+      const blank: Transcript = {
+        ...ONE_SPEAKER_TRANSCRIPT,
+        segments: ONE_SPEAKER_TRANSCRIPT.segments.map((s) => ({ ...s, text: ' \n ' })),
+      };
       expect(await run(['gist'], { transcript: blank })).toEqual({ gist: '' });
       expect(server.requests).toHaveLength(0);
     });
@@ -123,17 +138,26 @@ describe('runPostProcessing', () => {
 
   describe('all or nothing (spec 3)', () => {
     it('should fail naming the type and the cause, with no partial result, when one type fails', async () => {
-      server.setScript((request) => (identifyRequest(request).type === 'quiz' ? { status: 500 } : { ...replyLikeAModel(request), delayMs: 50 }));
-      const error = await run(['summary', 'quiz', 'gist']).then(() => null, (caught: unknown) => caught);
+      server.setScript((request) =>
+        identifyRequest(request).type === 'quiz' ? { status: 500 } : { ...replyLikeAModel(request), delayMs: 50 },
+      );
+      const error = await run(['summary', 'quiz', 'gist']).then(
+        () => null,
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).code).toBe('post_processing_failed');
-      expect((error as AppError).message).toBe('Post-processing "quiz" failed: the language model endpoint failed with HTTP 500 (3 attempts).');
+      expect((error as AppError).message).toBe(
+        'Post-processing "quiz" failed: the language model endpoint failed with HTTP 500 (3 attempts).',
+      );
     });
 
-    it('should stop the other types\' requests once one type has failed', async () => {
+    it("should stop the other types' requests once one type has failed", async () => {
       server.setScript((request) => (identifyRequest(request).type === 'summary' ? { status: 401 } : { hang: true }));
       const started = performance.now();
-      await expect(run(['summary', 'article', 'blog_post'], { llm: { timeoutMs: 60_000 } })).rejects.toThrow('Post-processing "summary" failed: the language model endpoint refused the configured API key (HTTP 401).');
+      await expect(run(['summary', 'article', 'blog_post'], { llm: { timeoutMs: 60_000 } })).rejects.toThrow(
+        'Post-processing "summary" failed: the language model endpoint refused the configured API key (HTTP 401).',
+      );
       expect(performance.now() - started).toBeLessThan(20_000); // far below the 60 s timeout of the hanging ones, whatever the load
       await vi.waitFor(() => expect(server.requests).toHaveLength(3)); // no stray request reaches the next test
     });
@@ -146,7 +170,9 @@ describe('runPostProcessing', () => {
 
     it('should fail when a structured answer stays unusable', async () => {
       server.setScript(() => ({ content: 'The speakers are Anna and Ben.' }));
-      await expect(run(['speaker_names'])).rejects.toThrow('Post-processing "speaker_names" failed: the model\'s answer is not valid JSON (2 answers).');
+      await expect(run(['speaker_names'])).rejects.toThrow(
+        'Post-processing "speaker_names" failed: the model\'s answer is not valid JSON (2 answers).',
+      );
       expect(server.requests.filter((request) => identifyRequest(request).type === 'speaker_names')).toHaveLength(2);
     });
   });
@@ -186,7 +212,7 @@ describe('runPostProcessing', () => {
     });
   });
 
-  it('should reject with the caller\'s reason when the caller cancels', async () => {
+  it("should reject with the caller's reason when the caller cancels", async () => {
     server.setScript(() => ({ hang: true }));
     const controller = new AbortController();
     const pending = run(['summary', 'gist'], { signal: controller.signal });
@@ -196,7 +222,10 @@ describe('runPostProcessing', () => {
   });
 
   it('should refuse a translation without a known target_language before any request', async () => {
-    const error = await run(['translation'], { targetLanguage: 'Klingon' }).then(() => null, (caught: unknown) => caught);
+    const error = await run(['translation'], { targetLanguage: 'Klingon' }).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect((error as AppError).code).toBe('invalid_input');
     expect((error as AppError).param).toBe('target_language');
     expect(server.requests).toHaveLength(0);

@@ -76,17 +76,21 @@ export async function runPostProcessing(request: PostProcessingRequest): Promise
   let failure: unknown = null;
   log(`post-processing ${types.join(', ')} with model ${request.llm.model}`);
   try {
-    const results = await Promise.all(jobs.map(async (job) => {
-      try {
-        const result = await runPostProcessType(session, job, transcript);
-        log(`${job.type}: done after ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
-        return [job.type, result] as const;
-      } catch (error) {
-        failure ??= controller.signal.aborted ? null : failureOf(job.type, error);
-        controller.abort();
-        throw error;
-      }
-    }).map((promise) => promise.catch(() => null)));
+    const results = await Promise.all(
+      jobs
+        .map(async (job) => {
+          try {
+            const result = await runPostProcessType(session, job, transcript);
+            log(`${job.type}: done after ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+            return [job.type, result] as const;
+          } catch (error) {
+            failure ??= controller.signal.aborted ? null : failureOf(job.type, error);
+            controller.abort();
+            throw error;
+          }
+        })
+        .map((promise) => promise.catch(() => null)),
+    );
     request.signal?.throwIfAborted();
     if (failure !== null) throw failure;
     log(`post-processing finished: ${session.requests} requests in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);

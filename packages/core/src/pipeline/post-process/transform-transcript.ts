@@ -21,7 +21,8 @@ export async function transformTranscript(session: ChatSession, job: PromptJob, 
   const budget = materialBudget(session.config.contextTokens, system + buildUserMessage(job, heading(99, 99), ''), 'like-input');
   const parts = chunkByTokens(lines, budget);
   if (parts.length > 1) session.log(`${job.type}: transcript sent in ${parts.length} parts`);
-  const answers = await Promise.all(parts.map((part, i) =>
-    completeChat(session, { system, user: buildUserMessage(job, heading(i + 1, parts.length), part.join('\n')) })));
+  const answers = await Promise.all(
+    parts.map((part, i) => completeChat(session, { system, user: buildUserMessage(job, heading(i + 1, parts.length), part.join('\n')) })),
+  );
   return answers.map((answer) => answer.trim()).join('\n');
 }

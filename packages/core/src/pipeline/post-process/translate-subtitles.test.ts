@@ -37,7 +37,10 @@ beforeEach(() => {
 
 function run(transcript: Transcript = TRANSCRIPT, contextTokens = 8_192): Promise<string> {
   return runPostProcessing({
-    transcript, types: ['translated_subtitles'], targetLanguage: 'de', customPrompt: null,
+    transcript,
+    types: ['translated_subtitles'],
+    targetLanguage: 'de',
+    customPrompt: null,
     llm: testLlmConfig(server.baseUrl, { contextTokens }),
   }).then((results) => results.translated_subtitles as string);
 }
@@ -62,7 +65,7 @@ function texts(srt: string): string[] {
 }
 
 describe('translated_subtitles', () => {
-  it('should keep every cue number and time of the transcript\'s SRT and translate every text', async () => {
+  it("should keep every cue number and time of the transcript's SRT and translate every text", async () => {
     server.setScript(translateAll);
     const srt = await run();
     expectSameCues(srt);
@@ -75,7 +78,9 @@ describe('translated_subtitles', () => {
     expect(cueCount).toBeGreaterThan(40);
     await run();
     expect(server.requests.length).toBe(Math.ceil(cueCount / 40));
-    expect(server.requests.flatMap((request) => cuesIn(request.user).map((cue) => cue.id))).toEqual(Array.from({ length: cueCount }, (_, i) => i + 1));
+    expect(server.requests.flatMap((request) => cuesIn(request.user).map((cue) => cue.id))).toEqual(
+      Array.from({ length: cueCount }, (_, i) => i + 1),
+    );
     server.requests.length = 0;
     await run(TRANSCRIPT, 2_000);
     expect(server.requests.length).toBeGreaterThan(Math.ceil(cueCount / 40));
@@ -92,9 +97,13 @@ describe('translated_subtitles', () => {
   });
 
   it('should repair a line the model merged into its neighbour', async () => {
-    server.setScript(damagedBatches((cues) => cues
-      .map((cue) => (cue.id === 4 ? { id: 4, text: `${cue.text} ${cues.find((c) => c.id === 5)!.text}` } : cue))
-      .filter((cue) => cue.id !== 5)));
+    server.setScript(
+      damagedBatches((cues) =>
+        cues
+          .map((cue) => (cue.id === 4 ? { id: 4, text: `${cue.text} ${cues.find((c) => c.id === 5)!.text}` } : cue))
+          .filter((cue) => cue.id !== 5),
+      ),
+    );
     const srt = await run();
     expectSameCues(srt);
     expect(texts(srt)).toEqual(listSrtCues(TRANSCRIPT).map((cue) => cue.lines.join(' ').toUpperCase()));
@@ -103,10 +112,12 @@ describe('translated_subtitles', () => {
   });
 
   it('should repair dropped, duplicated and empty cues', async () => {
-    server.setScript(damagedBatches((cues) => [
-      ...cues.filter((cue) => cue.id !== 2 && cue.id !== 10).map((cue) => (cue.id === 20 ? { ...cue, text: ' ' } : cue)),
-      { id: 7, text: 'AGAIN' },
-    ]));
+    server.setScript(
+      damagedBatches((cues) => [
+        ...cues.filter((cue) => cue.id !== 2 && cue.id !== 10).map((cue) => (cue.id === 20 ? { ...cue, text: ' ' } : cue)),
+        { id: 7, text: 'AGAIN' },
+      ]),
+    );
     const srt = await run();
     expectSameCues(srt);
     expect(texts(srt)).toEqual(listSrtCues(TRANSCRIPT).map((cue) => cue.lines.join(' ').toUpperCase()));
@@ -114,15 +125,23 @@ describe('translated_subtitles', () => {
 
   it('should fail clearly when a cue does not come back even alone', async () => {
     server.setScript((request) => ({
-      content: JSON.stringify({ cues: cuesIn(request.user).filter((cue) => cue.id !== 3).map((cue) => ({ ...cue, text: 'X' })) }),
+      content: JSON.stringify({
+        cues: cuesIn(request.user)
+          .filter((cue) => cue.id !== 3)
+          .map((cue) => ({ ...cue, text: 'X' })),
+      }),
     }));
     const total = listSrtCues(TRANSCRIPT).length;
-    await expect(run()).rejects.toThrow(`Post-processing "translated_subtitles" failed: the model did not return cue 3 of ${total} even when asked for it alone (2 answers).`);
+    await expect(run()).rejects.toThrow(
+      `Post-processing "translated_subtitles" failed: the model did not return cue 3 of ${total} even when asked for it alone (2 answers).`,
+    );
   });
 
   it('should ask again once when the answer is not JSON, then fail', async () => {
     server.setScript(() => ({ content: '1\n00:00:00,250 --> 00:00:03,000\nPUNKT 1' }));
-    await expect(run(MULTI_SPEAKER_TRANSCRIPT)).rejects.toThrow('Post-processing "translated_subtitles" failed: the model\'s answer is not valid JSON (2 answers).');
+    await expect(run(MULTI_SPEAKER_TRANSCRIPT)).rejects.toThrow(
+      'Post-processing "translated_subtitles" failed: the model\'s answer is not valid JSON (2 answers).',
+    );
     expect(server.requests).toHaveLength(2);
   });
 });

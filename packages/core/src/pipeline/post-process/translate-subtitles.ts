@@ -14,7 +14,10 @@ export const MAX_CUES_PER_BATCH = 40;
 
 const CUES_SCHEMA = z.object({ cues: z.array(z.object({ id: z.number().int(), text: z.string() }).strict()) }).strict();
 
-interface CueText { id: number; text: string }
+interface CueText {
+  id: number;
+  text: string;
+}
 
 /** Cues of the transcript's SRT: number (1-based), speaker prefix, and text without the prefix. */
 function readCues(transcript: Transcript): { prefixes: string[]; items: CueText[] } {
@@ -48,16 +51,18 @@ async function translateBatch(session: ChatSession, system: string, batch: reado
   const counts = new Map<number, number>();
   for (const cue of answer.cues) counts.set(cue.id, (counts.get(cue.id) ?? 0) + 1);
   const wanted = new Set(batch.map((cue) => cue.id));
-  return new Map(answer.cues
-    .filter((cue) => wanted.has(cue.id) && counts.get(cue.id) === 1 && cue.text.trim() !== '')
-    .map((cue) => [cue.id, cue.text]));
+  return new Map(
+    answer.cues.filter((cue) => wanted.has(cue.id) && counts.get(cue.id) === 1 && cue.text.trim() !== '').map((cue) => [cue.id, cue.text]),
+  );
 }
 
 /** Asks for one cue alone; fails clearly when even that does not come back. */
 async function translateAlone(session: ChatSession, system: string, cue: CueText, total: number): Promise<string> {
-  const answer = await completeJson(session, { system, user: JSON.stringify({ cues: [cue] }) }, 'subtitle_cues', CUES_SCHEMA,
-    (value) => (value.cues.length === 1 && value.cues[0]!.id === cue.id && value.cues[0]!.text.trim() !== ''
-      ? null : `the model did not return cue ${cue.id} of ${total} even when asked for it alone`));
+  const answer = await completeJson(session, { system, user: JSON.stringify({ cues: [cue] }) }, 'subtitle_cues', CUES_SCHEMA, (value) =>
+    value.cues.length === 1 && value.cues[0]!.id === cue.id && value.cues[0]!.text.trim() !== ''
+      ? null
+      : `the model did not return cue ${cue.id} of ${total} even when asked for it alone`,
+  );
   return answer.cues[0]!.text;
 }
 
@@ -66,12 +71,19 @@ async function translateAlone(session: ChatSession, system: string, cue: CueText
  * empty), each missing cue and the cue before it (which may hold a merged line) are asked for
  * again one by one.
  */
-async function translateWithRepair(session: ChatSession, system: string, batch: readonly CueText[], total: number): Promise<Map<number, string>> {
+async function translateWithRepair(
+  session: ChatSession,
+  system: string,
+  batch: readonly CueText[],
+  total: number,
+): Promise<Map<number, string>> {
   const found = await translateBatch(session, system, batch);
   const missing = batch.filter((cue) => !found.has(cue.id)).map((cue) => cue.id);
   if (missing.length === 0) return found;
   const redo = batch.filter((cue) => missing.includes(cue.id) || missing.includes(cue.id + 1));
-  session.log(`translated_subtitles: ${batch.length - missing.length} of ${batch.length} cues came back; asking again for cues ${redo.map((cue) => cue.id).join(', ')} one by one`);
+  session.log(
+    `translated_subtitles: ${batch.length - missing.length} of ${batch.length} cues came back; asking again for cues ${redo.map((cue) => cue.id).join(', ')} one by one`,
+  );
   const again = await Promise.all(redo.map(async (cue) => [cue.id, await translateAlone(session, system, cue, total)] as const));
   for (const [id, text] of again) found.set(id, text);
   return found;
@@ -97,8 +109,10 @@ export async function translateSubtitles(session: ChatSession, job: PromptJob, t
   const found = await Promise.all(batches.map((batch) => translateWithRepair(session, system, batch, items.length)));
   const texts = new Map(found.flatMap((map) => [...map]));
   const blocks = renderSrt(transcript).split('\n\n');
-  return blocks.map((block, i) => {
-    const [number, times] = block.split('\n');
-    return `${number}\n${times}\n${wrapSubtitleText(prefixes[i]!, texts.get(i + 1)!).join('\n')}\n`;
-  }).join('\n');
+  return blocks
+    .map((block, i) => {
+      const [number, times] = block.split('\n');
+      return `${number}\n${times}\n${wrapSubtitleText(prefixes[i]!, texts.get(i + 1)!).join('\n')}\n`;
+    })
+    .join('\n');
 }

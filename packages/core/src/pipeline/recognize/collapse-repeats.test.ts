@@ -34,7 +34,13 @@ describe('collapseRepeats', () => {
   });
 
   it('should collapse whole segments repeated three times in a row', () => {
-    const input = [segment('hello there', 0), segment('Thank you.', 2), segment('thank you', 4), segment('Thank you!', 6), segment('bye', 8)];
+    const input = [
+      segment('hello there', 0),
+      segment('Thank you.', 2),
+      segment('thank you', 4),
+      segment('Thank you!', 6),
+      segment('bye', 8),
+    ];
     expect(collapseRepeats(input).map((s) => s.text)).toEqual(['hello there', 'Thank you.', 'bye']);
   });
 

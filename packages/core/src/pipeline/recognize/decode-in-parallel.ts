@@ -41,9 +41,16 @@ export async function decodeInParallel(decode: ParallelDecode): Promise<string> 
   let firstId = 0;
   const runs = splitUtterances(decode.utterances, decode.processes).map((group) => {
     const run = runPocketsphinxBatch({
-      binaryPath: decode.binaryPath, modelDir: decode.modelDir, wavPath: decode.wavPath,
-      dataOffset: decode.layout.dataOffset, durationSeconds: decode.layout.durationSeconds,
-      utterances: group, firstId, timeoutMs: (60 + decode.timeoutFactor * seconds(group)) * 1000, signal, onUtteranceDone,
+      binaryPath: decode.binaryPath,
+      modelDir: decode.modelDir,
+      wavPath: decode.wavPath,
+      dataOffset: decode.layout.dataOffset,
+      durationSeconds: decode.layout.durationSeconds,
+      utterances: group,
+      firstId,
+      timeoutMs: (60 + decode.timeoutFactor * seconds(group)) * 1000,
+      signal,
+      onUtteranceDone,
       searchArgs: decode.searchArgs,
     });
     firstId += group.length;

@@ -5,9 +5,17 @@ import type { RecognizedSegment } from './recognition-engine.ts';
 
 const word = (text: string, start: number, end: number): TranscriptWord => ({ text, start, end, confidence: null });
 const segment = (words: TranscriptWord[]): RecognizedSegment => ({
-  start: words[0]!.start, end: words.at(-1)!.end, text: words.map((w) => w.text).join(' '), words, language: 'en',
+  start: words[0]!.start,
+  end: words.at(-1)!.end,
+  text: words.map((w) => w.text).join(' '),
+  words,
+  language: 'en',
 });
-const speech = [{ start: 1, end: 3 }, { start: 5, end: 6 }, { start: 10, end: 12 }];
+const speech = [
+  { start: 1, end: 3 },
+  { start: 5, end: 6 },
+  { start: 10, end: 12 },
+];
 
 describe('gateWordsToSpeech', () => {
   it('should drop words outside speech and recompute the segment', () => {
@@ -33,7 +41,14 @@ describe('gateWordsToSpeech', () => {
 
 describe('overlapsSpeech', () => {
   it.each([
-    [0, 1, false], [0, 1.01, true], [3, 5, false], [2.9, 5.1, true], [5.5, 5.5, true], [12, 13, false], [4, 4, false], [11, 11.5, true],
+    [0, 1, false],
+    [0, 1.01, true],
+    [3, 5, false],
+    [2.9, 5.1, true],
+    [5.5, 5.5, true],
+    [12, 13, false],
+    [4, 4, false],
+    [11, 11.5, true],
   ])('should tell whether [%s, %s] overlaps speech (%s)', (start, end, expected) => {
     expect(overlapsSpeech(start, end, speech)).toBe(expected);
   });

@@ -10,9 +10,12 @@ describe('resolveRecognitionProfile', () => {
     expect(resolveRecognitionProfile(null)).toEqual(general);
   });
 
-  it.each(DOMAINS.filter((d) => d !== 'auto' && d !== 'general'))('should give %s a profile that differs from general (no value accepted and ignored)', (domain) => {
-    expect(resolveRecognitionProfile(domain)).not.toEqual(general);
-  });
+  it.each(DOMAINS.filter((d) => d !== 'auto' && d !== 'general'))(
+    'should give %s a profile that differs from general (no value accepted and ignored)',
+    (domain) => {
+      expect(resolveRecognitionProfile(domain)).not.toEqual(general);
+    },
+  );
 
   it('should band-limit telephonic audio, turn off VAD gating for songs and keep raw output for experimental', () => {
     expect(resolveRecognitionProfile('telephonic').audioFilter).toBe('highpass=f=300,lowpass=f=3400');

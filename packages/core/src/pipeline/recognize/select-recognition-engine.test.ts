@@ -13,7 +13,10 @@ const TINY = findCatalogModel('sherpa-onnx-whisper-tiny')!;
 const MOONSHINE = findCatalogModel('sherpa-onnx-moonshine-tiny-en-int8')!;
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -23,7 +26,14 @@ describe('selectRecognitionEngine', () => {
   let remoteCalls: number;
   const remote = (): RecognitionEngine => {
     remoteCalls++;
-    return createOpenAiAsrEngine({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: '', model: 'whisper-1', timeoutMs: 1000, maxRetries: 0, concurrency: 1 });
+    return createOpenAiAsrEngine({
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: '',
+      model: 'whisper-1',
+      timeoutMs: 1000,
+      maxRetries: 0,
+      concurrency: 1,
+    });
   };
   const select = (overrides: Partial<SelectRecognitionEngineOptions>) =>
     selectRecognitionEngine({ choice: 'auto', modelsDir, createRemoteEngine: remote, probeSherpa: false, ...overrides });
@@ -81,18 +91,24 @@ describe('selectRecognitionEngine', () => {
   it('should load the default model at start-up and fail with sherpa-onnx reason when it is damaged', async () => {
     await writePlaceholderModel(modelsDir, MOONSHINE);
     const error = await rejection(select({ probeSherpa: true }));
-    expect(error.message).toMatch(/while loading model sherpa-onnx-moonshine-tiny-en-int8: .*Protobuf parsing failed.*reinstall it with `npm run models -- download sherpa-onnx-moonshine-tiny-en-int8`$/);
+    expect(error.message).toMatch(
+      /while loading model sherpa-onnx-moonshine-tiny-en-int8: .*Protobuf parsing failed.*reinstall it with `npm run models -- download sherpa-onnx-moonshine-tiny-en-int8`$/,
+    );
   });
 
   it('should insist on a named engine being available', async () => {
     const sherpa = await rejection(select({ choice: 'sherpa-onnx' }));
-    expect(sherpa.message).toBe(`RECOGNITION_ENGINE=sherpa-onnx but no model is installed in ${modelsDir}: install one with \`npm run models -- download sherpa-onnx-whisper-base\` (all models: \`npm run models -- catalog\`)`);
+    expect(sherpa.message).toBe(
+      `RECOGNITION_ENGINE=sherpa-onnx but no model is installed in ${modelsDir}: install one with \`npm run models -- download sherpa-onnx-whisper-base\` (all models: \`npm run models -- catalog\`)`,
+    );
     const remoteError = await rejection(select({ choice: 'openai-compatible' }));
     expect(remoteError.message).toBe('RECOGNITION_ENGINE=openai-compatible needs ASR_BASE_URL');
     await writePlaceholderModel(modelsDir, TINY);
     const { engine, reason } = await select({ choice: 'pocketsphinx' });
     expect([engine.name, reason]).toEqual(['pocketsphinx', 'pocketsphinx: RECOGNITION_ENGINE=pocketsphinx']);
-    const missingBinary = await rejection(select({ choice: 'pocketsphinx', pocketsphinx: { binaryPath: '/nonexistent/pocketsphinx_batch' } }));
+    const missingBinary = await rejection(
+      select({ choice: 'pocketsphinx', pocketsphinx: { binaryPath: '/nonexistent/pocketsphinx_batch' } }),
+    );
     expect(missingBinary.message).toContain('/nonexistent/pocketsphinx_batch is missing');
   });
 });

@@ -2,7 +2,11 @@ import path from 'node:path';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { assertModelReady, listInstalledModels, modelFixCommand } from './models/list-installed-models.ts';
 import type { CatalogModel } from './models/model-catalog.ts';
-import { assertPocketsphinxAvailable, createPocketsphinxEngine, type PocketsphinxOptions } from './engines/pocketsphinx/pocketsphinx-engine.ts';
+import {
+  assertPocketsphinxAvailable,
+  createPocketsphinxEngine,
+  type PocketsphinxOptions,
+} from './engines/pocketsphinx/pocketsphinx-engine.ts';
 import type { RecognitionEngine } from './recognition-engine.ts';
 import { createSherpaOnnxEngine, probeSherpaModel, type SherpaOnnxEngineOptions } from './engines/sherpa-onnx/sherpa-onnx-engine.ts';
 
@@ -45,12 +49,19 @@ async function usableSherpaModels(options: SelectRecognitionEngineOptions): Prom
   const { models } = await listInstalledModels(options.modelsDir);
   const broken = models.find((report) => report.status === 'broken');
   if (broken) {
-    throw new AppError('engine_unavailable', `sherpa-onnx model ${broken.model.name} is broken: ${broken.problems.join('; ')}; reinstall it with \`${modelFixCommand(broken.model.name)}\` or remove ${broken.directory}`);
+    throw new AppError(
+      'engine_unavailable',
+      `sherpa-onnx model ${broken.model.name} is broken: ${broken.problems.join('; ')}; reinstall it with \`${modelFixCommand(broken.model.name)}\` or remove ${broken.directory}`,
+    );
   }
   return models.map((report) => report.model);
 }
 
-async function sherpaEngine(options: SelectRecognitionEngineOptions, models: CatalogModel[], why: string): Promise<SelectedRecognitionEngine> {
+async function sherpaEngine(
+  options: SelectRecognitionEngineOptions,
+  models: CatalogModel[],
+  why: string,
+): Promise<SelectedRecognitionEngine> {
   if (options.probeSherpa ?? true) await probeSherpaModel(options.modelsDir, models[0]!.name, { maxThreads: 1 });
   const engine = createSherpaOnnxEngine({ ...options.sherpa, modelsDir: options.modelsDir, models });
   const names = models.map((model) => model.name).join(', ');
@@ -82,7 +93,10 @@ export async function selectRecognitionEngine(options: SelectRecognitionEngineOp
   const models = await usableSherpaModels(options);
   if (options.choice === 'sherpa-onnx') {
     if (models.length === 0) {
-      throw new AppError('engine_unavailable', `RECOGNITION_ENGINE=sherpa-onnx but no model is installed in ${dir}: install one with \`${modelFixCommand('sherpa-onnx-whisper-base')}\` (all models: \`npm run models -- catalog\`)`);
+      throw new AppError(
+        'engine_unavailable',
+        `RECOGNITION_ENGINE=sherpa-onnx but no model is installed in ${dir}: install one with \`${modelFixCommand('sherpa-onnx-whisper-base')}\` (all models: \`npm run models -- catalog\`)`,
+      );
     }
     return sherpaEngine(options, models, 'RECOGNITION_ENGINE=sherpa-onnx');
   }

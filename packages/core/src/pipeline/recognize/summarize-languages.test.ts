@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { RecognizedSegment } from './recognition-engine.ts';
 import { summarizeLanguages, wordSeparator } from './summarize-languages.ts';
 
-const segment = (start: number, end: number, language: string | null): RecognizedSegment => ({ start, end, text: 'x', words: [], language });
+const segment = (start: number, end: number, language: string | null): RecognizedSegment => ({
+  start,
+  end,
+  text: 'x',
+  words: [],
+  language,
+});
 
 describe('summarizeLanguages', () => {
   it('should keep a requested language as the only one, with null probability and duration (2.3.4)', () => {
@@ -23,14 +29,24 @@ describe('summarizeLanguages', () => {
 
   it('should give the one language found its duration when multilingual was asked, and keep it null otherwise', () => {
     const segments = [segment(0, 2.5, 'de'), segment(4, 5.25, 'de'), segment(6, 7, null)];
-    expect(summarizeLanguages(segments, null, 'en', { multilingual: true }).languages).toEqual([{ code: 'de', name: 'German', probability: null, duration: 3.75 }]);
-    expect(summarizeLanguages(segments, null, 'en', { multilingual: false }).languages).toEqual([{ code: 'de', name: 'German', probability: null, duration: null }]);
-    expect(summarizeLanguages(segments, 'fr', 'en', { multilingual: true }).languages).toEqual([{ code: 'fr', name: 'French', probability: null, duration: null }]);
-    expect(summarizeLanguages([segment(0, 1, null)], null, 'en', { multilingual: true }).languages).toEqual([{ code: 'en', name: 'English', probability: null, duration: null }]);
+    expect(summarizeLanguages(segments, null, 'en', { multilingual: true }).languages).toEqual([
+      { code: 'de', name: 'German', probability: null, duration: 3.75 },
+    ]);
+    expect(summarizeLanguages(segments, null, 'en', { multilingual: false }).languages).toEqual([
+      { code: 'de', name: 'German', probability: null, duration: null },
+    ]);
+    expect(summarizeLanguages(segments, 'fr', 'en', { multilingual: true }).languages).toEqual([
+      { code: 'fr', name: 'French', probability: null, duration: null },
+    ]);
+    expect(summarizeLanguages([segment(0, 1, null)], null, 'en', { multilingual: true }).languages).toEqual([
+      { code: 'en', name: 'English', probability: null, duration: null },
+    ]);
   });
 
   it("should fall back to the engine's default when no segment carries a language", () => {
-    expect(summarizeLanguages([segment(0, 1, null)], null, 'en').languages).toEqual([{ code: 'en', name: 'English', probability: null, duration: null }]);
+    expect(summarizeLanguages([segment(0, 1, null)], null, 'en').languages).toEqual([
+      { code: 'en', name: 'English', probability: null, duration: null },
+    ]);
   });
 });
 

@@ -39,6 +39,11 @@ export function summarizeLanguages(
   if (requested !== null || !listed) {
     return { language, languages: [{ code: language, name: nameOf(language), probability: null, duration: null }] };
   }
-  const languages = ranked.map(([code, duration]) => ({ code, name: nameOf(code), probability: null, duration: Math.round(duration * 1000) / 1000 }));
+  const languages = ranked.map(([code, duration]) => ({
+    code,
+    name: nameOf(code),
+    probability: null,
+    duration: Math.round(duration * 1000) / 1000,
+  }));
   return { language, languages };
 }

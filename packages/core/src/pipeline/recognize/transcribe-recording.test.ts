@@ -87,7 +87,20 @@ describe('transcribeRecording with hotwords and prompt (PocketSphinx, LibriVox 0
   }, 120_000);
 
   it('should change nothing with unrelated hotwords', async () => {
-    const hotwords = ['Kubernetes', 'Grafana', 'PostgreSQL', 'Sintra', 'Byron', 'Sheila', 'New Jersey', 'Chicago', 'OpenAI', 'Telegram', 'Seattle', 'Jennifer'];
+    const hotwords = [
+      'Kubernetes',
+      'Grafana',
+      'PostgreSQL',
+      'Sintra',
+      'Byron',
+      'Sheila',
+      'New Jersey',
+      'Chicago',
+      'OpenAI',
+      'Telegram',
+      'Seattle',
+      'Jennifer',
+    ];
     const transcript = await transcribe(clip, [], { hotwords });
     expect(transcript.segments).toEqual(baseline.segments);
   }, 120_000);
@@ -112,7 +125,12 @@ describe('spellingHintsFor', () => {
 
 describe('describeSpeech', () => {
   it('should count intervals and seconds of speech', () => {
-    expect(describeSpeech([{ start: 0.29, end: 2.28 }, { start: 3.26, end: 4.46 }])).toBe('VAD: 2 speech intervals, 3.2 s of speech');
+    expect(
+      describeSpeech([
+        { start: 0.29, end: 2.28 },
+        { start: 3.26, end: 4.46 },
+      ]),
+    ).toBe('VAD: 2 speech intervals, 3.2 s of speech');
     expect(describeSpeech([{ start: 1, end: 2 }])).toBe('VAD: 1 speech interval, 1.0 s of speech');
     expect(describeSpeech([])).toBe('VAD: no speech');
   });

@@ -89,7 +89,9 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     // The engine cannot detect a language: say which one the transcript is in, rather than let a
     // German recording come back as English-sounding words with no hint why.
     const only = input.engine.languages[0]!;
-    input.onStage?.(`language not given: ${input.engine.name} knows only ${findLanguage(only)?.name ?? only} (${only}), so ${findLanguage(only)?.name ?? only} was assumed`);
+    input.onStage?.(
+      `language not given: ${input.engine.name} knows only ${findLanguage(only)?.name ?? only} (${only}), so ${findLanguage(only)?.name ?? only} was assumed`,
+    );
   }
   let reported = -1;
   const recognition = startStage(input.metrics, 'recognition');
@@ -115,7 +117,9 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
   const gated = gateWordsToSpeech(recognized, recognizable);
   const collapsed = profile.collapseRepeats ? collapseRepeats(gated) : gated;
   const kept = await correctSpelling(collapsed, input);
-  const { language, languages } = summarizeLanguages(kept, input.language, input.engine.defaultLanguage, { multilingual: input.multilingual ?? false });
+  const { language, languages } = summarizeLanguages(kept, input.language, input.engine.defaultLanguage, {
+    multilingual: input.multilingual ?? false,
+  });
   const segments = kept.map((s) => toTranscriptSegment(s, language));
   return { source, segments, vad: speech, language, languages, speakers: [] };
 }
@@ -129,12 +133,19 @@ export function spellingHintsFor(input: Pick<TranscribeRecordingInput, 'prompt' 
 }
 
 async function correctSpelling(segments: RecognizedSegment[], input: TranscribeRecordingInput): Promise<RecognizedSegment[]> {
-  const native = input.engine.nativeHints?.({ language: input.language, efficiency: input.efficiency ?? null, multilingual: input.multilingual ?? false }) ?? { prompt: false, hotwords: false };
+  const native = input.engine.nativeHints?.({
+    language: input.language,
+    efficiency: input.efficiency ?? null,
+    multilingual: input.multilingual ?? false,
+  }) ?? { prompt: false, hotwords: false };
   const hints = spellingHintsFor(input, native);
   if (hints.length === 0) return segments;
-  const dictionaryPath = input.pronunciationDictionaryPath === undefined ? DEFAULT_PRONUNCIATION_DICTIONARY : input.pronunciationDictionaryPath;
+  const dictionaryPath =
+    input.pronunciationDictionaryPath === undefined ? DEFAULT_PRONUNCIATION_DICTIONARY : input.pronunciationDictionaryPath;
   const result = await applySpellingHints(segments, hints, { dictionaryPath });
-  input.onStage?.(`spelling hints: ${hints.length} (${describeSources(input, native)}), ${result.replaced} replaced, ${result.recased} recased`);
+  input.onStage?.(
+    `spelling hints: ${hints.length} (${describeSources(input, native)}), ${result.replaced} replaced, ${result.recased} recased`,
+  );
   return result.segments;
 }
 
@@ -146,7 +157,8 @@ function describeSources(input: TranscribeRecordingInput, native: NativeHints): 
 }
 
 function toTranscriptSegment(segment: RecognizedSegment, language: string): TranscriptSegment {
-  const text = segment.words.length > 0 ? segment.words.map((word) => word.text).join(wordSeparator(segment.language ?? language)) : segment.text;
+  const text =
+    segment.words.length > 0 ? segment.words.map((word) => word.text).join(wordSeparator(segment.language ?? language)) : segment.text;
   return {
     start: segment.start,
     end: segment.end,

@@ -17,7 +17,11 @@ describe('normalizeForWer', () => {
 describe('wordErrorRate', () => {
   it('should be 0 for the same words in another case and punctuation', () => {
     expect(wordErrorRate('Ask not what your country can do.', 'ask NOT, what your country can do')).toEqual({
-      wer: 0, substitutions: 0, deletions: 0, insertions: 0, referenceWords: 7,
+      wer: 0,
+      substitutions: 0,
+      deletions: 0,
+      insertions: 0,
+      referenceWords: 7,
     });
   });
 

@@ -14,17 +14,19 @@ export interface WordErrorRate {
  * spaces, whitespace collapsed, numbers kept as written (`10` and `ten` differ).
  */
 export function normalizeForWer(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[\u2018\u2019\u02bc]/g, "'")
-    // NUL stands in for a word-inner apostrophe while punctuation is removed (it never occurs in text).
-    /* eslint-disable no-control-regex */
-    .replace(/(?<=\p{L})'(?=\p{L})/gu, '\u0000')
-    .replace(/[^\p{L}\p{N}\p{M}\u0000]+/gu, ' ')
-    .replace(/\u0000/g, "'")
-    /* eslint-enable no-control-regex */
-    .trim()
-    .replace(/\s+/g, ' ');
+  return (
+    text
+      .toLowerCase()
+      .replace(/[\u2018\u2019\u02bc]/g, "'")
+      // NUL stands in for a word-inner apostrophe while punctuation is removed (it never occurs in text).
+      /* eslint-disable no-control-regex */
+      .replace(/(?<=\p{L})'(?=\p{L})/gu, '\u0000')
+      .replace(/[^\p{L}\p{N}\p{M}\u0000]+/gu, ' ')
+      .replace(/\u0000/g, "'")
+      /* eslint-enable no-control-regex */
+      .trim()
+      .replace(/\s+/g, ' ')
+  );
 }
 
 /**

@@ -16,7 +16,11 @@ describe('applyOutputTransformers', () => {
 
   it('should give plain text with the switches, whatever output_format is', () => {
     const output = applyOutputTransformers({
-      model: MULTI_SPEAKER_TRANSCRIPT, format: 'json2', postProcess: null, results: {}, transformer: noTimes,
+      model: MULTI_SPEAKER_TRANSCRIPT,
+      format: 'json2',
+      postProcess: null,
+      results: {},
+      transformer: noTimes,
     });
     expect(output).toBe(renderText(MULTI_SPEAKER_TRANSCRIPT, noTimes));
     expect(output).toMatch(/^SPEAKER_1: Hi everyone, thanks for joining\.\n/);
@@ -24,8 +28,11 @@ describe('applyOutputTransformers', () => {
 
   it('should put the text in the transcript member and keep the results when post_process is a list', () => {
     const output = applyOutputTransformers({
-      model: MULTI_SPEAKER_TRANSCRIPT, format: 'json', postProcess: ['speaker_names'],
-      results: { speaker_names: { SPEAKER_1: 'Ann' } }, transformer: noTimes,
+      model: MULTI_SPEAKER_TRANSCRIPT,
+      format: 'json',
+      postProcess: ['speaker_names'],
+      results: { speaker_names: { SPEAKER_1: 'Ann' } },
+      transformer: noTimes,
     });
     expect(output).toEqual({
       transcript: renderText(MULTI_SPEAKER_TRANSCRIPT, noTimes),

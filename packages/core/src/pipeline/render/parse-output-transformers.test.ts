@@ -26,10 +26,18 @@ describe('parseOutputTransformers', () => {
   });
 
   it('should read every switch', () => {
-    expect(parseOutputTransformers('text?speakers=true&timestamps=false&pauses=true'))
-      .toEqual({ kind: 'text', speakers: true, timestamps: false, pauses: true });
-    expect(parseOutputTransformers('text?pauses=false&speakers=false&timestamps=true'))
-      .toEqual({ kind: 'text', speakers: false, timestamps: true, pauses: false });
+    expect(parseOutputTransformers('text?speakers=true&timestamps=false&pauses=true')).toEqual({
+      kind: 'text',
+      speakers: true,
+      timestamps: false,
+      pauses: true,
+    });
+    expect(parseOutputTransformers('text?pauses=false&speakers=false&timestamps=true')).toEqual({
+      kind: 'text',
+      speakers: false,
+      timestamps: true,
+      pauses: false,
+    });
   });
 
   it('should default missing switches', () => {
@@ -38,8 +46,12 @@ describe('parseOutputTransformers', () => {
   });
 
   it('should accept 1 and 0 and any letter case of true and false', () => {
-    expect(parseOutputTransformers('text?speakers=0&timestamps=1&pauses=TRUE'))
-      .toEqual({ kind: 'text', speakers: false, timestamps: true, pauses: true });
+    expect(parseOutputTransformers('text?speakers=0&timestamps=1&pauses=TRUE')).toEqual({
+      kind: 'text',
+      speakers: false,
+      timestamps: true,
+      pauses: true,
+    });
     expect(parseOutputTransformers('text?speakers=False')).toEqual({ kind: 'text', speakers: false, timestamps: true, pauses: false });
   });
 

@@ -16,8 +16,9 @@ const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '__golden__');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const EXTENSIONS = { json: 'json', json2: 'json', text: 'txt', srt: 'srt', lrc: 'lrc' } as const;
 const BOOLS = [true, false] as const;
-const HEADERS = BOOLS.flatMap((speakers) => BOOLS.flatMap((timestamps) => BOOLS.map((pauses) =>
-  `text?speakers=${speakers}&timestamps=${timestamps}&pauses=${pauses}`)));
+const HEADERS = BOOLS.flatMap((speakers) =>
+  BOOLS.flatMap((timestamps) => BOOLS.map((pauses) => `text?speakers=${speakers}&timestamps=${timestamps}&pauses=${pauses}`)),
+);
 
 function serialize(value: unknown): string {
   return typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`;
@@ -48,26 +49,38 @@ describe('golden transcripts', () => {
       }
       for (const header of HEADERS) {
         it(`should render header ${header} as in the golden file, whatever output_format is`, () => {
-          const outputs = OUTPUT_FORMATS.map((format) => applyOutputTransformers({
-            model, format, postProcess: null, results: {}, transformer: parseOutputTransformers(header),
-          }));
+          const outputs = OUTPUT_FORMATS.map((format) =>
+            applyOutputTransformers({
+              model,
+              format,
+              postProcess: null,
+              results: {},
+              transformer: parseOutputTransformers(header),
+            }),
+          );
           expect(new Set(outputs).size).toBe(1);
           expectGolden(`${name}/${headerFileName(header)}`, serialize(outputs[0]));
         });
       }
       it('should shape json with post_process as in the golden file', () => {
         const output = applyOutputTransformers({
-          model, format: 'json', postProcess: ['summary', 'speaker_names'],
-          results: model.segments.length === 0
-            ? { summary: '', speaker_names: {}, internal_step: 'hidden' }
-            : { summary: 'A short summary.', speaker_names: null, internal_step: 'hidden' },
+          model,
+          format: 'json',
+          postProcess: ['summary', 'speaker_names'],
+          results:
+            model.segments.length === 0
+              ? { summary: '', speaker_names: {}, internal_step: 'hidden' }
+              : { summary: 'A short summary.', speaker_names: null, internal_step: 'hidden' },
           transformer: null,
         });
         expectGolden(`${name}/post-process.json.json`, serialize(output));
       });
       it('should shape the text header with post_process as in the golden file', () => {
         const output = applyOutputTransformers({
-          model, format: 'srt', postProcess: ['summary'], results: { summary: 'A short summary.' },
+          model,
+          format: 'srt',
+          postProcess: ['summary'],
+          results: { summary: 'A short summary.' },
           transformer: parseOutputTransformers('text?pauses=true'),
         });
         expectGolden(`${name}/post-process.header.json`, serialize(output));

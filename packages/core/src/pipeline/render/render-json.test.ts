@@ -6,10 +6,16 @@ import { renderJson2 } from './render-json2.ts';
 
 const noisy: Transcript = {
   source: { length: 10.00049, format: 'wav' },
-  segments: [{
-    start: 0.1 + 0.2, end: 1.23456, text: ' raw text ', speaker: null, language: null,
-    words: [{ start: 0.30001, end: 0.9996, text: 'raw', confidence: null }],
-  }],
+  segments: [
+    {
+      start: 0.1 + 0.2,
+      end: 1.23456,
+      text: ' raw text ',
+      speaker: null,
+      language: null,
+      words: [{ start: 0.30001, end: 0.9996, text: 'raw', confidence: null }],
+    },
+  ],
   vad: [{ start: 0.2999, end: 1.3004 }],
   language: 'fr',
   languages: [],
@@ -20,10 +26,16 @@ describe('renderJson', () => {
   it('should have exactly source, segments, vad and language, times rounded to ms', () => {
     expect(renderJson(noisy)).toEqual({
       source: { length: 10, format: 'wav' },
-      segments: [{
-        start: 0.3, end: 1.235, text: ' raw text ', speaker: null, language: null,
-        words: [{ start: 0.3, end: 1, text: 'raw', confidence: null }],
-      }],
+      segments: [
+        {
+          start: 0.3,
+          end: 1.235,
+          text: ' raw text ',
+          speaker: null,
+          language: null,
+          words: [{ start: 0.3, end: 1, text: 'raw', confidence: null }],
+        },
+      ],
       vad: [{ start: 0.3, end: 1.3 }],
       language: 'fr',
     });
@@ -46,10 +58,10 @@ describe('renderJson2', () => {
 
   it('should give one language with the table name and null probability and duration when only the main one is known', () => {
     expect(renderJson2(LONG_TRANSCRIPT).languages).toEqual([{ code: 'en', name: 'English', probability: null, duration: null }]);
-    expect(renderJson2({ ...noisy, language: 'ht' }).languages)
-      .toEqual([{ code: 'ht', name: 'Haitian creole', probability: null, duration: null }]);
-    expect(renderJson2({ ...noisy, language: 'xx' }).languages)
-      .toEqual([{ code: 'xx', name: 'xx', probability: null, duration: null }]);
+    expect(renderJson2({ ...noisy, language: 'ht' }).languages).toEqual([
+      { code: 'ht', name: 'Haitian creole', probability: null, duration: null },
+    ]);
+    expect(renderJson2({ ...noisy, language: 'xx' }).languages).toEqual([{ code: 'xx', name: 'xx', probability: null, duration: null }]);
   });
 
   it('should sum talk time from the segments when the model has no speaker list', () => {

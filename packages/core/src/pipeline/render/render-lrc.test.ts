@@ -11,7 +11,12 @@ function expectedLines(model: Transcript): [number, string][] {
   return cues.flatMap((cue, i): [number, string][] => {
     const next = cues[i + 1];
     const clear = next === undefined || next.start - cue.end > LRC_CLEAR_AFTER_SECONDS;
-    return clear ? [[cue.start, cue.lines.join(' ')], [cue.end, '']] : [[cue.start, cue.lines.join(' ')]];
+    return clear
+      ? [
+          [cue.start, cue.lines.join(' ')],
+          [cue.end, ''],
+        ]
+      : [[cue.start, cue.lines.join(' ')]];
   });
 }
 
@@ -26,8 +31,11 @@ describe('renderLrc', () => {
       const parsed = lyricLines(lrc);
       const expected = expectedLines(model);
       expect(parsed).toHaveLength(expected.length);
-      expect(parse(lrc).filter((line) => line.type === LineType.INVALID).map((line) => line.raw))
-        .toEqual(['']); // only the empty string after the final newline
+      expect(
+        parse(lrc)
+          .filter((line) => line.type === LineType.INVALID)
+          .map((line) => line.raw),
+      ).toEqual(['']); // only the empty string after the final newline
       parsed.forEach((line, i) => {
         const [seconds, content] = expected[i]!;
         expect(Math.abs(line.startMillisecond / 1000 - seconds)).toBeLessThanOrEqual(0.005 + 1e-9);

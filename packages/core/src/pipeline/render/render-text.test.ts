@@ -33,7 +33,8 @@ describe('renderText', () => {
     expect(renderText(exactly, all)).not.toContain('pause');
     const longer = model([seg(0, 1, 'A.'), seg(3.01, 4, 'B.')]);
     expect(renderText(longer, all)).toBe(
-      '[00:00:00.00 - 00:00:01.00] SPEAKER_1: A.\n(pause 2.0 s)\n[00:00:03.01 - 00:00:04.00] SPEAKER_1: B.\n');
+      '[00:00:00.00 - 00:00:01.00] SPEAKER_1: A.\n(pause 2.0 s)\n[00:00:03.01 - 00:00:04.00] SPEAKER_1: B.\n',
+    );
   });
 
   it('should measure pauses from the latest end so far, so overlaps are no pause', () => {

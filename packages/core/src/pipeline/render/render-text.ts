@@ -29,9 +29,7 @@ export function formatPause(seconds: number): string {
  * false or the segment's speaker is null.
  */
 export function formatTextLine(segment: TranscriptSegment, text: string, options: TextOptions): string {
-  const time = options.timestamps
-    ? `[${formatClockTime(segment.start)} - ${formatClockTime(segment.end)}] `
-    : '';
+  const time = options.timestamps ? `[${formatClockTime(segment.start)} - ${formatClockTime(segment.end)}] ` : '';
   const speaker = options.speakers && segment.speaker !== null ? `${segment.speaker}: ` : '';
   return `${time}${speaker}${text}`;
 }

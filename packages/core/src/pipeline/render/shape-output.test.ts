@@ -14,15 +14,19 @@ describe('shapeOutput', () => {
 
   it('should keep exactly the requested results, in request order', () => {
     const output = shapeOutput({ segments: [] }, ['speaker_names', 'summary'], {
-      summary: 'Short.', speaker_names: null, internal_step: 'hidden',
+      summary: 'Short.',
+      speaker_names: null,
+      internal_step: 'hidden',
     });
     expect(output).toEqual({ transcript: { segments: [] }, results: { speaker_names: null, summary: 'Short.' } });
     expect(Object.keys((output as { results: object }).results)).toEqual(['speaker_names', 'summary']);
   });
 
   it('should keep empty results of a recording without speech (spec 2.3.6)', () => {
-    expect(shapeOutput('', ['summary', 'speaker_names'], { summary: '', speaker_names: {} }))
-      .toEqual({ transcript: '', results: { summary: '', speaker_names: {} } });
+    expect(shapeOutput('', ['summary', 'speaker_names'], { summary: '', speaker_names: {} })).toEqual({
+      transcript: '',
+      results: { summary: '', speaker_names: {} },
+    });
   });
 
   it('should leave out a requested type that has no result rather than invent one', () => {

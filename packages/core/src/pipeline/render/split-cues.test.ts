@@ -28,61 +28,75 @@ const optionsArb: fc.Arbitrary<CueOptions> = fc.record({
 });
 
 /** A segment whose every token (after chunking) lasts at most 3 s (0.05 s × 60 chars), below every maxDuration. */
-const segmentArb = fc.record({
-  words: fc.array(word, { minLength: 1, maxLength: 40 }),
-  start: fc.double({ min: 0, max: 10_000, noNaN: true }),
-  secondsPerChar: fc.double({ min: 0, max: 0.05, noNaN: true }),
-  withWords: fc.boolean(),
-  speaker: fc.constantFrom(null, 'SPEAKER_1', 'SPEAKER_12'),
-}).map(({ words, start, secondsPerChar, withWords, speaker }) => {
-  const text = words.join(' ');
-  return segment(text, start, start + secondsPerChar * textLength(text), withWords, speaker);
-});
+const segmentArb = fc
+  .record({
+    words: fc.array(word, { minLength: 1, maxLength: 40 }),
+    start: fc.double({ min: 0, max: 10_000, noNaN: true }),
+    secondsPerChar: fc.double({ min: 0, max: 0.05, noNaN: true }),
+    withWords: fc.boolean(),
+    speaker: fc.constantFrom(null, 'SPEAKER_1', 'SPEAKER_12'),
+  })
+  .map(({ words, start, secondsPerChar, withWords, speaker }) => {
+    const text = words.join(' ');
+    return segment(text, start, start + secondsPerChar * textLength(text), withWords, speaker);
+  });
 
 describe('splitCues', () => {
   it('should keep every cue within the line, character and duration limits and lose no text', () => {
-    fc.assert(fc.property(segmentArb, optionsArb, (seg, options) => {
-      const cues = splitCues([seg], options);
-      const prefix = options.speakerPrefix && seg.speaker !== null ? `${seg.speaker}: ` : '';
-      for (const cue of cues) {
-        expect(cue.lines.length).toBeLessThanOrEqual(options.maxLines);
-        for (const line of cue.lines) expect(textLength(line)).toBeLessThanOrEqual(options.maxLineChars);
-        expect(cue.end - cue.start).toBeLessThanOrEqual(options.maxDuration + 1e-9);
-        expect(cue.end).toBeGreaterThanOrEqual(cue.start);
-        expect(cue.lines[0]!.startsWith(prefix)).toBe(true);
-      }
-      const text = cues.map((cue) => cue.lines.join(' ').slice(prefix.length)).join(' ');
-      expect(squash(text)).toBe(squash(seg.text));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(segmentArb, optionsArb, (seg, options) => {
+        const cues = splitCues([seg], options);
+        const prefix = options.speakerPrefix && seg.speaker !== null ? `${seg.speaker}: ` : '';
+        for (const cue of cues) {
+          expect(cue.lines.length).toBeLessThanOrEqual(options.maxLines);
+          for (const line of cue.lines) expect(textLength(line)).toBeLessThanOrEqual(options.maxLineChars);
+          expect(cue.end - cue.start).toBeLessThanOrEqual(options.maxDuration + 1e-9);
+          expect(cue.end).toBeGreaterThanOrEqual(cue.start);
+          expect(cue.lines[0]!.startsWith(prefix)).toBe(true);
+        }
+        const text = cues.map((cue) => cue.lines.join(' ').slice(prefix.length)).join(' ');
+        expect(squash(text)).toBe(squash(seg.text));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('should keep cues in time order inside a segment', () => {
-    fc.assert(fc.property(segmentArb, (seg) => {
-      const cues = splitCues([seg]);
-      for (let i = 1; i < cues.length; i += 1) expect(cues[i]!.start).toBeGreaterThanOrEqual(cues[i - 1]!.start);
-    }));
+    fc.assert(
+      fc.property(segmentArb, (seg) => {
+        const cues = splitCues([seg]);
+        for (let i = 1; i < cues.length; i += 1) expect(cues[i]!.start).toBeGreaterThanOrEqual(cues[i - 1]!.start);
+      }),
+    );
   });
 
   it('should give one cue for a short segment, with the segment times when there are no words', () => {
-    expect(splitCues([segment('Hello there.', 1, 2.5)])).toEqual([
-      { start: 1, end: 2.5, speaker: null, lines: ['Hello there.'] },
-    ]);
+    expect(splitCues([segment('Hello there.', 1, 2.5)])).toEqual([{ start: 1, end: 2.5, speaker: null, lines: ['Hello there.'] }]);
   });
 
   it('should use word timings when every word has one', () => {
-    const seg = { ...segment('one two three', 0, 10), words: [
-      { start: 1, end: 1.5, text: 'one', confidence: null },
-      { start: 2, end: 2.5, text: 'two', confidence: null },
-      { start: 9, end: 9.75, text: 'three', confidence: 0.5 },
-    ] };
+    const seg = {
+      ...segment('one two three', 0, 10),
+      words: [
+        { start: 1, end: 1.5, text: 'one', confidence: null },
+        { start: 2, end: 2.5, text: 'two', confidence: null },
+        { start: 9, end: 9.75, text: 'three', confidence: 0.5 },
+      ],
+    };
     const cues = splitCues([seg], { ...DEFAULT_CUE_OPTIONS, maxDuration: 5 });
-    expect(cues.map((cue) => [cue.start, cue.end, cue.lines])).toEqual([[1, 2.5, ['one two']], [9, 9.75, ['three']]]);
+    expect(cues.map((cue) => [cue.start, cue.end, cue.lines])).toEqual([
+      [1, 2.5, ['one two']],
+      [9, 9.75, ['three']],
+    ]);
   });
 
   it('should spread times in proportion to characters when word counts differ', () => {
     const seg = { ...segment('aaaa bbbb', 0, 8), words: [{ start: 0, end: 8, text: 'aaaabbbb', confidence: null }] };
     const cues = splitCues([seg], { ...DEFAULT_CUE_OPTIONS, maxDuration: 4 });
-    expect(cues.map((cue) => [cue.start, cue.end, cue.lines])).toEqual([[0, 4, ['aaaa']], [4, 8, ['bbbb']]]);
+    expect(cues.map((cue) => [cue.start, cue.end, cue.lines])).toEqual([
+      [0, 4, ['aaaa']],
+      [4, 8, ['bbbb']],
+    ]);
   });
 
   it('should keep a single word longer than the duration limit in its own cue', () => {
@@ -107,8 +121,11 @@ describe('splitCues', () => {
   });
 
   it('should count the speaker prefix in the first line', () => {
-    const cues = splitCues([segment('a'.repeat(20) + ' ' + 'b'.repeat(20), 0, 3, false, 'SPEAKER_1')],
-      { ...DEFAULT_CUE_OPTIONS, maxLines: 1, speakerPrefix: true });
+    const cues = splitCues([segment('a'.repeat(20) + ' ' + 'b'.repeat(20), 0, 3, false, 'SPEAKER_1')], {
+      ...DEFAULT_CUE_OPTIONS,
+      maxLines: 1,
+      speakerPrefix: true,
+    });
     expect(cues.map((cue) => cue.lines)).toEqual([[`SPEAKER_1: ${'a'.repeat(20)}`], [`SPEAKER_1: ${'b'.repeat(20)}`]]);
   });
 

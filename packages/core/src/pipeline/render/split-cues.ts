@@ -26,7 +26,11 @@ export interface Cue {
   lines: string[];
 }
 
-interface Plan { count: number; cost: number; from: number }
+interface Plan {
+  count: number;
+  cost: number;
+  from: number;
+}
 
 /** Cue cost: squared unused room, minus a bonus for ending at a sentence (or clause) end. */
 function cueCost(tokens: readonly CueToken[], capacity: number): number {
@@ -75,10 +79,10 @@ export function splitCues(segments: readonly TranscriptSegment[], options: CueOp
   return segments.flatMap((segment) => {
     const prefix = options.speakerPrefix && segment.speaker !== null ? `${segment.speaker}: ` : '';
     const budgets = Array.from({ length: options.maxLines }, (_, i) =>
-      i === 0 ? options.maxLineChars - textLength(prefix) : options.maxLineChars);
+      i === 0 ? options.maxLineChars - textLength(prefix) : options.maxLineChars,
+    );
     const tokens = tokenizeSegment(segment, budgets[0]!);
     const starts = planCues(tokens, budgets, options.maxDuration);
-    return starts.map((start, i) =>
-      makeCue(tokens.slice(start, starts[i + 1] ?? tokens.length), segment.speaker, prefix, budgets));
+    return starts.map((start, i) => makeCue(tokens.slice(start, starts[i + 1] ?? tokens.length), segment.speaker, prefix, budgets));
   });
 }

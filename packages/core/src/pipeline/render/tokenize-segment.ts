@@ -48,7 +48,9 @@ function chunkToken(token: CueToken, maxChars: number): CueToken[] {
  * without spaces, very long words) is cut into pieces of `maxChars` joined without a space.
  */
 export function tokenizeSegment(segment: TranscriptSegment, maxChars: number): CueToken[] {
-  const pieces = cleanText(segment.text).split(' ').filter((piece) => piece !== '');
+  const pieces = cleanText(segment.text)
+    .split(' ')
+    .filter((piece) => piece !== '');
   if (pieces.length === 0) return [];
   const words = segment.words;
   const tokens =

@@ -28,7 +28,12 @@ describe('detectSpeech', () => {
   it('should find the four phrases of jfk.wav', async () => {
     const progress: number[] = [];
     const intervals = await detectSpeech(audioPath('jfk.wav'), { modelPath, onProgress: (f) => progress.push(f) });
-    const expected = [[0.29, 2.28], [3.26, 4.46], [5.37, 7.69], [8.16, 10.98]];
+    const expected = [
+      [0.29, 2.28],
+      [3.26, 4.46],
+      [5.37, 7.69],
+      [8.16, 10.98],
+    ];
     expect(intervals).toHaveLength(expected.length);
     intervals.forEach((interval, i) => {
       expect(Math.abs(interval.start - expected[i]![0]!)).toBeLessThan(0.3);

@@ -70,26 +70,32 @@ export interface SpeechLevels {
  * @param options.quietThreshold the lower onset, e.g. 0.2; without it `quietSpeech` is [].
  * @throws as detectSpeech.
  */
-export async function detectSpeechLevels(wavPath: string, options: DetectSpeechOptions & { quietThreshold?: number }): Promise<SpeechLevels> {
+export async function detectSpeechLevels(
+  wavPath: string,
+  options: DetectSpeechOptions & { quietThreshold?: number },
+): Promise<SpeechLevels> {
   options.signal?.throwIfAborted();
   await assertVadModel(options.modelPath);
   const layout = await readWavLayout(wavPath);
   assertPcm16kMono(layout, wavPath);
   if (layout.dataBytes < 2) return { speech: [], quietSpeech: [] };
-  const done = await runVadWorker({
-    wavPath,
-    dataOffset: layout.dataOffset,
-    dataBytes: layout.dataBytes,
-    sampleRate: layout.sampleRate,
-    modelPath: options.modelPath,
-    threshold: options.threshold ?? 0.5,
-    minSilenceSeconds: options.minSilenceSeconds ?? 0.5,
-    minSpeechSeconds: options.minSpeechSeconds ?? 0.25,
-    maxSpeechSeconds: options.maxSpeechSeconds ?? 30,
-    speechPadSeconds: options.speechPadSeconds ?? 0.03,
-    maxStreams: options.batchStreams ?? 32,
-    ...(options.quietThreshold === undefined ? {} : { quietThreshold: options.quietThreshold }),
-  }, options);
+  const done = await runVadWorker(
+    {
+      wavPath,
+      dataOffset: layout.dataOffset,
+      dataBytes: layout.dataBytes,
+      sampleRate: layout.sampleRate,
+      modelPath: options.modelPath,
+      threshold: options.threshold ?? 0.5,
+      minSilenceSeconds: options.minSilenceSeconds ?? 0.5,
+      minSpeechSeconds: options.minSpeechSeconds ?? 0.25,
+      maxSpeechSeconds: options.maxSpeechSeconds ?? 30,
+      speechPadSeconds: options.speechPadSeconds ?? 0.03,
+      maxStreams: options.batchStreams ?? 32,
+      ...(options.quietThreshold === undefined ? {} : { quietThreshold: options.quietThreshold }),
+    },
+    options,
+  );
   return { speech: done.intervals, quietSpeech: done.quietIntervals ?? [] };
 }
 
@@ -99,7 +105,10 @@ export async function detectSpeechLevels(wavPath: string, options: DetectSpeechO
  * never terminated in the middle of a native onnxruntime call, which can abort the whole process
  * ("terminate called after throwing an instance of 'Napi::Error'").
  */
-function runVadWorker(workerData: Record<string, unknown>, options: DetectSpeechOptions): Promise<{ intervals: VadInterval[]; quietIntervals?: VadInterval[] }> {
+function runVadWorker(
+  workerData: Record<string, unknown>,
+  options: DetectSpeechOptions,
+): Promise<{ intervals: VadInterval[]; quietIntervals?: VadInterval[] }> {
   return new Promise((resolve, reject) => {
     const stop = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(WORKER_URL, { workerData: { ...workerData, stop } });
@@ -117,7 +126,8 @@ function runVadWorker(workerData: Record<string, unknown>, options: DetectSpeech
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'progress') options.onProgress?.(message.fraction);
       else if (message.type === 'done') finish(() => resolve(message));
-      else if (message.type === 'error') finish(() => reject(new AppError(message.code, `Voice activity detection failed: ${message.message}`)));
+      else if (message.type === 'error')
+        finish(() => reject(new AppError(message.code, `Voice activity detection failed: ${message.message}`)));
     });
     worker.on('error', (error) =>
       finish(() => reject(new AppError('recognition_failed', `Voice activity detection crashed: ${error.message}`, { cause: error }))),

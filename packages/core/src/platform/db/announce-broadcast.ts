@@ -10,7 +10,12 @@ import type { BroadcastTicket, ConfirmedBroadcast } from './confirmed-broadcast.
  * not start with `ping:` (BROADCAST_PING_PREFIX).
  * @throws Error from the driver when the statement fails (a caller's transaction then rolls back).
  */
-export async function announceBroadcast(db: Db, broadcast: ConfirmedBroadcast, body: string, ticket: BroadcastTicket | null = null): Promise<void> {
+export async function announceBroadcast(
+  db: Db,
+  broadcast: ConfirmedBroadcast,
+  body: string,
+  ticket: BroadcastTicket | null = null,
+): Promise<void> {
   const payload = ticket ? `${ticket.token};${body}` : body;
   await db.execute(sql`SELECT pg_notify(${broadcast.channel}, ${payload})`);
   if (ticket) ticket.announced = true;

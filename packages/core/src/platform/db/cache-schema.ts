@@ -57,7 +57,10 @@ export const usageLedger = pgTable(
     reason: text('reason').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('usage_ledger_user_media_idx').on(t.userId, t.mediaId, t.createdAt), index('usage_ledger_key_idx').on(t.apiKeyId, t.createdAt)],
+  (t) => [
+    index('usage_ledger_user_media_idx').on(t.userId, t.mediaId, t.createdAt),
+    index('usage_ledger_key_idx').on(t.apiKeyId, t.createdAt),
+  ],
 );
 
 export type MediaCacheRow = typeof mediaCache.$inferSelect;

@@ -11,7 +11,14 @@ const pool = postgres(POSTGRES_URL, { max: 2, onnotice: () => {} });
 afterAll(() => pool.end());
 
 /** Resolves to true when `promise` settles within `ms`. */
-const settlesWithin = (promise: Promise<unknown>, ms: number) => Promise.race([promise.then(() => true, () => true), sleep(ms).then(() => false)]);
+const settlesWithin = (promise: Promise<unknown>, ms: number) =>
+  Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    sleep(ms).then(() => false),
+  ]);
 
 describe.each([
   ['in-process (PGlite)', () => createInProcessLocks()],
@@ -31,7 +38,9 @@ describe.each([
     const releaseSecond = await second;
     await releaseSecond();
     await releaseSecond(); // idempotent
-    await (await locks.acquire(lock))();
+    await (
+      await locks.acquire(lock)
+    )();
   });
 
   it('should stop waiting with the signal reason when aborted, holding nothing', async () => {
@@ -44,7 +53,9 @@ describe.each([
     controller.abort(new Error('canceled'));
     await expect(waiting).rejects.toThrow('canceled');
     await release();
-    await (await locks.acquire(lock))(); // the aborted waiter left nothing held
+    await (
+      await locks.acquire(lock)
+    )(); // the aborted waiter left nothing held
   });
 
   it('should tell when a name is free without taking it', async () => {
@@ -66,16 +77,20 @@ describe.each([
 });
 
 describe('PostgreSQL advisory named locks across sessions', () => {
-  it('should free a lock when its holder\'s session ends without a release (a crashed process)', async () => {
+  it("should free a lock when its holder's session ends without a release (a crashed process)", async () => {
     const lock = `test-${randomBytes(6).toString('hex')}`;
     const holder = createAdvisoryLocks(POSTGRES_URL, pool);
     await holder.acquire(lock);
     const key = advisoryLockKey(lock).toString();
-    const [session] = await pool<{ pid: number }[]>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = ${key}::bigint`;
+    const [session] = await pool<
+      { pid: number }[]
+    >`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = ${key}::bigint`;
     expect(session).toBeDefined();
     const waiting = createAdvisoryLocks(POSTGRES_URL, pool).acquire(lock);
     expect(await settlesWithin(waiting, 300)).toBe(false);
     await pool`SELECT pg_terminate_backend(${session!.pid})`;
-    await (await waiting)();
+    await (
+      await waiting
+    )();
   });
 });

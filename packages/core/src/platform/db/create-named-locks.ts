@@ -48,7 +48,12 @@ export function createAdvisoryLocks(url: string, pool: postgres.Sql): NamedLocks
       signal?.throwIfAborted();
       const key = advisoryLockKey(name).toString();
       // No max_lifetime: postgres.js would otherwise recycle the idle session (and drop the lock) after 30–60 min.
-      const session = postgres(url, { max: 1, max_lifetime: null, onnotice: () => {}, connection: { application_name: 'transcribe-lock' } });
+      const session = postgres(url, {
+        max: 1,
+        max_lifetime: null,
+        onnotice: () => {},
+        connection: { application_name: 'transcribe-lock' },
+      });
       const close = () => session.end({ timeout: 0 }).catch(() => {});
       const onAbort = () => void close();
       signal?.addEventListener('abort', onAbort, { once: true });

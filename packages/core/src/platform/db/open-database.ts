@@ -26,7 +26,12 @@ export interface Database {
    * @returns a function that ends the subscription.
    * @throws Error from the driver when the database cannot be reached.
    */
-  listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void, options?: ListenOptions): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onListen?: () => void,
+    options?: ListenOptions,
+  ): Promise<() => Promise<void>>;
   /**
    * Exclusive named locks: PostgreSQL advisory locks on connections of their own (every process of
    * the database), or an in-process equivalent for PGlite (platform/db/create-named-locks.ts).
@@ -97,7 +102,9 @@ async function openPostgres(url: string): Promise<Database> {
 /** PGlite is loaded only here (about 50 MB of memory once imported), never in a PostgreSQL deployment. */
 async function openPglite(dir: string): Promise<Database> {
   const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import('@electric-sql/pglite'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator'),
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
   ]);
   await mkdir(dir, { recursive: true });
   const client = await PGlite.create(dir);

@@ -28,7 +28,9 @@ export const predictions = pgTable(
   'predictions',
   {
     id: text('id').primaryKey(),
-    apiKeyId: text('api_key_id').notNull().references(() => apiKeys.id),
+    apiKeyId: text('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id),
     /** Cache namespace (spec 2.6.6): `api`, `bot` or `portal`. */
     namespace: text('namespace').notNull().default('api'),
     status: text('status').notNull(),
@@ -97,7 +99,9 @@ export const files = pgTable(
   'files',
   {
     id: text('id').primaryKey(),
-    apiKeyId: text('api_key_id').notNull().references(() => apiKeys.id),
+    apiKeyId: text('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id),
     /** File name as uploaded (the multipart part's filename). */
     name: text('name').notNull(),
     contentType: text('content_type').notNull(),

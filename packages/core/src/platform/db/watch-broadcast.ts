@@ -48,7 +48,12 @@ export interface BroadcastWatch {
  * channel whose re-listen failed during an outage).
  * @throws Error from the driver when the first subscription cannot be made.
  */
-export async function watchBroadcast(database: Database, broadcast: ConfirmedBroadcast, handlers: BroadcastHandlers, options: WatchBroadcastOptions): Promise<BroadcastWatch> {
+export async function watchBroadcast(
+  database: Database,
+  broadcast: ConfirmedBroadcast,
+  handlers: BroadcastHandlers,
+  options: WatchBroadcastOptions,
+): Promise<BroadcastWatch> {
   const heartbeatMs = options.heartbeatMs ?? (database.kind === 'postgres' ? DEFAULT_BROADCAST_HEARTBEAT_MS : 0);
   const { log, messages } = options;
   const nonce = randomBytes(8).toString('hex');
@@ -114,13 +119,14 @@ export async function watchBroadcast(database: Database, broadcast: ConfirmedBro
       .catch((error: Error) => markDown(`the database is unreachable: ${error.message}`));
   };
   let beating = false;
-  const timer = heartbeatMs > 0
-    ? setInterval(() => {
-        if (beating) return; // a re-listen on a dead connection can take the driver's connect timeout
-        beating = true;
-        void beat().finally(() => (beating = false));
-      }, heartbeatMs)
-    : null;
+  const timer =
+    heartbeatMs > 0
+      ? setInterval(() => {
+          if (beating) return; // a re-listen on a dead connection can take the driver's connect timeout
+          beating = true;
+          void beat().finally(() => (beating = false));
+        }, heartbeatMs)
+      : null;
   timer?.unref();
 
   return {

@@ -8,7 +8,11 @@
  */
 export class WorkerStoppingError extends Error {
   constructor(readonly beforeWork: boolean) {
-    super(beforeWork ? 'the service is stopping; this prediction had not started recognising' : 'the service is stopping and its deadline has passed');
+    super(
+      beforeWork
+        ? 'the service is stopping; this prediction had not started recognising'
+        : 'the service is stopping and its deadline has passed',
+    );
     this.name = 'WorkerStoppingError';
   }
 }

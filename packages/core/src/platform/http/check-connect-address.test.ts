@@ -36,17 +36,20 @@ describe('createCheckedLookup', () => {
   });
 
   it('should refuse the name, naming it, when one of its addresses is private', async () => {
-    const error = await ask(strict, [...BOTH, { address: '10.0.0.1', family: 4 }], 0, true, 'inside.example').catch((caught: unknown) => caught);
+    const error = await ask(strict, [...BOTH, { address: '10.0.0.1', family: 4 }], 0, true, 'inside.example').catch(
+      (caught: unknown) => caught,
+    );
     expect(isAppError(error, 'address_not_allowed')).toBe(true);
     expect((error as Error).message).toContain('inside.example (10.0.0.1)');
   });
 
   it('should resolve localhost with the system resolver and refuse it unless private networks are allowed', async () => {
-    const lookup = (policy: AddressPolicy) => new Promise((resolve) => {
-      createCheckedLookup(policy)('localhost', { all: true }, (error, addresses) => resolve(error ?? addresses));
-    });
+    const lookup = (policy: AddressPolicy) =>
+      new Promise((resolve) => {
+        createCheckedLookup(policy)('localhost', { all: true }, (error, addresses) => resolve(error ?? addresses));
+      });
     expect(isAppError(await lookup(strict), 'address_not_allowed')).toBe(true);
-    expect((await lookup({ allowPrivateNetwork: true }) as LookupAddress[]).map((entry) => entry.address)).toContain('127.0.0.1');
+    expect(((await lookup({ allowPrivateNetwork: true })) as LookupAddress[]).map((entry) => entry.address)).toContain('127.0.0.1');
   });
 });
 

@@ -34,9 +34,20 @@ export function isRetryableStatus(status: number): boolean {
  * (ENOTFOUND, EAI_NONAME, EAI_FAIL) and TLS/certificate failures are final: they do not heal in seconds.
  */
 const RETRY_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH',
-  'EHOSTUNREACH', 'ERR_STREAM_PREMATURE_CLOSE', CONNECT_TIMEOUT_CODE, 'UND_ERR_SOCKET',
-  'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  CONNECT_TIMEOUT_CODE,
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
 ]);
 
 /**
@@ -54,7 +65,8 @@ const RETRY_CODES = new Set([
  */
 export function classifyHttpFailure(error: unknown): HttpFailure {
   if (error instanceof APIConnectionTimeoutError) return { kind: 'timeout', retryable: true, retryAfterMs: null };
-  if (error instanceof APIConnectionError) return { kind: 'network', code: codeOf(error.cause) ?? 'UNKNOWN', retryable: true, retryAfterMs: null };
+  if (error instanceof APIConnectionError)
+    return { kind: 'network', code: codeOf(error.cause) ?? 'UNKNOWN', retryable: true, retryAfterMs: null };
   const status = (error as { status?: unknown } | null)?.status;
   if (error instanceof Error && typeof status === 'number') {
     const headers = (error as { headers?: Headers }).headers;

@@ -45,7 +45,12 @@ function scriptedResolver(script: Record<string, string[]>): { resolve: (host: s
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => { throw new Error('expected a failure'); }, (error: unknown) => error);
+  return promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: unknown) => error,
+  );
 }
 
 describe('createOutboundAgent with an address policy', () => {
@@ -86,7 +91,10 @@ describe('createOutboundAgent with an address policy', () => {
   });
 
   it('should refuse a name when any one of its addresses is private', async () => {
-    const resolve = async (): Promise<LookupAddress[]> => [{ address: '127.0.0.1', family: 4 }, { address: '192.168.1.5', family: 4 }];
+    const resolve = async (): Promise<LookupAddress[]> => [
+      { address: '127.0.0.1', family: 4 },
+      { address: '192.168.1.5', family: 4 },
+    ];
     const error = await failureOf(request(`http://mixed.test:${port}/`, { dispatcher: createOutboundAgent({ policy, resolve }) }));
     expect(isAppError(error, 'address_not_allowed')).toBe(true);
   });

@@ -9,7 +9,12 @@ function status(code: number, headers: Record<string, string> = {}): HttpStatusE
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => { throw new Error('expected a failure'); }, (error: unknown) => error);
+  return promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: unknown) => error,
+  );
 }
 
 describe('retryHttpCall', () => {
@@ -17,7 +22,14 @@ describe('retryHttpCall', () => {
     const errors = [status(503), status(502), status(500)];
     const waits: number[] = [];
     let attempts = 0;
-    const error = await failureOf(retryHttpCall(async () => { throw errors[attempts++]; }, { ...policy, onRetry: (_n, delay) => waits.push(delay) }));
+    const error = await failureOf(
+      retryHttpCall(
+        async () => {
+          throw errors[attempts++];
+        },
+        { ...policy, onRetry: (_n, delay) => waits.push(delay) },
+      ),
+    );
     expect(error).toBe(errors[2]);
     expect(attempts).toBe(3);
     expect(waits).toEqual([5, 10]);
@@ -25,39 +37,82 @@ describe('retryHttpCall', () => {
 
   it('should return the first success', async () => {
     let attempts = 0;
-    expect(await retryHttpCall(async (n) => { attempts = n; if (n < 2) throw status(429); return 'done'; }, policy)).toBe('done');
+    expect(
+      await retryHttpCall(async (n) => {
+        attempts = n;
+        if (n < 2) throw status(429);
+        return 'done';
+      }, policy),
+    ).toBe('done');
     expect(attempts).toBe(2);
   });
 
   it.each([400, 404, 501])('should not retry HTTP %i', async (code) => {
     let attempts = 0;
-    await failureOf(retryHttpCall(async () => { attempts += 1; throw status(code); }, policy));
+    await failureOf(
+      retryHttpCall(async () => {
+        attempts += 1;
+        throw status(code);
+      }, policy),
+    );
     expect(attempts).toBe(1);
   });
 
   it('should wait for a Retry-After within the cap and give up at once beyond it', async () => {
     const waits: number[] = [];
-    await failureOf(retryHttpCall(async () => { throw status(429, { 'retry-after-ms': '20' }); }, { ...policy, retries: 1, onRetry: (_n, d) => waits.push(d) }));
+    await failureOf(
+      retryHttpCall(
+        async () => {
+          throw status(429, { 'retry-after-ms': '20' });
+        },
+        { ...policy, retries: 1, onRetry: (_n, d) => waits.push(d) },
+      ),
+    );
     expect(waits).toEqual([20]);
     let attempts = 0;
-    await failureOf(retryHttpCall(async () => { attempts += 1; throw status(429, { 'retry-after': '3600' }); }, policy));
+    await failureOf(
+      retryHttpCall(async () => {
+        attempts += 1;
+        throw status(429, { 'retry-after': '3600' });
+      }, policy),
+    );
     expect(attempts).toBe(1);
   });
 
   it('should stop when the wait would outlast the caller budget', async () => {
     let attempts = 0;
-    await failureOf(retryHttpCall(async () => { attempts += 1; throw status(503); }, { ...policy, remainingMs: () => 3 }));
+    await failureOf(
+      retryHttpCall(
+        async () => {
+          attempts += 1;
+          throw status(503);
+        },
+        { ...policy, remainingMs: () => 3 },
+      ),
+    );
     expect(attempts).toBe(1);
   });
 
   it('should retry transient connection failures only', async () => {
     let attempts = 0;
     const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-    await failureOf(retryHttpCall(async () => { attempts += 1; throw reset; }, policy));
+    await failureOf(
+      retryHttpCall(async () => {
+        attempts += 1;
+        throw reset;
+      }, policy),
+    );
     expect(attempts).toBe(3);
     attempts = 0;
     const unknownHost = Object.assign(new Error('getaddrinfo ENOTFOUND x'), { code: 'ENOTFOUND' });
-    expect(await failureOf(retryHttpCall(async () => { attempts += 1; throw unknownHost; }, policy))).toBe(unknownHost);
+    expect(
+      await failureOf(
+        retryHttpCall(async () => {
+          attempts += 1;
+          throw unknownHost;
+        }, policy),
+      ),
+    ).toBe(unknownHost);
     expect(attempts).toBe(1);
   });
 
@@ -65,7 +120,14 @@ describe('retryHttpCall', () => {
     const controller = new AbortController();
     const reason = new Error('cancelled');
     setTimeout(() => controller.abort(reason), 20);
-    const error = await failureOf(retryHttpCall(async () => { throw status(503); }, { ...policy, baseDelayMs: 5000, signal: controller.signal }));
+    const error = await failureOf(
+      retryHttpCall(
+        async () => {
+          throw status(503);
+        },
+        { ...policy, baseDelayMs: 5000, signal: controller.signal },
+      ),
+    );
     expect(error).toBe(reason);
   });
 });

@@ -33,7 +33,7 @@ function toDrizzleSql(text: string, values: unknown[]): SQL {
     } else {
       const value = values[Number(parts[i]) - 1];
       const plainObject = typeof value === 'object' && value !== null && !(value instanceof Date) && !Buffer.isBuffer(value);
-      chunks.push(sql`${plainObject ? JSON.stringify(value) : value ?? null}`);
+      chunks.push(sql`${plainObject ? JSON.stringify(value) : (value ?? null)}`);
     }
   }
   return sql.join(chunks);

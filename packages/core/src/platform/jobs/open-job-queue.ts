@@ -33,7 +33,9 @@ export async function openJobQueue(database: Database, options: JobQueueOptions)
   const boss = options.databaseUrl
     ? new PgBoss({ connectionString: options.databaseUrl, max: 4, ...common })
     : new PgBoss({ db: { executeSql: (text, values) => database.executeSql(text, values) }, ...common });
-  boss.on('error', (error) => options.logger.warn({ component: 'queue', err: { type: error.name, message: error.message } }, `pg-boss: ${error.message}`));
+  boss.on('error', (error) =>
+    options.logger.warn({ component: 'queue', err: { type: error.name, message: error.message } }, `pg-boss: ${error.message}`),
+  );
   await boss.start();
   await boss.createQueue(TRANSCRIBE_QUEUE, {
     name: TRANSCRIBE_QUEUE,

@@ -37,14 +37,20 @@ export async function reclaimAbandonedJobs(database: Database, boss: PgBoss, sta
  * failGivenUpPredictions, so a prediction whose last try was reclaimed, or expired by pg-boss,
  * ends `failed` within one interval instead of staying `processing`. Intervals in ms.
  */
-export function startJobReclaimer(ctx: Pick<ServiceContext, 'database' | 'boss' | 'predictionEvents' | 'logger'>, options: { intervalMs: number; staleMs: number }): () => void {
+export function startJobReclaimer(
+  ctx: Pick<ServiceContext, 'database' | 'boss' | 'predictionEvents' | 'logger'>,
+  options: { intervalMs: number; staleMs: number },
+): () => void {
   const tick = async () => {
     await reclaimAbandonedJobs(ctx.database, ctx.boss, options.staleMs).then(
-      (ids) => ids.length > 0 && logEvent(ctx, 'warn', 'worker', `reclaimed abandoned predictions: ${ids.join(', ')}`, { predictions: ids }),
+      (ids) =>
+        ids.length > 0 && logEvent(ctx, 'warn', 'worker', `reclaimed abandoned predictions: ${ids.join(', ')}`, { predictions: ids }),
       (error: Error) => logEvent(ctx, 'error', 'worker', `reclaim failed: ${error.message}`),
     );
     await failGivenUpPredictions(ctx).then(
-      (ids) => ids.length > 0 && logEvent(ctx, 'warn', 'worker', `gave up on predictions interrupted on every try: ${ids.join(', ')}`, { predictions: ids }),
+      (ids) =>
+        ids.length > 0 &&
+        logEvent(ctx, 'warn', 'worker', `gave up on predictions interrupted on every try: ${ids.join(', ')}`, { predictions: ids }),
       (error: Error) => logEvent(ctx, 'error', 'worker', `checking given-up jobs failed: ${error.message}`),
     );
   };

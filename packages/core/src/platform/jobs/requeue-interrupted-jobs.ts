@@ -9,10 +9,7 @@ import { TRANSCRIBE_QUEUE } from './open-job-queue.ts';
  * @returns how many jobs were requeued.
  */
 export async function requeueInterruptedJobs(database: Database, boss: PgBoss): Promise<number> {
-  const { rows } = await database.executeSql(
-    `SELECT id FROM pgboss.job WHERE name = $1 AND state = 'active'`,
-    [TRANSCRIBE_QUEUE],
-  );
+  const { rows } = await database.executeSql(`SELECT id FROM pgboss.job WHERE name = $1 AND state = 'active'`, [TRANSCRIBE_QUEUE]);
   const ids = (rows as { id: string }[]).map((row) => row.id);
   for (const id of ids) await boss.fail(TRANSCRIBE_QUEUE, id, { reason: 'interrupted by a restart' });
   return ids.length;

@@ -65,10 +65,19 @@ export async function startTranscribeWorker(ctx: ServiceContext, options: Transc
       } catch (error) {
         if (error instanceof WorkerStoppingError && error.beforeWork) {
           await giveJobBack(ctx.database, job.id);
-          logEvent(ctx, 'info', 'worker', `stopping: prediction ${predictionId} was waiting for a recognition slot; its job is back in the queue, no try spent`, { prediction: predictionId });
+          logEvent(
+            ctx,
+            'info',
+            'worker',
+            `stopping: prediction ${predictionId} was waiting for a recognition slot; its job is back in the queue, no try spent`,
+            { prediction: predictionId },
+          );
           return;
         }
-        logEvent(ctx, 'error', 'worker', `prediction ${predictionId} try ${job.retryCount + 1} failed: ${(error as Error).message}`, { prediction: predictionId, err: { type: (error as Error).name, stack: (error as Error).stack } });
+        logEvent(ctx, 'error', 'worker', `prediction ${predictionId} try ${job.retryCount + 1} failed: ${(error as Error).message}`, {
+          prediction: predictionId,
+          err: { type: (error as Error).name, stack: (error as Error).stack },
+        });
         if (job.retryCount < job.retryLimit) throw error;
         const outcome = hardStop.signal.aborted // aborted at the stop deadline: an interrupted try
           ? { status: 'failed' as const, error: GIVEN_UP_ERROR, errorCode: GIVEN_UP_ERROR_CODE }

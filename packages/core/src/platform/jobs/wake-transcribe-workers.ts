@@ -4,7 +4,10 @@ import type { ServiceContext } from '../../service-context.ts';
  * Records transcribe workers started by start-transcribe-worker.ts in this process
  * (`ctx.localTranscribeWorkers`, pg-boss worker ids); returns the function that forgets them.
  */
-export function registerLocalTranscribeWorkers(ctx: Pick<ServiceContext, 'localTranscribeWorkers'>, workerIds: readonly string[]): () => void {
+export function registerLocalTranscribeWorkers(
+  ctx: Pick<ServiceContext, 'localTranscribeWorkers'>,
+  workerIds: readonly string[],
+): () => void {
   const ids = (ctx.localTranscribeWorkers ??= new Set());
   for (const id of workerIds) ids.add(id);
   return () => {

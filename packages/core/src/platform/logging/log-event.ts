@@ -14,6 +14,12 @@ export type EventLevel = 'info' | 'warn' | 'error';
  * @example
  * logEvent(ctx, 'error', 'cache', `sweep failed: ${error.message}`);
  */
-export function logEvent(ctx: Pick<ServiceContext, 'logger'>, level: EventLevel, component: string, message: string, fields: Record<string, unknown> = {}): void {
+export function logEvent(
+  ctx: Pick<ServiceContext, 'logger'>,
+  level: EventLevel,
+  component: string,
+  message: string,
+  fields: Record<string, unknown> = {},
+): void {
   ctx.logger[level]({ component, ...fields }, message);
 }

@@ -38,8 +38,11 @@ export function countExternalCall<T>(
       // metrics must never change what a prediction does
     }
   };
-  attempt.then(() => report('ok'), () => {
-    if (!signal?.aborted) report('failed');
-  });
+  attempt.then(
+    () => report('ok'),
+    () => {
+      if (!signal?.aborted) report('failed');
+    },
+  );
   return attempt;
 }

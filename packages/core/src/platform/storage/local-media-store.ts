@@ -18,7 +18,11 @@ export function createLocalMediaStore(dir: string): MediaStore {
       await rename(localPath, location);
       return { location, readablePath: location };
     },
-    size: (location) => stat(location).then((info) => info.size, () => null),
+    size: (location) =>
+      stat(location).then(
+        (info) => info.size,
+        () => null,
+      ),
     async open(location) {
       await stat(location); // throws ENOENT for a missing file
       return location;

@@ -11,7 +11,16 @@ describe('the S3 media store (real @aws-sdk/client-s3 against a local S3-protoco
   let s3: S3Server;
   let dir: string;
   const store = (overrides: Partial<Parameters<typeof createS3MediaStore>[0]> = {}) =>
-    createS3MediaStore({ bucket: 'media', prefix: 'cache/', region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, ...CREDENTIALS, retryBaseDelayMs: 10, ...overrides });
+    createS3MediaStore({
+      bucket: 'media',
+      prefix: 'cache/',
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      ...CREDENTIALS,
+      retryBaseDelayMs: 10,
+      ...overrides,
+    });
 
   beforeAll(async () => {
     s3 = await startS3Server({ buckets: ['media'], ...CREDENTIALS });
@@ -60,25 +69,39 @@ describe('the S3 media store (real @aws-sdk/client-s3 against a local S3-protoco
 
   it('should give up after maxAttempts on a server that keeps failing, naming the store and the status', async () => {
     s3.failWith = () => 500;
-    await expect(store({ maxAttempts: 2 }).size('s3://media/cache/med_x')).rejects.toThrow(/Media store: checking s3:\/\/media\/cache\/med_x failed: .*HTTP 500/);
+    await expect(store({ maxAttempts: 2 }).size('s3://media/cache/med_x')).rejects.toThrow(
+      /Media store: checking s3:\/\/media\/cache\/med_x failed: .*HTTP 500/,
+    );
     expect(s3.requests).toHaveLength(2);
   });
 
   it('should refuse wrong credentials at once without retrying', async () => {
     const source = join(dir, 'denied');
     await writeFile(source, 'abc');
-    await expect(store({ accessKeyId: 'someone-else' }).put('med_denied', source, 3)).rejects.toThrow(/storing s3:\/\/media\/cache\/med_denied failed: .*HTTP 403/);
+    await expect(store({ accessKeyId: 'someone-else' }).put('med_denied', source, 3)).rejects.toThrow(
+      /storing s3:\/\/media\/cache\/med_denied failed: .*HTTP 403/,
+    );
     expect(s3.requests).toHaveLength(1);
   });
 
   it('should fail reading a missing object and leave no partial work file', async () => {
     const work = join(dir, 'missing-copy');
-    await expect(store().open('s3://media/cache/med_gone', work)).rejects.toThrow(/reading s3:\/\/media\/cache\/med_gone failed: .*HTTP 404/);
+    await expect(store().open('s3://media/cache/med_gone', work)).rejects.toThrow(
+      /reading s3:\/\/media\/cache\/med_gone failed: .*HTTP 404/,
+    );
     await expect(stat(work)).rejects.toThrow();
   });
 
   it('should report a server that cannot be reached after bounded retries', async () => {
-    const unreachable = createS3MediaStore({ bucket: 'media', region: 'us-east-1', endpoint: 'http://127.0.0.1:9', forcePathStyle: true, ...CREDENTIALS, maxAttempts: 2, retryBaseDelayMs: 10 });
+    const unreachable = createS3MediaStore({
+      bucket: 'media',
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9',
+      forcePathStyle: true,
+      ...CREDENTIALS,
+      maxAttempts: 2,
+      retryBaseDelayMs: 10,
+    });
     await expect(unreachable.size('s3://media/med_x')).rejects.toThrow(/Media store: checking s3:\/\/media\/med_x failed/);
   });
 

@@ -60,19 +60,23 @@ type Connection = { client: S3Client; sdk: S3Sdk };
 /** Loads the SDK and makes the client on first use, so services on the local store never load it. */
 function lazyConnection(options: S3MediaStoreOptions): () => Promise<Connection> {
   let loaded: Promise<Connection> | null = null;
-  return () => (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({
-    sdk,
-    client: new sdk.S3Client({
-      region: options.region,
-      endpoint: options.endpoint,
-      forcePathStyle: options.forcePathStyle ?? false,
-      credentials: options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
-      maxAttempts: 1, // retried by retryingWith, with a fresh body stream per attempt
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      requestHandler: { connectionTimeout: 10_000, requestTimeout: options.timeoutMs ?? 60_000 },
-    }),
-  })));
+  return () =>
+    (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: options.region,
+        endpoint: options.endpoint,
+        forcePathStyle: options.forcePathStyle ?? false,
+        credentials:
+          options.accessKeyId && options.secretAccessKey
+            ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+            : undefined,
+        maxAttempts: 1, // retried by retryingWith, with a fresh body stream per attempt
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        requestHandler: { connectionTimeout: 10_000, requestTimeout: options.timeoutMs ?? 60_000 },
+      }),
+    })));
 }
 
 /** Runs an operation up to `maxAttempts` times (waits base, 2·base, …) while it fails retryably. */
@@ -134,7 +138,9 @@ export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
       const location = `s3://${options.bucket}/${prefix}${id}`;
       const { bucket, key } = parseS3Location(location);
       const { client, sdk } = await connect();
-      await retrying('storing', location, () => client.send(new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: createReadStream(localPath), ContentLength: bytes })));
+      await retrying('storing', location, () =>
+        client.send(new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: createReadStream(localPath), ContentLength: bytes })),
+      );
       return { location, readablePath: localPath };
     },
     async size(location) {

@@ -52,8 +52,8 @@ export async function openUpload(ctx: ServiceContext, source: UploadSource, work
  */
 export async function releaseUpload(ctx: ServiceContext, source: PredictionSource): Promise<void> {
   if (source.kind !== 'upload') return;
-  const removal = source.path.startsWith('s3://')
-    ? ctx.config.mediaStore?.remove(source.path)
-    : rm(source.path, { force: true });
-  await removal?.catch((error: unknown) => logEvent(ctx, 'warn', 'uploads', `could not delete an ended prediction's upload: ${(error as Error).message}`));
+  const removal = source.path.startsWith('s3://') ? ctx.config.mediaStore?.remove(source.path) : rm(source.path, { force: true });
+  await removal?.catch((error: unknown) =>
+    logEvent(ctx, 'warn', 'uploads', `could not delete an ended prediction's upload: ${(error as Error).message}`),
+  );
 }

@@ -27,13 +27,34 @@ describe('the cache sweeper with the S3 media store', () => {
   });
 
   it('should delete the objects of expired entries from the bucket and keep the live ones', async () => {
-    const store = createS3MediaStore({ bucket: 'media', region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, accessKeyId: 'sweeper', secretAccessKey: 'secret' });
+    const store = createS3MediaStore({
+      bucket: 'media',
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      accessKeyId: 'sweeper',
+      secretAccessKey: 'secret',
+    });
     s3.objects.set('media/med_old', Buffer.from('old'));
     s3.objects.set('media/med_new', Buffer.from('new'));
     const day = 24 * 3600 * 1000;
     await database.db.insert(mediaCache).values([
-      { id: 'med_old', namespace: 'api', link: 'https://example.invalid/old.wav', path: 's3://media/med_old', bytes: 3, expiresAt: new Date(Date.now() - day) },
-      { id: 'med_new', namespace: 'api', link: 'https://example.invalid/new.wav', path: 's3://media/med_new', bytes: 3, expiresAt: new Date(Date.now() + day) },
+      {
+        id: 'med_old',
+        namespace: 'api',
+        link: 'https://example.invalid/old.wav',
+        path: 's3://media/med_old',
+        bytes: 3,
+        expiresAt: new Date(Date.now() - day),
+      },
+      {
+        id: 'med_new',
+        namespace: 'api',
+        link: 'https://example.invalid/new.wav',
+        path: 's3://media/med_new',
+        bytes: 3,
+        expiresAt: new Date(Date.now() + day),
+      },
     ]);
     const swept = await sweepExpiredCache(database.db, dir, 27, new Date(), store);
     expect(swept.mediaEntries).toBe(1);

@@ -12,7 +12,11 @@ export async function measureFolderBytes(folder: string): Promise<number> {
   for (const entry of entries) {
     const full = path.join(folder, entry.name);
     if (entry.isDirectory()) total += await measureFolderBytes(full);
-    else if (entry.isFile()) total += await lstat(full).then((info) => info.size, () => 0);
+    else if (entry.isFile())
+      total += await lstat(full).then(
+        (info) => info.size,
+        () => 0,
+      );
   }
   return total;
 }

@@ -5,5 +5,8 @@ import { stat } from 'node:fs/promises';
  * @returns 0 when it cannot be read (the caller's own open reports the real error).
  */
 export async function sizeOf(path: string): Promise<number> {
-  return stat(path).then((info) => info.size, () => 0);
+  return stat(path).then(
+    (info) => info.size,
+    () => 0,
+  );
 }

@@ -43,7 +43,11 @@ async function folder(name: string, owner: ProcessIdentity | null, children: Chi
 }
 
 const running = async (child: ChildProcess) => (await readProcess(child.pid!)) !== null;
-const record = (child: ChildProcess, program = 'sleep'): ChildRecord => ({ pid: child.pid!, startTicks: readStartTicksSync(child.pid!), program });
+const record = (child: ChildProcess, program = 'sleep'): ChildRecord => ({
+  pid: child.pid!,
+  startTicks: readStartTicksSync(child.pid!),
+  program,
+});
 
 beforeEach(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'sweep-work-'));

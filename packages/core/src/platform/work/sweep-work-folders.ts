@@ -68,7 +68,10 @@ async function killRecordedChildren(folder: string): Promise<number[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const killed: number[] = [];
   for (const name of names) {
-    const record = await readFile(path.join(dir, name), 'utf8').then((text) => JSON.parse(text) as ChildRecord, () => null);
+    const record = await readFile(path.join(dir, name), 'utf8').then(
+      (text) => JSON.parse(text) as ChildRecord,
+      () => null,
+    );
     if (!record || typeof record.pid !== 'number' || record.pid <= 1) continue;
     const now = await readProcess(record.pid);
     if (!now) continue;

@@ -29,13 +29,19 @@ let exitHookInstalled = false;
  * @param options.recordIn a work folder (it must exist), or undefined to keep no record.
  * @returns the child, as from `spawn` (listen for `error` when the program may be missing).
  */
-export function spawnTrackedChild(command: string, args: readonly string[], options: { stdio: StdioOptions; recordIn?: string }): ChildProcess {
+export function spawnTrackedChild(
+  command: string,
+  args: readonly string[],
+  options: { stdio: StdioOptions; recordIn?: string },
+): ChildProcess {
   installExitHook();
   const child = spawn(command, args, { stdio: options.stdio, detached: true });
   const pid = child.pid;
   if (pid === undefined) return child; // not started: spawn emits `error`
   running.add(child);
-  const recordPath = options.recordIn ? recordChild(options.recordIn, { pid, startTicks: readStartTicksSync(pid), program: path.basename(command) }) : null;
+  const recordPath = options.recordIn
+    ? recordChild(options.recordIn, { pid, startTicks: readStartTicksSync(pid), program: path.basename(command) })
+    : null;
   child.once('exit', () => {
     running.delete(child);
     if (recordPath) forgetChild(recordPath);

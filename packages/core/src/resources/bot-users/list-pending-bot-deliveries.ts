@@ -14,16 +14,21 @@ export interface PendingBotDelivery extends BotDeliveryRow {
  * person's, and with `unfinished`, only those whose prediction still waits or runs (what /cancel
  * can stop). Deliveries whose prediction was deleted are left out.
  */
-export async function listPendingBotDeliveries(db: Db, filter: { userId?: number; unfinished?: boolean } = {}): Promise<PendingBotDelivery[]> {
+export async function listPendingBotDeliveries(
+  db: Db,
+  filter: { userId?: number; unfinished?: boolean } = {},
+): Promise<PendingBotDelivery[]> {
   const rows = await db
     .select({ delivery: botDeliveries, status: predictions.status, startedAt: predictions.startedAt })
     .from(botDeliveries)
     .innerJoin(predictions, eq(predictions.id, botDeliveries.predictionId))
-    .where(and(
-      isNull(botDeliveries.deliveredAt),
-      filter.userId === undefined ? undefined : eq(botDeliveries.userId, filter.userId),
-      filter.unfinished ? inArray(predictions.status, ['starting', 'processing']) : undefined,
-    ))
+    .where(
+      and(
+        isNull(botDeliveries.deliveredAt),
+        filter.userId === undefined ? undefined : eq(botDeliveries.userId, filter.userId),
+        filter.unfinished ? inArray(predictions.status, ['starting', 'processing']) : undefined,
+      ),
+    )
     .orderBy(asc(botDeliveries.createdAt));
   return rows.map((row) => ({ ...row.delivery, status: row.status, startedAt: row.startedAt }));
 }

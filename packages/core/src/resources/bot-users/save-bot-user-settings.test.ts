@@ -54,12 +54,23 @@ describe('bot users', () => {
     const mine = await createApiKey(database.db, 'bot', 'telegram:9');
     const theirs = await createApiKey(database.db, 'bot', 'telegram:10');
     const row = (id: string, apiKeyId: string, namespace: string) => ({
-      id, apiKeyId, namespace, status: 'succeeded', input: {}, params: {}, source: {}, audioSeconds: 30,
+      id,
+      apiKeyId,
+      namespace,
+      status: 'succeeded',
+      input: {},
+      params: {},
+      source: {},
+      audioSeconds: 30,
     });
     await database.db.insert(predictions).values([row('p1', mine.id, 'bot'), row('p2', mine.id, 'api'), row('p3', theirs.id, 'bot')]);
     expect((await findOwnedPrediction(database.db, 'p1', { owner: 'telegram:9', namespace: 'bot' })).id).toBe('p1');
-    await expect(findOwnedPrediction(database.db, 'p2', { owner: 'telegram:9', namespace: 'bot' })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(findOwnedPrediction(database.db, 'p3', { owner: 'telegram:9', namespace: 'bot' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(findOwnedPrediction(database.db, 'p2', { owner: 'telegram:9', namespace: 'bot' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(findOwnedPrediction(database.db, 'p3', { owner: 'telegram:9', namespace: 'bot' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     expect(await summarizeOwnerUsage(database.db, 'telegram:9')).toEqual([
       { namespace: 'api', predictions: 1, succeeded: 1, audioSeconds: 30 },
       { namespace: 'bot', predictions: 1, succeeded: 1, audioSeconds: 30 },

@@ -31,7 +31,10 @@ function checkSettings(settings: BotUserSettings): void {
     throw new AppError('invalid_input', rule, { param });
   };
   if (settings.language !== null && !LANGUAGES.some((language) => language.code === settings.language)) {
-    reject('language', `language must be a code from the language list (spec 2.5) or empty; got "${String(settings.language).slice(0, 16)}".`);
+    reject(
+      'language',
+      `language must be a code from the language list (spec 2.5) or empty; got "${String(settings.language).slice(0, 16)}".`,
+    );
   }
   if (!isBotOutputFormat(settings.outputFormat)) reject('output_format', 'output format must be messages, txt or srt.');
   const types = settings.postProcess;

@@ -25,7 +25,15 @@ describe('recognitionParamsOf / sameRecognitionParams', () => {
 
   it('should not match when any parameter of spec 2.6.4 differs', () => {
     const stored = recognitionParamsOf(input(), 'pocketsphinx');
-    for (const extra of [{ speakers: 2 }, { language: 'en' }, { domain: 'meeting' }, { efficiency: 'fast' }, { multilingual: true }, { prompt: 'A talk.' }, { hotwords: 'Grafana' }]) {
+    for (const extra of [
+      { speakers: 2 },
+      { language: 'en' },
+      { domain: 'meeting' },
+      { efficiency: 'fast' },
+      { multilingual: true },
+      { prompt: 'A talk.' },
+      { hotwords: 'Grafana' },
+    ]) {
       expect(sameRecognitionParams(stored, recognitionParamsOf(input(extra), 'pocketsphinx')), JSON.stringify(extra)).toBe(false);
     }
   });

@@ -15,7 +15,13 @@ const LOCAL_FILES = createLocalMediaStore('/');
  * (its transcript goes with it), so the caller downloads again under a new file handle.
  * `row.path` is the entry's location in `store` (read it with `store.open`).
  */
-export async function findCachedMedia(db: Db, namespace: string, link: string, now = new Date(), store: MediaStore = LOCAL_FILES): Promise<MediaCacheRow | null> {
+export async function findCachedMedia(
+  db: Db,
+  namespace: string,
+  link: string,
+  now = new Date(),
+  store: MediaStore = LOCAL_FILES,
+): Promise<MediaCacheRow | null> {
   const [row] = await db
     .select()
     .from(mediaCache)

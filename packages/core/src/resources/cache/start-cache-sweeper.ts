@@ -9,8 +9,8 @@ import { logEvent } from '../../platform/logging/log-event.ts';
  */
 export function startCacheSweeper(ctx: ServiceContext, intervalMs = 60 * 60 * 1000): () => void {
   const sweep = () =>
-    sweepExpiredCache(ctx.database.db, ctx.config.dataDir, ctx.config.cacheTtlDays, new Date(), mediaStoreOf(ctx.config)).catch((error: Error) =>
-      logEvent(ctx, 'error', 'cache', `sweep failed: ${error.message}`),
+    sweepExpiredCache(ctx.database.db, ctx.config.dataDir, ctx.config.cacheTtlDays, new Date(), mediaStoreOf(ctx.config)).catch(
+      (error: Error) => logEvent(ctx, 'error', 'cache', `sweep failed: ${error.message}`),
     );
   void sweep();
   const timer = setInterval(sweep, intervalMs);

@@ -43,17 +43,18 @@ export async function readVariantTranscript(db: Db, mediaId: string, version: nu
  * Stores a new transcript variant for a file, replacing the previous one (spec 2.6.4: only the latest
  * variant is kept) and raising its version.
  */
-export async function storeVariant(
-  db: Db,
-  mediaId: string,
-  params: RecognitionParams,
-  transcript: Transcript,
-): Promise<void> {
+export async function storeVariant(db: Db, mediaId: string, params: RecognitionParams, transcript: Transcript): Promise<void> {
   await db
     .insert(transcriptCache)
     .values({ mediaId, params, transcript, version: 1, audioSeconds: transcript.source.length })
     .onConflictDoUpdate({
       target: transcriptCache.mediaId,
-      set: { params, transcript, audioSeconds: transcript.source.length, version: sql`${transcriptCache.version} + 1`, updatedAt: new Date() },
+      set: {
+        params,
+        transcript,
+        audioSeconds: transcript.source.length,
+        version: sql`${transcriptCache.version} + 1`,
+        updatedAt: new Date(),
+      },
     });
 }

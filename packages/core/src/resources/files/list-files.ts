@@ -13,6 +13,11 @@ export async function listFiles(db: Db, apiKeyId: string, cursorParam: unknown, 
   const own = and(eq(files.apiKeyId, apiKeyId), gt(files.expiresAt, new Date()));
   const where = cursor ? and(own, beyondCursor(files, files, cursor, apiKeyId)) : own;
   const order = cursor?.direction === 'previous' ? [asc(files.createdAt), asc(files.id)] : [desc(files.createdAt), desc(files.id)];
-  const fetched = await db.select().from(files).where(where).orderBy(...order).limit(pageSize + 1);
+  const fetched = await db
+    .select()
+    .from(files)
+    .where(where)
+    .orderBy(...order)
+    .limit(pageSize + 1);
   return toPage(fetched, cursor, pageSize);
 }

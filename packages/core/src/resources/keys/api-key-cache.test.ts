@@ -29,7 +29,10 @@ describe('api key cache (spec 5.3)', () => {
   });
 
   const works = (secret: string, cache: ReturnType<typeof createApiKeyCache>, at = new Date()) =>
-    authenticateApiKey(database.db, secret, at, cache).then(() => true, (error) => (isAppError(error, 'unauthenticated') ? false : Promise.reject(error)));
+    authenticateApiKey(database.db, secret, at, cache).then(
+      () => true,
+      (error) => (isAppError(error, 'unauthenticated') ? false : Promise.reject(error)),
+    );
 
   it('should answer from memory within the TTL and read the database again after it', async () => {
     let clock = 1_000;
@@ -38,7 +41,10 @@ describe('api key cache (spec 5.3)', () => {
     expect(await works(key.secret, cache)).toBe(true);
     expect(cache.get(hashApiKey(key.secret))?.id).toBe(key.id);
     // Changed behind this process's back (as another process would): the cached row still answers…
-    await database.db.update(apiKeys).set({ revokedAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, key.id));
+    await database.db
+      .update(apiKeys)
+      .set({ revokedAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, key.id));
     clock += 4_999;
     expect(await works(key.secret, cache)).toBe(true);
     // …until the TTL has passed.

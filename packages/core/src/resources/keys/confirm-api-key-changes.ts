@@ -65,7 +65,11 @@ export async function confirmApiKeyChanges<T>(
   const log = options.log;
   return confirmBroadcast(database, API_KEY_BROADCAST, change, {
     timeoutMs: options.timeoutMs ?? DEFAULT_KEY_CHANGE_CONFIRM_TIMEOUT_MS,
-    onUnconfirmed: log && ((missing, expected, timeoutMs) =>
-      log(`${missing} of ${expected} key-watching processes did not confirm a key change within ${timeoutMs} ms; there the change takes effect within KEY_CACHE_TTL_MS`)),
+    onUnconfirmed:
+      log &&
+      ((missing, expected, timeoutMs) =>
+        log(
+          `${missing} of ${expected} key-watching processes did not confirm a key change within ${timeoutMs} ms; there the change takes effect within KEY_CACHE_TTL_MS`,
+        )),
   });
 }

@@ -14,10 +14,7 @@ export interface CreatedApiKey {
 /** Creates and stores (hashed) a new API key. `owner` ties it to a person, e.g. `telegram:42`. */
 export async function createApiKey(db: Db, label: string, owner: string | null = null): Promise<CreatedApiKey> {
   const key = generateApiKey();
-  const [row] = await db
-    .insert(apiKeys)
-    .values({ id: key.id, label, prefix: key.prefix, hash: key.hash, owner })
-    .returning();
+  const [row] = await db.insert(apiKeys).values({ id: key.id, label, prefix: key.prefix, hash: key.hash, owner }).returning();
   if (!row) throw new Error('insert into api_keys returned no row');
   return { id: row.id, label: row.label, prefix: row.prefix, createdAt: row.createdAt, secret: key.secret };
 }

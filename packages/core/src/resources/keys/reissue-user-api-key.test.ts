@@ -24,7 +24,10 @@ describe('reissueUserApiKey (spec 5.2, 5.3)', () => {
   });
 
   async function works(secret: string, at: Date): Promise<boolean> {
-    return authenticateApiKey(database.db, secret, at).then(() => true, (error) => (isAppError(error, 'unauthenticated') ? false : Promise.reject(error)));
+    return authenticateApiKey(database.db, secret, at).then(
+      () => true,
+      (error) => (isAppError(error, 'unauthenticated') ? false : Promise.reject(error)),
+    );
   }
 
   it('should issue a key for the owner and stop the old ones after the grace period', async () => {

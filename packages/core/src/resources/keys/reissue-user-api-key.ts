@@ -46,19 +46,30 @@ export interface ReissuedApiKey extends CreatedApiKey {
 export async function reissueUserApiKey(db: Db, request: ReissueApiKeyRequest): Promise<ReissuedApiKey> {
   const { owner, label, graceSeconds } = request;
   if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_KEY_REISSUE_GRACE_SECONDS) {
-    throw new RangeError(`The key reissue grace period must be 0..${MAX_KEY_REISSUE_GRACE_SECONDS} seconds (spec 5.3); got ${graceSeconds}.`);
+    throw new RangeError(
+      `The key reissue grace period must be 0..${MAX_KEY_REISSUE_GRACE_SECONDS} seconds (spec 5.3); got ${graceSeconds}.`,
+    );
   }
   const oldKeysStopAt = new Date((request.now ?? new Date()).getTime() + graceSeconds * 1000);
-  const reissued = await confirmApiKeyChanges(request.confirmWith, (ticket) => db.transaction(async (tx) => {
-    const revoked = await tx
-      .update(apiKeys)
-      .set({ revokedAt: oldKeysStopAt })
-      .where(and(eq(apiKeys.owner, owner), or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, oldKeysStopAt))))
-      .returning({ id: apiKeys.id });
-    const created = await createApiKey(tx as unknown as Db, label, owner);
-    await publishApiKeyChanges(tx as unknown as Db, revoked.map((row) => row.id), ticket);
-    return { ...created, revokedKeyIds: revoked.map((row) => row.id), oldKeysStopAt };
-  }), { log: request.log });
+  const reissued = await confirmApiKeyChanges(
+    request.confirmWith,
+    (ticket) =>
+      db.transaction(async (tx) => {
+        const revoked = await tx
+          .update(apiKeys)
+          .set({ revokedAt: oldKeysStopAt })
+          .where(and(eq(apiKeys.owner, owner), or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, oldKeysStopAt))))
+          .returning({ id: apiKeys.id });
+        const created = await createApiKey(tx as unknown as Db, label, owner);
+        await publishApiKeyChanges(
+          tx as unknown as Db,
+          revoked.map((row) => row.id),
+          ticket,
+        );
+        return { ...created, revokedKeyIds: revoked.map((row) => row.id), oldKeysStopAt };
+      }),
+    { log: request.log },
+  );
   request.cache?.forget(reissued.revokedKeyIds);
   return reissued;
 }

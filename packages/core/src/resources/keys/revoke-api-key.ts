@@ -30,14 +30,19 @@ export interface RevokeApiKeyOptions {
  */
 export async function revokeApiKey(db: Db, id: string, options: RevokeApiKeyOptions = {}): Promise<void> {
   const effectiveAt = options.effectiveAt ?? new Date();
-  await confirmApiKeyChanges(options.confirmWith, (ticket) => db.transaction(async (tx) => {
-    const [existing] = await tx.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
-    if (!existing) throw new AppError('not_found', `No API key has the id ${id}.`);
-    await tx
-      .update(apiKeys)
-      .set({ revokedAt: effectiveAt })
-      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
-    await publishApiKeyChanges(tx as unknown as Db, [id], ticket);
-  }), { log: options.log });
+  await confirmApiKeyChanges(
+    options.confirmWith,
+    (ticket) =>
+      db.transaction(async (tx) => {
+        const [existing] = await tx.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
+        if (!existing) throw new AppError('not_found', `No API key has the id ${id}.`);
+        await tx
+          .update(apiKeys)
+          .set({ revokedAt: effectiveAt })
+          .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+        await publishApiKeyChanges(tx as unknown as Db, [id], ticket);
+      }),
+    { log: options.log },
+  );
   options.cache?.forget([id]);
 }

@@ -33,27 +33,37 @@ export interface ApiKeyChangeWatch {
  * announced with a token is confirmed once the keys are dropped (confirm-api-key-changes.ts).
  * @throws Error from the driver when the first subscription cannot be made.
  */
-export async function watchApiKeyChanges(database: Database, cache: ApiKeyCache, options: WatchApiKeyChangesOptions = {}): Promise<ApiKeyChangeWatch> {
+export async function watchApiKeyChanges(
+  database: Database,
+  cache: ApiKeyCache,
+  options: WatchApiKeyChangesOptions = {},
+): Promise<ApiKeyChangeWatch> {
   const log = options.log ?? ((level, message) => console[level](`[keys] ${message}`));
-  return watchBroadcast(database, API_KEY_BROADCAST, {
-    onBody(list) {
-      if (list === FORGET_ALL_API_KEYS) cache.clear();
-      else cache.forget(list.split(','));
+  return watchBroadcast(
+    database,
+    API_KEY_BROADCAST,
+    {
+      onBody(list) {
+        if (list === FORGET_ALL_API_KEYS) cache.clear();
+        else cache.forget(list.split(','));
+      },
+      onUp() {
+        cache.clear();
+        cache.connected = true;
+      },
+      onDown() {
+        cache.connected = false;
+      },
     },
-    onUp() {
-      cache.clear();
-      cache.connected = true;
+    {
+      heartbeatMs: options.heartbeatMs,
+      log,
+      messages: {
+        down: (reason) =>
+          `the key-change notification channel is down (${reason}): a key revoked in another process keeps working here for up to KEY_CACHE_TTL_MS until it is back`,
+        back: 'the key-change notification channel is back: cached keys were dropped, and revocations in other processes take effect here at once again',
+        relistened: 'the key-change notification channel lost its connection and re-listened',
+      },
     },
-    onDown() {
-      cache.connected = false;
-    },
-  }, {
-    heartbeatMs: options.heartbeatMs,
-    log,
-    messages: {
-      down: (reason) => `the key-change notification channel is down (${reason}): a key revoked in another process keeps working here for up to KEY_CACHE_TTL_MS until it is back`,
-      back: 'the key-change notification channel is back: cached keys were dropped, and revocations in other processes take effect here at once again',
-      relistened: 'the key-change notification channel lost its connection and re-listened',
-    },
-  });
+  );
 }

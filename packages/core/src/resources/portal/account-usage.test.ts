@@ -24,24 +24,44 @@ describe('portal account views', () => {
     const mine = await createApiKey(database.db, 'bot', 'telegram:7');
     const theirs = await createApiKey(database.db, 'bot', 'telegram:8');
     const prediction = (id: string, apiKeyId: string, namespace: string, createdAt: Date, status = 'succeeded') => ({
-      id, apiKeyId, namespace, status, input: {}, params: { audio: `upload:${id}.wav` }, source: {}, audioSeconds: 60, createdAt,
+      id,
+      apiKeyId,
+      namespace,
+      status,
+      input: {},
+      params: { audio: `upload:${id}.wav` },
+      source: {},
+      audioSeconds: 60,
+      createdAt,
     });
-    await database.db.insert(predictions).values([
-      prediction('p-old', mine.id, 'api', new Date(now.getTime() - 40 * DAY_MS)),
-      prediction('p-paid', mine.id, 'portal', new Date(now.getTime() - 2 * DAY_MS)),
-      prediction('p-free', mine.id, 'bot', new Date(now.getTime() - 1 * DAY_MS)),
-      prediction('p-failed', mine.id, 'portal', new Date(now.getTime() - 3600_000), 'failed'),
-      prediction('p-theirs', theirs.id, 'portal', new Date(now.getTime() - 3600_000)),
-    ]);
+    await database.db
+      .insert(predictions)
+      .values([
+        prediction('p-old', mine.id, 'api', new Date(now.getTime() - 40 * DAY_MS)),
+        prediction('p-paid', mine.id, 'portal', new Date(now.getTime() - 2 * DAY_MS)),
+        prediction('p-free', mine.id, 'bot', new Date(now.getTime() - 1 * DAY_MS)),
+        prediction('p-failed', mine.id, 'portal', new Date(now.getTime() - 3600_000), 'failed'),
+        prediction('p-theirs', theirs.id, 'portal', new Date(now.getTime() - 3600_000)),
+      ]);
     const charge = (predictionId: string, apiKeyId: string, userId: string, reason: string, createdAt: Date) => ({
-      id: `chg-${predictionId}`, apiKeyId, userId, predictionId, mediaId: null, audioSeconds: 90, amount: reason === 'free_repeat' ? 0 : 1.5, reason, createdAt,
+      id: `chg-${predictionId}`,
+      apiKeyId,
+      userId,
+      predictionId,
+      mediaId: null,
+      audioSeconds: 90,
+      amount: reason === 'free_repeat' ? 0 : 1.5,
+      reason,
+      createdAt,
     });
-    await database.db.insert(usageLedger).values([
-      charge('p-old', mine.id, 'telegram:7', 'recognition', new Date(now.getTime() - 40 * DAY_MS)),
-      charge('p-paid', mine.id, 'telegram:7', 'recognition', new Date(now.getTime() - 2 * DAY_MS)),
-      charge('p-free', mine.id, 'telegram:7', 'free_repeat', new Date(now.getTime() - 1 * DAY_MS)),
-      charge('p-theirs', theirs.id, 'telegram:8', 'recognition', new Date(now.getTime() - 3600_000)),
-    ]);
+    await database.db
+      .insert(usageLedger)
+      .values([
+        charge('p-old', mine.id, 'telegram:7', 'recognition', new Date(now.getTime() - 40 * DAY_MS)),
+        charge('p-paid', mine.id, 'telegram:7', 'recognition', new Date(now.getTime() - 2 * DAY_MS)),
+        charge('p-free', mine.id, 'telegram:7', 'free_repeat', new Date(now.getTime() - 1 * DAY_MS)),
+        charge('p-theirs', theirs.id, 'telegram:8', 'recognition', new Date(now.getTime() - 3600_000)),
+      ]);
   });
 
   afterAll(async () => {

@@ -17,11 +17,7 @@ export interface LoginLinkToken {
  * command, `portal:<account>` from the CLI), valid `ttlSeconds` (15 minutes by default).
  * @throws AppError `invalid_input` (param `owner`) for a malformed owner string.
  */
-export async function createLoginLink(
-  db: Db,
-  owner: string,
-  options: { ttlSeconds?: number; now?: Date } = {},
-): Promise<LoginLinkToken> {
+export async function createLoginLink(db: Db, owner: string, options: { ttlSeconds?: number; now?: Date } = {}): Promise<LoginLinkToken> {
   checkPortalOwner(owner);
   const token = newPortalSecret();
   const now = options.now ?? new Date();

@@ -28,7 +28,10 @@ describe('portal sign-in', () => {
     const { token } = await createLoginLink(database.db, 'telegram:42');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(await redeemLoginLink(database.db, token)).toEqual({ owner: 'telegram:42' });
-    await expect(redeemLoginLink(database.db, token)).rejects.toMatchObject({ code: 'unauthenticated', message: expect.stringMatching(/already used/) });
+    await expect(redeemLoginLink(database.db, token)).rejects.toMatchObject({
+      code: 'unauthenticated',
+      message: expect.stringMatching(/already used/),
+    });
     const stored = JSON.stringify(await database.db.select().from(portalLoginLinks));
     expect(stored).not.toContain(token);
   });

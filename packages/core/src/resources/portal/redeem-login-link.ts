@@ -13,7 +13,8 @@ const HOW_TO_GET_ONE = 'Get a new one: send /portal to the bot, or run "npm run 
  *   and how to get a new link.
  */
 export async function redeemLoginLink(db: Db, token: unknown, now = new Date()): Promise<{ owner: string }> {
-  if (!isPortalSecretShape(token)) throw new AppError('unauthenticated', `This sign-in link is not complete or not valid. ${HOW_TO_GET_ONE}`);
+  if (!isPortalSecretShape(token))
+    throw new AppError('unauthenticated', `This sign-in link is not complete or not valid. ${HOW_TO_GET_ONE}`);
   const tokenHash = hashPortalSecret(token);
   const [used] = await db
     .update(portalLoginLinks)

@@ -32,16 +32,26 @@ export const PREDICTION_CHANGE_CONFIRM_TIMEOUT_MS = 2_000;
  * Never throws: the write it follows has been made; a failure to announce is logged (the
  * watchers' heartbeat then notices that the channel is down).
  */
-export async function announcePredictionChange(ctx: Pick<ServiceContext, 'database' | 'predictionEvents'> & Partial<Pick<ServiceContext, 'logger'>>, id: string): Promise<void> {
+export async function announcePredictionChange(
+  ctx: Pick<ServiceContext, 'database' | 'predictionEvents'> & Partial<Pick<ServiceContext, 'logger'>>,
+  id: string,
+): Promise<void> {
   void ctx.predictionEvents.publish({ type: 'changed', predictionId: id });
   if (ctx.database.kind !== 'postgres') return;
   const warn = (message: string) => ctx.logger?.warn({ component: 'predictions', prediction: id }, message);
   try {
-    await confirmBroadcast(ctx.database, PREDICTION_BROADCAST, (ticket) => announceBroadcast(ctx.database.db, PREDICTION_BROADCAST, id, ticket), {
-      timeoutMs: PREDICTION_CHANGE_CONFIRM_TIMEOUT_MS,
-      onUnconfirmed: (missing, expected, timeoutMs) =>
-        warn(`${missing} of ${expected} API processes did not confirm a change of prediction ${id} within ${timeoutMs} ms; a poll there may show the state before it until they do`),
-    });
+    await confirmBroadcast(
+      ctx.database,
+      PREDICTION_BROADCAST,
+      (ticket) => announceBroadcast(ctx.database.db, PREDICTION_BROADCAST, id, ticket),
+      {
+        timeoutMs: PREDICTION_CHANGE_CONFIRM_TIMEOUT_MS,
+        onUnconfirmed: (missing, expected, timeoutMs) =>
+          warn(
+            `${missing} of ${expected} API processes did not confirm a change of prediction ${id} within ${timeoutMs} ms; a poll there may show the state before it until they do`,
+          ),
+      },
+    );
   } catch (error) {
     warn(`the change of prediction ${id} could not be announced to other processes: ${(error as Error).message}`);
   }

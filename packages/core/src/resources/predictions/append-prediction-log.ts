@@ -23,7 +23,11 @@ export function stampLogLine(line: string, at = new Date()): string {
  * `logs`, throttled to one per 500 ms).
  * @throws the database's error when the update fails.
  */
-export async function appendPredictionLog(ctx: Pick<ServiceContext, 'database' | 'predictionEvents'> & Partial<Pick<ServiceContext, 'logger'>>, id: string, line: string): Promise<void> {
+export async function appendPredictionLog(
+  ctx: Pick<ServiceContext, 'database' | 'predictionEvents'> & Partial<Pick<ServiceContext, 'logger'>>,
+  id: string,
+  line: string,
+): Promise<void> {
   const written = await ctx.database.db
     .update(predictions)
     .set({ logs: sql`${predictions.logs} || ${stampLogLine(line)}` })

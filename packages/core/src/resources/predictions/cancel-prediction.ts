@@ -17,7 +17,11 @@ import { announcePredictionChange } from './announce-prediction-change.ts';
  * @returns the row after the call.
  * @throws AppError `not_found` when the key has no such prediction.
  */
-export async function cancelPrediction(ctx: Pick<ServiceContext, 'database' | 'predictionEvents'> & Partial<Pick<ServiceContext, 'logger'>>, id: string, apiKeyId: string): Promise<PredictionRow> {
+export async function cancelPrediction(
+  ctx: Pick<ServiceContext, 'database' | 'predictionEvents'> & Partial<Pick<ServiceContext, 'logger'>>,
+  id: string,
+  apiKeyId: string,
+): Promise<PredictionRow> {
   const { db } = ctx.database;
   const completedAt = new Date();
   const [canceled] = await db

@@ -62,10 +62,12 @@ export interface CreatePredictionRequest {
  */
 export async function createPrediction(ctx: ServiceContext, request: CreatePredictionRequest): Promise<PredictionRow> {
   const raw = asInputObject(request.rawInput, request.upload);
-  if (containsNul(raw)) throw new AppError('invalid_input', 'The input contains a NUL character (\\u0000), which no parameter may hold.', { param: 'input' });
+  if (containsNul(raw))
+    throw new AppError('invalid_input', 'The input contains a NUL character (\\u0000), which no parameter may hold.', { param: 'input' });
   const params = checkPredictionInput(ctx, raw, request.upload?.name);
   if (request.task === 'translate') {
-    if (!ctx.engine.translates) throw new AppError('invalid_input', `The recognition engine ${ctx.engine.name} does not translate speech.`, { param: 'task' });
+    if (!ctx.engine.translates)
+      throw new AppError('invalid_input', `The recognition engine ${ctx.engine.name} does not translate speech.`, { param: 'task' });
     params.task = 'translate';
   }
   const id = newPredictionId();
@@ -93,7 +95,9 @@ export async function createPrediction(ctx: ServiceContext, request: CreatePredi
 function asInputObject(rawInput: unknown, upload: CreatePredictionRequest['upload']): Record<string, unknown> {
   const raw = typeof rawInput === 'object' && rawInput !== null && !Array.isArray(rawInput) ? rawInput : null;
   if (raw === null && !upload) {
-    throw new AppError('invalid_input', 'The request needs an "input" object with at least "audio" (a link to the recording).', { param: 'input' });
+    throw new AppError('invalid_input', 'The request needs an "input" object with at least "audio" (a link to the recording).', {
+      param: 'input',
+    });
   }
   return { ...(raw ?? {}) } as Record<string, unknown>;
 }
@@ -131,10 +135,17 @@ async function storeSource(
  * @throws AppError `service_busy` when the row or the job cannot be stored (nothing is then kept, nor
  *   the stored upload).
  */
-async function insertAndEnqueue(ctx: ServiceContext, source: PredictionSource, priority: number, values: typeof predictions.$inferInsert): Promise<PredictionRow> {
+async function insertAndEnqueue(
+  ctx: ServiceContext,
+  source: PredictionSource,
+  priority: number,
+  values: typeof predictions.$inferInsert,
+): Promise<PredictionRow> {
   try {
     const { db } = ctx.database;
-    const job = db.$with('job', { id: sql<string>`id` }).as(await captureJobInsert(ctx.boss, TRANSCRIBE_QUEUE, { predictionId: values.id }, { priority }));
+    const job = db
+      .$with('job', { id: sql<string>`id` })
+      .as(await captureJobInsert(ctx.boss, TRANSCRIBE_QUEUE, { predictionId: values.id }, { priority }));
     const [row] = await db.with(job).insert(predictions).values(values).returning();
     if (!row) throw new Error('insert into predictions returned no row');
     return row;

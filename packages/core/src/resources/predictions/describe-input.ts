@@ -1,8 +1,27 @@
 /** Parameters of spec 2.2, including the ignored ones, that are echoed back in `input`. */
 const ECHOED_PARAMETERS = [
-  'audio', 'language', 'speakers', 'output_format', 'domain', 'efficiency', 'multilingual', 'prompt',
-  'hotwords', 'cut_start', 'cut_duration', 'post_process', 'custom_prompt', 'target_language',
-  'batch_size', 'correction', 'debug', 'spelling', 'stereo', 'enhance_asr', 'log_progress', 'auto_multilingual',
+  'audio',
+  'language',
+  'speakers',
+  'output_format',
+  'domain',
+  'efficiency',
+  'multilingual',
+  'prompt',
+  'hotwords',
+  'cut_start',
+  'cut_duration',
+  'post_process',
+  'custom_prompt',
+  'target_language',
+  'batch_size',
+  'correction',
+  'debug',
+  'spelling',
+  'stereo',
+  'enhance_asr',
+  'log_progress',
+  'auto_multilingual',
 ] as const;
 
 /** Parameters of the earlier interface variant (spec 9), echoed as that variant's clients sent them. */
@@ -29,7 +48,11 @@ export const LEGACY_INPUT_ECHO: InputEcho = { parameters: LEGACY_ECHOED_PARAMETE
  * replicate-compat.md 3).
  * @param uploadBytes size of the stored recording when it came inline, bytes (shown for a `data:` URI).
  */
-export function describeInput(raw: Record<string, unknown>, uploadBytes?: number, echo: InputEcho = CURRENT_INPUT_ECHO): Record<string, unknown> {
+export function describeInput(
+  raw: Record<string, unknown>,
+  uploadBytes?: number,
+  echo: InputEcho = CURRENT_INPUT_ECHO,
+): Record<string, unknown> {
   const shown: Record<string, unknown> = {};
   for (const name of echo.parameters) {
     if (Object.hasOwn(raw, name)) shown[name] = raw[name];

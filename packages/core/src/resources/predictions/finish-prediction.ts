@@ -5,8 +5,7 @@ import { stampLogLine } from './append-prediction-log.ts';
 import { announcePredictionChange } from './announce-prediction-change.ts';
 
 export type PredictionOutcome =
-  | { status: 'succeeded'; output: unknown; transcript: unknown; results: unknown }
-  | { status: 'failed'; error: string; errorCode: string };
+  { status: 'succeeded'; output: unknown; transcript: unknown; results: unknown } | { status: 'failed'; error: string; errorCode: string };
 
 /**
  * Moves a `processing` prediction to its terminal state once (spec 3): a prediction that already
@@ -27,7 +26,11 @@ export async function finishPrediction(
 ): Promise<boolean> {
   const completedAt = new Date();
   const lastLine = stampLogLine(outcome.status === 'succeeded' ? 'succeeded' : `failed: ${outcome.error}`, completedAt);
-  const common = { completedAt, predictTime: (completedAt.getTime() - startedAt.getTime()) / 1000, logs: sql`${predictions.logs} || ${lastLine}` };
+  const common = {
+    completedAt,
+    predictTime: (completedAt.getTime() - startedAt.getTime()) / 1000,
+    logs: sql`${predictions.logs} || ${lastLine}`,
+  };
   const values =
     outcome.status === 'succeeded'
       ? { ...common, status: 'succeeded', output: outcome.output, transcript: outcome.transcript, results: outcome.results }

@@ -10,12 +10,7 @@ import { beyondCursor, decodePageCursor, PAGE_SIZE, toPage, type Page } from './
  * @param cursor the `cursor` query parameter, or null/undefined for the newest page.
  * @throws AppError `invalid_input` (param `cursor`) for a cursor this service did not make.
  */
-export async function listPredictions(
-  db: Db,
-  apiKeyId: string,
-  cursorParam: unknown,
-  pageSize = PAGE_SIZE,
-): Promise<Page<PredictionRow>> {
+export async function listPredictions(db: Db, apiKeyId: string, cursorParam: unknown, pageSize = PAGE_SIZE): Promise<Page<PredictionRow>> {
   const cursor = decodePageCursor(cursorParam);
   const own = eq(predictions.apiKeyId, apiKeyId);
   const where = cursor ? and(own, beyondCursor(predictions, predictions, cursor, apiKeyId)) : own;
@@ -23,6 +18,11 @@ export async function listPredictions(
     cursor?.direction === 'previous'
       ? [asc(predictions.createdAt), asc(predictions.id)]
       : [desc(predictions.createdAt), desc(predictions.id)];
-  const fetched = await db.select().from(predictions).where(where).orderBy(...order).limit(pageSize + 1);
+  const fetched = await db
+    .select()
+    .from(predictions)
+    .where(where)
+    .orderBy(...order)
+    .limit(pageSize + 1);
   return toPage(fetched, cursor, pageSize);
 }

@@ -34,7 +34,9 @@ export function decodePageCursor(value: unknown): PageCursor | null {
   const text = typeof value === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(value) ? Buffer.from(value, 'base64url').toString() : '';
   const match = /^([np]):([a-z2-7]{1,64})$/.exec(text);
   if (!match) {
-    throw new AppError('invalid_input', 'cursor is not valid: use the "next" or "previous" URL of a list response as it is.', { param: 'cursor' });
+    throw new AppError('invalid_input', 'cursor is not valid: use the "next" or "previous" URL of a list response as it is.', {
+      param: 'cursor',
+    });
   }
   return { direction: match[1] === 'n' ? 'next' : 'previous', id: match[2] as string };
 }

@@ -3,6 +3,4 @@
  * - `link`: an HTTP(S) URL downloaded by the worker.
  * - `upload`: a file the service already holds (multipart, octet-stream, `data:` URI or `/v1/files`).
  */
-export type PredictionSource =
-  | { kind: 'link'; url: string }
-  | { kind: 'upload'; path: string; bytes: number };
+export type PredictionSource = { kind: 'link'; url: string } | { kind: 'upload'; path: string; bytes: number };

@@ -51,7 +51,12 @@ export function signLegacyTextUrl(apiBaseUrl: string, signer: LegacyTextUrlSigne
  * @returns `invalid` when the values are malformed or do not match this prediction and key (a
  *   different id, a changed expiry), `expired` when they match but `expires` has passed, else `ok`.
  */
-export function checkLegacyTextUrl(signer: LegacyTextUrlSigner, expires: unknown, signature: unknown, now = new Date()): LegacyTextUrlCheck {
+export function checkLegacyTextUrl(
+  signer: LegacyTextUrlSigner,
+  expires: unknown,
+  signature: unknown,
+  now = new Date(),
+): LegacyTextUrlCheck {
   if (typeof expires !== 'string' || typeof signature !== 'string' || !/^\d{1,12}$/.test(expires)) return 'invalid';
   const expected = Buffer.from(signatureOf(signer.keyHash, signer.id, Number(expires)));
   const given = Buffer.from(signature);

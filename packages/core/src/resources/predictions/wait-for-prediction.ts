@@ -8,13 +8,7 @@ import { TERMINAL_STATUSES } from './public-prediction.ts';
  * Re-reads a prediction until it reaches a terminal status or `timeoutMs` passes (the `Prefer: wait`
  * sync mode of replicate-compat.md section 5; at most 60 s). Returns the last row read.
  */
-export async function waitForPrediction(
-  db: Db,
-  id: string,
-  apiKeyId: string,
-  timeoutMs: number,
-  pollMs = 200,
-): Promise<PredictionRow> {
+export async function waitForPrediction(db: Db, id: string, apiKeyId: string, timeoutMs: number, pollMs = 200): Promise<PredictionRow> {
   const deadline = Date.now() + timeoutMs;
   let row = await findPrediction(db, id, apiKeyId);
   while (!TERMINAL_STATUSES.has(row.status) && Date.now() < deadline) {

@@ -107,14 +107,24 @@ async function notifyCompleted(notifier: Notifier, predictionId: string): Promis
     if (await enqueueCompletedWebhook(notifier.ctx, predictionId, notifier.options)) return;
     queueSend(notifier, predictionId, 'output', () => deliverOutputWebhook(notifier.ctx, predictionId, notifier.options.timeoutMs));
   } catch (error) {
-    logEvent(notifier.ctx, 'error', 'webhook', `could not enqueue completed of ${predictionId}: ${(error as Error).message}`, { prediction: predictionId });
+    logEvent(notifier.ctx, 'error', 'webhook', `could not enqueue completed of ${predictionId}: ${(error as Error).message}`, {
+      prediction: predictionId,
+    });
   }
 }
 
 function stateOf(notifier: Notifier, predictionId: string): ProgressState {
   let state = notifier.progress.get(predictionId);
   if (!state) {
-    state = { chain: Promise.resolve(), lastLogsAt: 0, lastLogsSentAt: 0, timer: null, logsQueued: false, logsDone: false, touchedAt: Date.now() };
+    state = {
+      chain: Promise.resolve(),
+      lastLogsAt: 0,
+      lastLogsSentAt: 0,
+      timer: null,
+      logsQueued: false,
+      logsDone: false,
+      touchedAt: Date.now(),
+    };
     notifier.progress.set(predictionId, state);
   }
   state.touchedAt = Date.now();
@@ -125,6 +135,7 @@ function queueSend(notifier: Notifier, predictionId: string, event: string, send
   const state = stateOf(notifier, predictionId);
   state.chain = state.chain.then(send).then(
     () => undefined,
-    (error: Error) => logEvent(notifier.ctx, 'error', 'webhook', `${event} of ${predictionId} failed: ${error.message}`, { prediction: predictionId }),
+    (error: Error) =>
+      logEvent(notifier.ctx, 'error', 'webhook', `${event} of ${predictionId} failed: ${error.message}`, { prediction: predictionId }),
   );
 }

@@ -26,7 +26,11 @@ export type CompletedOutcome = 'delivered' | 'failed' | 'skipped';
  * it `failed`; otherwise it throws so pg-boss retries with exponential backoff, same webhook id.
  * @throws Error to ask for a retry (and when the database fails).
  */
-export async function deliverCompletedWebhook(ctx: ServiceContext, job: CompletedJobTry, options: WebhookDeliveryOptions): Promise<CompletedOutcome> {
+export async function deliverCompletedWebhook(
+  ctx: ServiceContext,
+  job: CompletedJobTry,
+  options: WebhookDeliveryOptions,
+): Promise<CompletedOutcome> {
   const db = ctx.database.db;
   const state = await readState(db, job.predictionId);
   if (state?.status !== 'pending') return 'skipped';

@@ -16,7 +16,11 @@ import { WEBHOOK_QUEUE, webhookJobOptions, type WebhookDeliveryOptions } from '.
  * @returns true when a job is (now or already) waiting for this prediction.
  * @throws Error when the database or the queue fails.
  */
-export async function enqueueCompletedWebhook(ctx: ServiceContext, predictionId: string, options: WebhookDeliveryOptions): Promise<boolean> {
+export async function enqueueCompletedWebhook(
+  ctx: ServiceContext,
+  predictionId: string,
+  options: WebhookDeliveryOptions,
+): Promise<boolean> {
   const db = ctx.database.db;
   const row = await readPredictionRow(db, predictionId);
   if (!row || !isTerminalStatus(row.status) || !wantsWebhookEvent(row, 'completed')) return false;

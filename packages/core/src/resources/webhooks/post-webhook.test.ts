@@ -26,7 +26,11 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; clo
   return {
     url: `http://127.0.0.1:${port}`,
     received,
-    close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }
 
@@ -108,6 +112,10 @@ describe('postWebhook without private networks', () => {
   });
 
   it('should refuse a URL that does not parse', async () => {
-    expect(await postWebhook('not a url', body, {}, strict)).toMatchObject({ delivered: false, retryable: false, error: 'The webhook URL is not a valid URL.' });
+    expect(await postWebhook('not a url', body, {}, strict)).toMatchObject({
+      delivered: false,
+      retryable: false,
+      error: 'The webhook URL is not a valid URL.',
+    });
   });
 });

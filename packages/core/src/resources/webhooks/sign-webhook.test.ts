@@ -7,7 +7,12 @@ import { newWebhookSecret } from './webhook-secret.ts';
 const body = Buffer.from(JSON.stringify({ id: 'p1', status: 'succeeded', output: { text: 'ask not — what your country…' } }));
 
 /** Standard Webhooks verification written from the spec, independent of signWebhook (Web Crypto HMAC). */
-async function verifyStandardWebhook(secret: string, headers: Record<string, string>, raw: Buffer, toleranceSeconds = 300): Promise<boolean> {
+async function verifyStandardWebhook(
+  secret: string,
+  headers: Record<string, string>,
+  raw: Buffer,
+  toleranceSeconds = 300,
+): Promise<boolean> {
   const id = headers['webhook-id'];
   const timestamp = Number(headers['webhook-timestamp']);
   if (!id || !Number.isInteger(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > toleranceSeconds) return false;
@@ -39,7 +44,13 @@ describe('signWebhook', () => {
   });
 
   it('should be accepted by validateWebhook of the replicate 1.4.0 client (fields form)', async () => {
-    const fields = { id: headers['webhook-id']!, timestamp: headers['webhook-timestamp']!, signature: headers['webhook-signature']!, body: body.toString(), secret };
+    const fields = {
+      id: headers['webhook-id']!,
+      timestamp: headers['webhook-timestamp']!,
+      signature: headers['webhook-signature']!,
+      body: body.toString(),
+      secret,
+    };
     expect(await validateWebhook(fields)).toBe(true);
   });
 

@@ -34,7 +34,11 @@ export async function startWebhookWorker(ctx: ServiceContext, options: WebhookWo
     if (!job) return;
     await waitForApiBase(ctx);
     await notifier.settle(job.data.predictionId);
-    await deliverCompletedWebhook(ctx, { predictionId: job.data.predictionId, retryCount: job.retryCount, retryLimit: job.retryLimit }, settings);
+    await deliverCompletedWebhook(
+      ctx,
+      { predictionId: job.data.predictionId, retryCount: job.retryCount, retryLimit: job.retryLimit },
+      settings,
+    );
   };
   for (let i = 0; i < (options.concurrency ?? 2); i++) {
     await ctx.boss.work(WEBHOOK_QUEUE, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 0.5 }, handler);

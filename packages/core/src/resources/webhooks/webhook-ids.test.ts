@@ -21,7 +21,10 @@ describe('webhook ids', () => {
 describe('wantsWebhookEvent', () => {
   it('should send logs and completed only when no filter was given (spec 6.1)', () => {
     const row = { webhook: 'https://hooks.example.invalid/hook', webhookEventsFilter: null };
-    expect((['start', 'output', 'logs', 'completed'] as const).filter((event) => wantsWebhookEvent(row, event))).toEqual(['logs', 'completed']);
+    expect((['start', 'output', 'logs', 'completed'] as const).filter((event) => wantsWebhookEvent(row, event))).toEqual([
+      'logs',
+      'completed',
+    ]);
   });
 
   it('should send only the events of the filter', () => {

@@ -16,7 +16,10 @@ const run = promisify(execFile);
  * @returns the file's size in bytes.
  * @throws when ffmpeg fails.
  */
-export async function makeFlacBomb(path: string, options: { hours: number; statedSamples: number; frameSamples?: number }): Promise<number> {
+export async function makeFlacBomb(
+  path: string,
+  options: { hours: number; statedSamples: number; frameSamples?: number },
+): Promise<number> {
   const frames = Math.round(options.hours * 3600);
   const raw = Buffer.alloc(frames * 4);
   for (let i = 0; i < frames; i++) {
@@ -26,7 +29,26 @@ export async function makeFlacBomb(path: string, options: { hours: number; state
   const rawPath = `${path}.raw`;
   await writeFile(rawPath, raw);
   try {
-    await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 's16le', '-ar', '1', '-ac', '2', '-i', rawPath, '-c:a', 'flac', ...(options.frameSamples ? ['-frame_size', String(options.frameSamples)] : []), '-f', 'flac', path]);
+    await run('ffmpeg', [
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      's16le',
+      '-ar',
+      '1',
+      '-ac',
+      '2',
+      '-i',
+      rawPath,
+      '-c:a',
+      'flac',
+      ...(options.frameSamples ? ['-frame_size', String(options.frameSamples)] : []),
+      '-f',
+      'flac',
+      path,
+    ]);
   } finally {
     await rm(rawPath, { force: true });
   }

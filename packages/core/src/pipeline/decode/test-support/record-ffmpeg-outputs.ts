@@ -16,30 +16,39 @@ export interface FfmpegOutput {
  *   (ffmpeg then says "Cannot allocate memory" and the decode fails).
  * @returns the script's path and a reader of the sizes logged so far.
  */
-export async function recordFfmpegOutputs(dir: string, options: { virtualMemoryKb?: number } = {}): Promise<{ script: string; outputs: () => Promise<FfmpegOutput[]> }> {
+export async function recordFfmpegOutputs(
+  dir: string,
+  options: { virtualMemoryKb?: number } = {},
+): Promise<{ script: string; outputs: () => Promise<FfmpegOutput[]> }> {
   const ffmpeg = execFileSync('sh', ['-c', 'command -v ffmpeg'], { encoding: 'utf8' }).trim();
   const log = path.join(dir, 'ffmpeg-outputs.log');
   const script = path.join(dir, 'ffmpeg-recorder.sh');
-  await writeFile(script, [
-    '#!/bin/sh',
-    ...(options.virtualMemoryKb ? [`ulimit -v ${options.virtualMemoryKb}`] : []),
-    `'${ffmpeg}' "$@"`,
-    'code=$?',
-    'for arg in "$@"; do',
-    '  case "$arg" in',
-    `    file:*.wav) f="\${arg#file:}"; [ -f "$f" ] && echo "$(stat -c %s "$f") $f" >> '${log}' ;;`,
-    '  esac',
-    'done',
-    'exit $code',
-    '',
-  ].join('\n'));
+  await writeFile(
+    script,
+    [
+      '#!/bin/sh',
+      ...(options.virtualMemoryKb ? [`ulimit -v ${options.virtualMemoryKb}`] : []),
+      `'${ffmpeg}' "$@"`,
+      'code=$?',
+      'for arg in "$@"; do',
+      '  case "$arg" in',
+      `    file:*.wav) f="\${arg#file:}"; [ -f "$f" ] && echo "$(stat -c %s "$f") $f" >> '${log}' ;;`,
+      '  esac',
+      'done',
+      'exit $code',
+      '',
+    ].join('\n'),
+  );
   await chmod(script, 0o755);
   const outputs = async () => {
     const text = await readFile(log, 'utf8').catch(() => '');
-    return text.split('\n').filter(Boolean).map((line) => {
-      const space = line.indexOf(' ');
-      return { bytes: Number(line.slice(0, space)), path: line.slice(space + 1) };
-    });
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const space = line.indexOf(' ');
+        return { bytes: Number(line.slice(0, space)), path: line.slice(space + 1) };
+      });
   };
   return { script, outputs };
 }

@@ -19,6 +19,9 @@ export function makeLongTranscript(count: number): Transcript {
     vad: segments.map(({ start, end }) => ({ start, end })),
     language: 'en',
     languages: [{ code: 'en', name: 'English', probability: null, duration: null }],
-    speakers: [{ label: 'SPEAKER_1', duration: count * 3 }, { label: 'SPEAKER_2', duration: count * 3 }],
+    speakers: [
+      { label: 'SPEAKER_1', duration: count * 3 },
+      { label: 'SPEAKER_2', duration: count * 3 },
+    ],
   };
 }

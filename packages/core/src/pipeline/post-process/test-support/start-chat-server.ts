@@ -56,9 +56,18 @@ export interface ChatServer {
 
 function completionBody(model: string, reply: ChatReply): string {
   return JSON.stringify({
-    id: 'chatcmpl-local', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model,
-    choices: [{ index: 0, message: { role: 'assistant', content: reply.content ?? '', refusal: null },
-      finish_reason: reply.finishReason ?? 'stop', logprobs: null }],
+    id: 'chatcmpl-local',
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: reply.content ?? '', refusal: null },
+        finish_reason: reply.finishReason ?? 'stop',
+        logprobs: null,
+      },
+    ],
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   });
 }
@@ -101,8 +110,13 @@ export async function startChatServer(script: ChatScript): Promise<ChatServer> {
       const body = JSON.parse(await readBody(request)) as RecordedChatRequest['body'];
       const text = (role: string) => body.messages.find((message) => message.role === role)?.content ?? '';
       const record: RecordedChatRequest = {
-        index: requests.length, headers: request.headers, body, system: text('system'), user: text('user'),
-        receivedAtMs: performance.now() - t0, answeredAtMs: null,
+        index: requests.length,
+        headers: request.headers,
+        body,
+        system: text('system'),
+        user: text('user'),
+        receivedAtMs: performance.now() - t0,
+        answeredAtMs: null,
       };
       requests.push(record);
       let reply: ChatReply;
@@ -119,7 +133,9 @@ export async function startChatServer(script: ChatScript): Promise<ChatServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
-    setScript: (next) => { current = next; },
+    setScript: (next) => {
+      current = next;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

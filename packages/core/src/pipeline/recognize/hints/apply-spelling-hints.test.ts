@@ -5,10 +5,16 @@ import { DEFAULT_PRONUNCIATION_DICTIONARY } from './read-pronunciations.ts';
 import type { RecognizedSegment } from '../recognition-engine.ts';
 
 /** A segment whose words last 0.5 s each from `start`, with `confidence` each (null by default). */
-function segment(text: string, options: { start?: number; language?: string | null; confidences?: Array<number | null> } = {}): RecognizedSegment {
+function segment(
+  text: string,
+  options: { start?: number; language?: string | null; confidences?: Array<number | null> } = {},
+): RecognizedSegment {
   const start = options.start ?? 10;
   const words: TranscriptWord[] = text.split(' ').map((word, i) => ({
-    text: word, start: start + i * 0.5, end: start + i * 0.5 + 0.4, confidence: options.confidences?.[i] ?? null,
+    text: word,
+    start: start + i * 0.5,
+    end: start + i * 0.5 + 0.4,
+    confidence: options.confidences?.[i] ?? null,
   }));
   return { start, end: words.at(-1)!.end, text, words, language: options.language === undefined ? 'en' : options.language };
 }
@@ -18,7 +24,10 @@ const apply = (segments: RecognizedSegment[], hints: string[]) =>
 
 describe('applySpellingHints', () => {
   it('should replace words that sound like a hotword, keeping the span times', async () => {
-    const result = await apply([segment('and mr john guess would have been at leisure', { confidences: [0.9, 0.9, 0.9, 0.6, 0.8] })], ['Dashwood']);
+    const result = await apply(
+      [segment('and mr john guess would have been at leisure', { confidences: [0.9, 0.9, 0.9, 0.6, 0.8] })],
+      ['Dashwood'],
+    );
     const [corrected] = result.segments;
     expect(corrected!.text).toBe('and mr john Dashwood have been at leisure');
     expect(corrected!.words[3]).toEqual({ text: 'Dashwood', start: 11.5, end: 12.4, confidence: 0.6 });
@@ -41,7 +50,10 @@ describe('applySpellingHints', () => {
 
   it('should not replace ordinary words that merely sound close to hotwords', async () => {
     const text = 'he was born in the north and it may well be easy and really up when i center four years';
-    const result = await apply([segment(text)], ['Byron', 'Norland', 'Willoughby', 'Easier', 'Lily', 'OpenAI', 'Sintra', 'Ferrars', 'Bee', 'Wynn']);
+    const result = await apply(
+      [segment(text)],
+      ['Byron', 'Norland', 'Willoughby', 'Easier', 'Lily', 'OpenAI', 'Sintra', 'Ferrars', 'Bee', 'Wynn'],
+    );
     expect(result.segments[0]!.text).toBe(text);
     expect(result).toMatchObject({ replaced: 0, recased: 0 });
   });

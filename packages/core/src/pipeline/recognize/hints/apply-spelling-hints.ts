@@ -20,8 +20,17 @@ export interface SpellingHintsResult {
   recased: number;
 }
 
-interface Hint { words: string[]; tokens: string[]; sounds: Sounds }
-interface Match { start: number; length: number; hint: Hint; score: number }
+interface Hint {
+  words: string[];
+  tokens: string[];
+  sounds: Sounds;
+}
+interface Match {
+  start: number;
+  length: number;
+  hint: Hint;
+  score: number;
+}
 
 /** Lowercase, punctuation removed, inner spaces dropped: `Wi-Fi,` → `wifi`. */
 function tokenOf(text: string): string {
@@ -32,7 +41,10 @@ function prepareHints(hints: readonly string[]): Array<Omit<Hint, 'sounds'>> {
   const seen = new Set<string>();
   const prepared: Array<Omit<Hint, 'sounds'>> = [];
   for (const hint of hints) {
-    const words = hint.trim().split(/\s+/).filter((word) => tokenOf(word) !== '');
+    const words = hint
+      .trim()
+      .split(/\s+/)
+      .filter((word) => tokenOf(word) !== '');
     const tokens = words.map(tokenOf);
     const key = tokens.join(' ');
     if (words.length === 0 || seen.has(key)) continue;
@@ -46,7 +58,13 @@ function prepareHints(hints: readonly string[]): Array<Omit<Hint, 'sounds'>> {
  * Every (span, hint) pair that sounds alike, best first (lowest score, then longest span). `cache`
  * holds each distinct span's scores against the hints (transcripts repeat words a lot).
  */
-function findMatches(tokens: readonly string[], hints: readonly Hint[], pronunciations: Pronunciations, maxSpan: number, cache: Map<string, (number | null)[]>): Match[] {
+function findMatches(
+  tokens: readonly string[],
+  hints: readonly Hint[],
+  pronunciations: Pronunciations,
+  maxSpan: number,
+  cache: Map<string, (number | null)[]>,
+): Match[] {
   const matches: Match[] = [];
   for (let start = 0; start < tokens.length; start++) {
     for (let length = 1; length <= maxSpan && start + length <= tokens.length; length++) {
@@ -59,7 +77,9 @@ function findMatches(tokens: readonly string[], hints: readonly Hint[], pronunci
         scores = hints.map((hint) => (length > Math.max(3, hint.tokens.length) ? null : matchSoundAlike(sounds, hint.sounds)));
         cache.set(key, scores);
       }
-      scores.forEach((score, index) => { if (score !== null) matches.push({ start, length, hint: hints[index]!, score }); });
+      scores.forEach((score, index) => {
+        if (score !== null) matches.push({ start, length, hint: hints[index]!, score });
+      });
     }
   }
   return matches.sort((a, b) => a.score - b.score || b.length - a.length || a.start - b.start);
@@ -80,7 +100,13 @@ function replacementWords(span: readonly TranscriptWord[], hint: Hint): Transcri
   return [{ start: span[0]!.start, end: span.at(-1)!.end, text: lead + hint.words.join(' ') + trail, confidence }];
 }
 
-function correctSegment(segment: RecognizedSegment, hints: readonly Hint[], pronunciations: Pronunciations, options: Required<ApplySpellingHintsOptions>, cache: Map<string, (number | null)[]>) {
+function correctSegment(
+  segment: RecognizedSegment,
+  hints: readonly Hint[],
+  pronunciations: Pronunciations,
+  options: Required<ApplySpellingHintsOptions>,
+  cache: Map<string, (number | null)[]>,
+) {
   const tokens = segment.words.map((word) => tokenOf(word.text));
   const maxSpan = Math.max(options.maxSpanWords, ...hints.map((hint) => hint.tokens.length));
   const chosen = new Map<number, Match>();
@@ -92,10 +118,14 @@ function correctSegment(segment: RecognizedSegment, hints: readonly Hint[], pron
     chosen.set(match.start, match);
   }
   const words: TranscriptWord[] = [];
-  let replaced = 0, recased = 0;
+  let replaced = 0,
+    recased = 0;
   for (let i = 0; i < segment.words.length; i++) {
     const match = chosen.get(i);
-    if (!match) { words.push(segment.words[i]!); continue; }
+    if (!match) {
+      words.push(segment.words[i]!);
+      continue;
+    }
     const span = segment.words.slice(i, i + match.length);
     const replacement = replacementWords(span, match.hint);
     const before = span.map((word) => word.text).join(' ');
@@ -121,19 +151,28 @@ function correctSegment(segment: RecognizedSegment, hints: readonly Hint[], pron
  * confidence, or null when any is null). Segments without words are left as they are.
  * @param hints phrases as the user spells them (hotwords, terms from the prompt); blanks ignored.
  */
-export async function applySpellingHints(segments: readonly RecognizedSegment[], hints: readonly string[], options: ApplySpellingHintsOptions): Promise<SpellingHintsResult> {
+export async function applySpellingHints(
+  segments: readonly RecognizedSegment[],
+  hints: readonly string[],
+  options: ApplySpellingHintsOptions,
+): Promise<SpellingHintsResult> {
   const prepared = prepareHints(hints);
   if (prepared.length === 0) return { segments: [...segments], replaced: 0, recased: 0 };
   const english = segments.filter((segment) => segment.language === null || segment.language === 'en');
-  const tokens = [...prepared.flatMap((hint) => hint.tokens), ...english.flatMap((segment) => segment.words.map((word) => tokenOf(word.text)))];
+  const tokens = [
+    ...prepared.flatMap((hint) => hint.tokens),
+    ...english.flatMap((segment) => segment.words.map((word) => tokenOf(word.text))),
+  ];
   const needed = new Set(tokens.flatMap((token) => (token.endsWith("'s") ? [token, token.slice(0, -2)] : [token])));
   const pronunciations = english.length > 0 ? await readPronunciations(options.dictionaryPath, needed) : new Map();
   const settings = { maxSpanWords: 3, ...options };
   const contexts = [pronunciations, new Map()].map((known: Pronunciations) => ({
-    pronunciations: known, cache: new Map<string, (number | null)[]>(),
+    pronunciations: known,
+    cache: new Map<string, (number | null)[]>(),
     hints: prepared.map((hint) => ({ ...hint, sounds: describeSounds(hint.tokens, known) })),
   }));
-  let replaced = 0, recased = 0;
+  let replaced = 0,
+    recased = 0;
   const corrected = segments.map((segment) => {
     const context = contexts[segment.language === null || segment.language === 'en' ? 0 : 1]!;
     const result = correctSegment(segment, context.hints, context.pronunciations, settings, context.cache);

@@ -2,12 +2,14 @@
  * Common English words that start sentences or are capitalised by habit (`I`, days, months are
  * kept: they are names). A capitalised word from this list is never taken alone as a hint.
  */
-const COMMON_WORDS = new Set(`a about after all also an and another any are as at be because been before both but by
+const COMMON_WORDS = new Set(
+  `a about after all also an and another any are as at be because been before both but by
 can could did do does each even every few for from had has have he her here hers him his how however i if in into is
 it its just let many may me more most much my no nor not now of on once one only or other our ours over please she
 since so some such than that the their them then there these they this those though through thus to today tomorrow
 too under until up us very was we were what when where whether which while who whom whose why will with within without
-would yes yet you your yours hello hi dear thanks thank okay ok well note see meeting team call new good`.split(/\s+/));
+would yes yet you your yours hello hi dear thanks thank okay ok well note see meeting team call new good`.split(/\s+/),
+);
 
 /** Words of a sentence with their punctuation-free form; `joined` is false after a comma etc. */
 function splitWords(sentence: string): Array<{ word: string; joined: boolean }> {
@@ -45,7 +47,9 @@ function kindOf(word: string, first: boolean): 'hint' | 'part' | null {
 export function derivePromptHints(prompt: string | null, limit = 100): string[] {
   if (prompt === null) return [];
   const hints: string[] = [];
-  const add = (hint: string) => { if (!hints.includes(hint)) hints.push(hint); };
+  const add = (hint: string) => {
+    if (!hints.includes(hint)) hints.push(hint);
+  };
   for (const sentence of prompt.split(/(?<=[.!?])\s+|\n+/)) {
     let run: Array<{ word: string; kind: 'hint' | 'part' }> = [];
     const flush = () => {

@@ -6,17 +6,41 @@ import { isVowel } from './measure-phoneme-distance.ts';
  * words missing from the dictionary). Groups not listed take the union of their letters' sets.
  */
 const VOWEL_SOUNDS: Record<string, readonly string[]> = {
-  a: ['AE', 'EY', 'AA', 'AH', 'AO', 'EH'], e: ['EH', 'IY', 'AH', 'IH', 'ER', 'EY'], i: ['IH', 'AY', 'IY', 'AH', 'ER'],
-  o: ['AA', 'OW', 'AO', 'AH', 'UW', 'ER'], u: ['AH', 'UW', 'UH', 'ER', 'IH'], y: ['IY', 'IH', 'AY'],
-  ai: ['EY', 'AY', 'EH'], ay: ['EY', 'AY'], au: ['AO', 'AA'], aw: ['AO', 'AA'], ea: ['IY', 'EH', 'EY'], ee: ['IY'],
-  ei: ['EY', 'IY', 'AY'], ey: ['EY', 'IY'], eu: ['UW'], ew: ['UW'], ie: ['IY', 'AY'], oa: ['OW'], oi: ['OY'],
-  oy: ['OY'], oo: ['UW', 'UH'], ou: ['AW', 'OW', 'UW', 'AH'], ow: ['AW', 'OW'], ue: ['UW'], ui: ['UW', 'IH'],
+  a: ['AE', 'EY', 'AA', 'AH', 'AO', 'EH'],
+  e: ['EH', 'IY', 'AH', 'IH', 'ER', 'EY'],
+  i: ['IH', 'AY', 'IY', 'AH', 'ER'],
+  o: ['AA', 'OW', 'AO', 'AH', 'UW', 'ER'],
+  u: ['AH', 'UW', 'UH', 'ER', 'IH'],
+  y: ['IY', 'IH', 'AY'],
+  ai: ['EY', 'AY', 'EH'],
+  ay: ['EY', 'AY'],
+  au: ['AO', 'AA'],
+  aw: ['AO', 'AA'],
+  ea: ['IY', 'EH', 'EY'],
+  ee: ['IY'],
+  ei: ['EY', 'IY', 'AY'],
+  ey: ['EY', 'IY'],
+  eu: ['UW'],
+  ew: ['UW'],
+  ie: ['IY', 'AY'],
+  oa: ['OW'],
+  oi: ['OY'],
+  oy: ['OY'],
+  oo: ['UW', 'UH'],
+  ou: ['AW', 'OW', 'UW', 'AH'],
+  ow: ['AW', 'OW'],
+  ue: ['UW'],
+  ui: ['UW', 'IH'],
 };
 
 /** Spelt vowel groups of a token: a word-initial `y` is a consonant, a final silent `e` is dropped. */
 function vowelGroups(token: string): string[] {
-  const groups = token.replace(/^y/, '').replace(/([^aeiouy])e$/, '$1').match(/[aeiouy]+/g) ?? [];
-  return groups.length > 0 ? groups : token.match(/[aeiouy]+/g) ?? [];
+  const groups =
+    token
+      .replace(/^y/, '')
+      .replace(/([^aeiouy])e$/, '$1')
+      .match(/[aeiouy]+/g) ?? [];
+  return groups.length > 0 ? groups : (token.match(/[aeiouy]+/g) ?? []);
 }
 
 function soundsOf(group: string): ReadonlySet<string> {

@@ -15,7 +15,10 @@ describe('readPronunciations', () => {
   it('should keep only the asked words, with every variant and no stress digits', async () => {
     const found = await readPronunciations(join(folder, 'dict'), new Set(['natal', 'missing']));
     expect([...found.keys()]).toEqual(['natal']);
-    expect(found.get('natal')).toEqual([['N', 'EY', 'T', 'AH', 'L'], ['N', 'AH', 'T', 'AA', 'L']]);
+    expect(found.get('natal')).toEqual([
+      ['N', 'EY', 'T', 'AH', 'L'],
+      ['N', 'AH', 'T', 'AA', 'L'],
+    ]);
   });
 
   it('should give an empty map for a missing file or a null path', async () => {

@@ -26,7 +26,11 @@ export async function readPronunciations(path: string | null, words: ReadonlySet
     if (space <= 0) continue;
     const word = line.slice(0, space).replace(/\(\d+\)$/, '');
     if (!words.has(word)) continue;
-    const phonemes = line.slice(space + 1).trim().split(/\s+/).map((p) => p.replace(/\d$/, ''));
+    const phonemes = line
+      .slice(space + 1)
+      .trim()
+      .split(/\s+/)
+      .map((p) => p.replace(/\d$/, ''));
     if (phonemes.length === 0 || phonemes[0] === '') continue;
     const variants = found.get(word) ?? [];
     variants.push(phonemes);

@@ -75,8 +75,22 @@ export function fingerprintTranscription(request: RecordedTranscriptionRequest):
   const segments = [];
   for (let start = 0, id = 0; start < duration; start += SEGMENT_SECONDS, id += 1) {
     const end = Math.min(duration, start + SEGMENT_SECONDS);
-    const text = words.filter((w) => w.start >= start && w.start < end).map((w) => w.word).join('');
-    segments.push({ id, seek: 0, start, end, text, tokens: [], temperature: 0, avg_logprob: -0.25, compression_ratio: 1, no_speech_prob: 0 });
+    const text = words
+      .filter((w) => w.start >= start && w.start < end)
+      .map((w) => w.word)
+      .join('');
+    segments.push({
+      id,
+      seek: 0,
+      start,
+      end,
+      text,
+      tokens: [],
+      temperature: 0,
+      avg_logprob: -0.25,
+      compression_ratio: 1,
+      no_speech_prob: 0,
+    });
   }
   const language = request.fields.language?.[0] ?? 'english';
   return { task: 'transcribe', language, duration, text: segments.map((s) => s.text).join(''), segments, words };
@@ -88,32 +102,46 @@ function errorBody(status: number, message = `scripted error ${status}`): string
 
 /** Reads the multipart form; the file is kept up to `maxFileBytes` + 1 bytes. */
 function readForm(request: http.IncomingMessage, maxFileBytes: number) {
-  return new Promise<{ fields: Record<string, string[]>; file: RecordedTranscriptionRequest['file'] | null; tooLarge: boolean }>((resolve, reject) => {
-    const form = busboy({ headers: request.headers, limits: { fileSize: maxFileBytes + 1 } });
-    const fields: Record<string, string[]> = {};
-    let file: RecordedTranscriptionRequest['file'] | null = null;
-    let tooLarge = false;
-    form.on('field', (name, value) => (fields[name] ??= []).push(value));
-    form.on('file', (fieldName, stream, info) => {
-      const parts: Buffer[] = [];
-      stream.on('data', (part: Buffer) => parts.push(part));
-      stream.on('limit', () => (tooLarge = true));
-      stream.on('end', () => (file = { fieldName, fileName: info.filename ?? '', mimeType: info.mimeType, bytes: Buffer.concat(parts) }));
-    });
-    form.on('close', () => resolve({ fields, file, tooLarge }));
-    form.on('error', reject);
-    request.pipe(form);
-  });
+  return new Promise<{ fields: Record<string, string[]>; file: RecordedTranscriptionRequest['file'] | null; tooLarge: boolean }>(
+    (resolve, reject) => {
+      const form = busboy({ headers: request.headers, limits: { fileSize: maxFileBytes + 1 } });
+      const fields: Record<string, string[]> = {};
+      let file: RecordedTranscriptionRequest['file'] | null = null;
+      let tooLarge = false;
+      form.on('field', (name, value) => (fields[name] ??= []).push(value));
+      form.on('file', (fieldName, stream, info) => {
+        const parts: Buffer[] = [];
+        stream.on('data', (part: Buffer) => parts.push(part));
+        stream.on('limit', () => (tooLarge = true));
+        stream.on('end', () => (file = { fieldName, fileName: info.filename ?? '', mimeType: info.mimeType, bytes: Buffer.concat(parts) }));
+      });
+      form.on('close', () => resolve({ fields, file, tooLarge }));
+      form.on('error', reject);
+      request.pipe(form);
+    },
+  );
 }
 
-function toRecord(index: number, request: http.IncomingMessage, form: Awaited<ReturnType<typeof readForm>>, t0: number): RecordedTranscriptionRequest {
+function toRecord(
+  index: number,
+  request: http.IncomingMessage,
+  form: Awaited<ReturnType<typeof readForm>>,
+  t0: number,
+): RecordedTranscriptionRequest {
   const file = form.file!;
   const layout = parseWavHeader(file.bytes, file.bytes.length);
   const data = file.bytes.subarray(layout.dataOffset, layout.dataOffset + layout.dataBytes);
   const samples = new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + (data.length & ~1)));
   return {
-    index, headers: request.headers, fields: form.fields, file, durationSeconds: layout.durationSeconds, samples,
-    receivedAtMs: performance.now() - t0, answeredAtMs: null, aborted: false,
+    index,
+    headers: request.headers,
+    fields: form.fields,
+    file,
+    durationSeconds: layout.durationSeconds,
+    samples,
+    receivedAtMs: performance.now() - t0,
+    answeredAtMs: null,
+    aborted: false,
   };
 }
 
@@ -121,15 +149,24 @@ function toRecord(index: number, request: http.IncomingMessage, form: Awaited<Re
  * Starts the server on 127.0.0.1 (a free port). Anything other than POST /v1/audio/transcriptions
  * gets 404; a form without a file gets 400; a script that throws answers 500 with its message.
  */
-export async function startTranscriptionServer(options: { script?: TranscriptionScript; maxFileBytes?: number } = {}): Promise<TranscriptionServer> {
+export async function startTranscriptionServer(
+  options: { script?: TranscriptionScript; maxFileBytes?: number } = {},
+): Promise<TranscriptionServer> {
   const maxFileBytes = options.maxFileBytes ?? 25 * 1000 * 1000;
   let script: TranscriptionScript = options.script ?? (() => ({}));
   let inFlight = 0;
   const t0 = performance.now();
   const state: TranscriptionServer = {
-    baseUrl: '', requests: [], maxInFlight: 0,
-    setScript: (next) => { script = next; },
-    reset: () => { state.requests.length = 0; state.maxInFlight = 0; },
+    baseUrl: '',
+    requests: [],
+    maxInFlight: 0,
+    setScript: (next) => {
+      script = next;
+    },
+    reset: () => {
+      state.requests.length = 0;
+      state.maxInFlight = 0;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -145,7 +182,9 @@ export async function startTranscriptionServer(options: { script?: Transcription
     if (form.file === null) return send(400, errorBody(400, 'file is required'));
     const record = toRecord(state.requests.length, request, form, t0);
     state.requests.push(record);
-    response.on('close', () => { if (record.answeredAtMs === null) record.aborted = true; });
+    response.on('close', () => {
+      if (record.answeredAtMs === null) record.aborted = true;
+    });
     let reply: TranscriptionReply;
     try {
       reply = await script(record);
@@ -157,7 +196,11 @@ export async function startTranscriptionServer(options: { script?: Transcription
     if (response.destroyed) return;
     const status = reply.status ?? 200;
     record.answeredAtMs = performance.now() - t0;
-    send(status, reply.rawBody ?? (status === 200 ? JSON.stringify(reply.body ?? fingerprintTranscription(record)) : errorBody(status)), reply.headers);
+    send(
+      status,
+      reply.rawBody ?? (status === 200 ? JSON.stringify(reply.body ?? fingerprintTranscription(record)) : errorBody(status)),
+      reply.headers,
+    );
   };
   const server = http.createServer((request, response) => {
     state.maxInFlight = Math.max(state.maxInFlight, (inFlight += 1));

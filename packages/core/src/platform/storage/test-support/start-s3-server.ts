@@ -65,7 +65,8 @@ export async function startS3Server(options: { buckets: string[]; accessKeyId: s
     }
     if (!options.buckets.includes(bucket)) return fail(404, 'NoSuchBucket', 'The specified bucket does not exist');
     if (key === '') return fail(400, 'InvalidRequest', 'Bucket operations are not supported by this server');
-    if (request.headers['content-encoding']?.includes('aws-chunked')) return fail(400, 'NotImplemented', 'aws-chunked uploads are not supported');
+    if (request.headers['content-encoding']?.includes('aws-chunked'))
+      return fail(400, 'NotImplemented', 'aws-chunked uploads are not supported');
     const id = `${bucket}/${key}`;
     const stored = state.objects.get(id);
     if (request.method === 'PUT') {
@@ -78,12 +79,18 @@ export async function startS3Server(options: { buckets: string[]; accessKeyId: s
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return fail(405, 'MethodNotAllowed', 'Method not allowed');
     if (!stored) return fail(404, 'NoSuchKey', 'The specified key does not exist.');
-    response.writeHead(200, { 'content-length': stored.length, 'content-type': 'application/octet-stream', etag: `"${stored.length}"`, 'last-modified': new Date().toUTCString() });
+    response.writeHead(200, {
+      'content-length': stored.length,
+      'content-type': 'application/octet-stream',
+      etag: `"${stored.length}"`,
+      'last-modified': new Date().toUTCString(),
+    });
     response.end(request.method === 'HEAD' ? undefined : stored);
   };
   const server = http.createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/xml' }).end(xmlError('InternalError', String(error)));
+      if (!response.headersSent)
+        response.writeHead(500, { 'content-type': 'application/xml' }).end(xmlError('InternalError', String(error)));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

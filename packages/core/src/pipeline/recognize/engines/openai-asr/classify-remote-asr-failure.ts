@@ -25,7 +25,10 @@ function times(attempts: number): string {
 function shortMessage(error: APIError): string {
   const body = error.error as { message?: unknown } | string | undefined;
   const text = typeof body === 'string' ? body : typeof body?.message === 'string' ? body.message : error.message;
-  const plain = text.replace(/^\d{3}\s+/u, '').replace(/\s+/gu, ' ').trim();
+  const plain = text
+    .replace(/^\d{3}\s+/u, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
   return plain === 'status code (no body)' ? '' : plain.slice(0, 200);
 }
 
@@ -35,7 +38,8 @@ function describeStatus(error: APIError & { status: number }, maxRequestBytes: n
   const { retryable, retryAfterMs } = verdict;
   if (status === 429 || status === 408 || status >= 500) {
     const what = status === 429 ? 'is overloaded: it kept answering 429 Too Many Requests' : `failed with HTTP ${status}`;
-    const toError = (n: number) => new AppError('recognition_failed', `${SERVER} ${what} (${times(n)})${said ? `: ${said}` : ''}`, { cause: error });
+    const toError = (n: number) =>
+      new AppError('recognition_failed', `${SERVER} ${what} (${times(n)})${said ? `: ${said}` : ''}`, { cause: error });
     return { retryable, retryAfterMs, toError };
   }
   const hint = status === 413 ? ` (requests carry up to ${(maxRequestBytes / 2 ** 20).toFixed(1)} MiB of audio: lower that limit)` : '';
@@ -67,6 +71,7 @@ export function classifyRemoteAsrFailure(error: unknown, settings: { timeoutMs: 
   if (verdict.kind === 'status' && error instanceof APIError) {
     return describeStatus(error as APIError & { status: number }, settings.maxRequestBytes, verdict);
   }
-  const message = error instanceof SyntaxError ? `${SERVER} sent an answer that is not valid JSON.` : `${SERVER} request failed unexpectedly.`;
+  const message =
+    error instanceof SyntaxError ? `${SERVER} sent an answer that is not valid JSON.` : `${SERVER} request failed unexpectedly.`;
   return { retryable: false, retryAfterMs: null, toError: () => new AppError('recognition_failed', message, { cause: error }) };
 }

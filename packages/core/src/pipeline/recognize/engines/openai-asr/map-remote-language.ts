@@ -5,9 +5,21 @@ import { findLanguage } from '../../../../contract/spec/languages.ts';
  * aliases (openai/whisper tokenizer.py TO_LANGUAGE_CODE) and ISO 639-1 codes of the same languages.
  */
 const ALIASES: ReadonlyMap<string, string> = new Map([
-  ['burmese', 'my'], ['valencian', 'ca'], ['flemish', 'nl'], ['haitian', 'ht'], ['letzeburgesch', 'lb'],
-  ['pushto', 'ps'], ['panjabi', 'pa'], ['moldavian', 'ro'], ['moldovan', 'ro'], ['sinhalese', 'si'],
-  ['castilian', 'es'], ['mandarin', 'zh'], ['jv', 'jw'], ['nb', 'no'], ['iw', 'he'],
+  ['burmese', 'my'],
+  ['valencian', 'ca'],
+  ['flemish', 'nl'],
+  ['haitian', 'ht'],
+  ['letzeburgesch', 'lb'],
+  ['pushto', 'ps'],
+  ['panjabi', 'pa'],
+  ['moldavian', 'ro'],
+  ['moldovan', 'ro'],
+  ['sinhalese', 'si'],
+  ['castilian', 'es'],
+  ['mandarin', 'zh'],
+  ['jv', 'jw'],
+  ['nb', 'no'],
+  ['iw', 'he'],
 ]);
 
 /**

@@ -7,7 +7,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { VadInterval } from '../../../render/transcript-model.ts';
 import { detectSpeech } from '../../../vad/detect-speech.ts';
 import { resolveDefaultVadModelPath } from '../../../vad/locate-vad-model.ts';
-import { buildRemotePrompt, createOpenAiAsrEngine, DEFAULT_MAX_CHUNK_SECONDS, DEFAULT_MAX_REQUEST_BYTES, remoteChunkLimits, type OpenAiAsrOptions } from './openai-asr-engine.ts';
+import {
+  buildRemotePrompt,
+  createOpenAiAsrEngine,
+  DEFAULT_MAX_CHUNK_SECONDS,
+  DEFAULT_MAX_REQUEST_BYTES,
+  remoteChunkLimits,
+  type OpenAiAsrOptions,
+} from './openai-asr-engine.ts';
 import { planRemoteChunks } from './plan-remote-chunks.ts';
 import type { RecognitionRequest } from '../../recognition-engine.ts';
 import { readWavLayout } from '../../read-wav-layout.ts';
@@ -21,12 +28,22 @@ import {
 } from '../../test-support/start-transcription-server.ts';
 
 const JFK = audioPath('jfk.wav');
-const JFK_SPEECH: VadInterval[] = [{ start: 0.29, end: 2.28 }, { start: 3.26, end: 4.46 }, { start: 5.37, end: 7.69 }, { start: 8.16, end: 10.98 }];
+const JFK_SPEECH: VadInterval[] = [
+  { start: 0.29, end: 2.28 },
+  { start: 3.26, end: 4.46 },
+  { start: 5.37, end: 7.69 },
+  { start: 8.16, end: 10.98 },
+];
 /** Clips of ordinary loudness (Silero VAD loses very quiet speech that follows loud speech). */
 const CLIPS = [
-  'jfk.wav', 'librispeech-test-clean/1089-134686-0000.wav', 'fleurs/fleurs-en-001.wav', 'fleurs/fleurs-de-001.wav',
-  'librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb-0870.wav', 'fleurs/fleurs-es-000.wav',
-  'librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb-0890.wav', 'librispeech-test-clean/1089-134686-0001.wav',
+  'jfk.wav',
+  'librispeech-test-clean/1089-134686-0000.wav',
+  'fleurs/fleurs-en-001.wav',
+  'fleurs/fleurs-de-001.wav',
+  'librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb-0870.wav',
+  'fleurs/fleurs-es-000.wav',
+  'librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb-0890.wav',
+  'librispeech-test-clean/1089-134686-0001.wav',
 ];
 
 let server: TranscriptionServer;
@@ -47,8 +64,14 @@ beforeEach(() => {
 
 function engineFor(overrides: Partial<OpenAiAsrOptions> = {}) {
   return createOpenAiAsrEngine({
-    baseUrl: server.baseUrl, apiKey: 'test-key', model: 'whisper-test', timeoutMs: 5000, maxRetries: 2, concurrency: 2,
-    retryBaseDelayMs: 10, ...overrides,
+    baseUrl: server.baseUrl,
+    apiKey: 'test-key',
+    model: 'whisper-test',
+    timeoutMs: 5000,
+    maxRetries: 2,
+    concurrency: 2,
+    retryBaseDelayMs: 10,
+    ...overrides,
   });
 }
 
@@ -57,7 +80,10 @@ function jfkRequest(extra: Partial<RecognitionRequest> = {}): RecognitionRequest
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<Error & { code?: string }> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(Error);
   return error as Error & { code?: string };
 }
@@ -68,19 +94,41 @@ async function makeLongWav(): Promise<string> {
   const inputs = CLIPS.flatMap((clip) => ['-i', audioPath(clip)]);
   const pads = CLIPS.map((_, i) => `[${i}:a]apad=pad_dur=2[a${i}]`).join(';');
   const filter = `${pads};${CLIPS.map((_, i) => `[a${i}]`).join('')}concat=n=${CLIPS.length}:v=0:a=1[out]`;
-  await promisify(execFile)('ffmpeg', ['-v', 'error', ...inputs, '-filter_complex', filter, '-map', '[out]', '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', '-y', output]);
+  await promisify(execFile)('ffmpeg', [
+    '-v',
+    'error',
+    ...inputs,
+    '-filter_complex',
+    filter,
+    '-map',
+    '[out]',
+    '-ar',
+    '16000',
+    '-ac',
+    '1',
+    '-c:a',
+    'pcm_s16le',
+    '-y',
+    output,
+  ]);
   return output;
 }
 
 describe('openai-compatible engine', () => {
   it('should send one chunk as multipart verbose_json and stitch the answer', async () => {
     const answer = {
-      language: 'english', duration: 10.96, text: 'And so my fellow Americans ask not.',
+      language: 'english',
+      duration: 10.96,
+      text: 'And so my fellow Americans ask not.',
       segments: [
         { id: 0, start: 0, end: 4.5, text: ' And so my fellow Americans', avg_logprob: -0.3 },
         { id: 1, start: 4.5, end: 10.9, text: ' ask not.', avg_logprob: -0.1 },
       ],
-      words: [{ word: ' And', start: 0.26, end: 0.5 }, { word: ' Americans', start: 3.3, end: 4.4 }, { word: ' not.', start: 5, end: 5.6 }],
+      words: [
+        { word: ' And', start: 0.26, end: 0.5 },
+        { word: ' Americans', start: 3.3, end: 4.4 },
+        { word: ' not.', start: 5, end: 5.6 },
+      ],
     };
     server.setScript(() => ({ body: answer }));
     const progress: number[] = [];
@@ -89,16 +137,30 @@ describe('openai-compatible engine', () => {
     const [request] = server.requests;
     expect(request!.headers.authorization).toBe('Bearer test-key');
     expect(request!.fields).toEqual({
-      model: ['whisper-test'], response_format: ['verbose_json'], 'timestamp_granularities[]': ['segment', 'word'],
+      model: ['whisper-test'],
+      response_format: ['verbose_json'],
+      'timestamp_granularities[]': ['segment', 'word'],
     });
     expect(request!.file).toMatchObject({ fieldName: 'file', mimeType: 'audio/wav' });
     expect(request!.durationSeconds).toBeCloseTo(10.96, 3); // 0.04 s (0.29 padded by 0.25) to the end
     expect(segments).toEqual([
-      { start: 0.04, end: 4.54, text: 'And so my fellow Americans', language: 'en', words: [
-        { start: 0.3, end: 0.54, text: 'And', confidence: Math.exp(-0.3) },
-        { start: 3.34, end: 4.44, text: 'Americans', confidence: Math.exp(-0.3) },
-      ] },
-      { start: 4.54, end: 10.94, text: 'ask not.', language: 'en', words: [{ start: 5.04, end: 5.64, text: 'not.', confidence: Math.exp(-0.1) }] },
+      {
+        start: 0.04,
+        end: 4.54,
+        text: 'And so my fellow Americans',
+        language: 'en',
+        words: [
+          { start: 0.3, end: 0.54, text: 'And', confidence: Math.exp(-0.3) },
+          { start: 3.34, end: 4.44, text: 'Americans', confidence: Math.exp(-0.3) },
+        ],
+      },
+      {
+        start: 4.54,
+        end: 10.94,
+        text: 'ask not.',
+        language: 'en',
+        words: [{ start: 5.04, end: 5.64, text: 'not.', confidence: Math.exp(-0.1) }],
+      },
     ]);
     expect(progress).toEqual([1]);
   });
@@ -132,11 +194,22 @@ describe('openai-compatible engine', () => {
     server.setScript(() => ({ delayMs: 150 }));
     const progress: number[] = [];
     const segments = await engineFor({ ...limits, concurrency: 2 }).recognize({
-      wavPath, durationSeconds, speech, language: null, prompt: null, hotwords: [], onProgress: (f) => progress.push(f),
+      wavPath,
+      durationSeconds,
+      speech,
+      language: null,
+      prompt: null,
+      hotwords: [],
+      onProgress: (f) => progress.push(f),
     });
     const byLength = (a: number, b: number) => a - b;
     const sent = server.requests.map((r) => r.durationSeconds).sort(byLength);
-    expect(sent).toEqual(planned.map((c) => c.end - c.start).sort(byLength).map((s) => expect.closeTo(s, 3)));
+    expect(sent).toEqual(
+      planned
+        .map((c) => c.end - c.start)
+        .sort(byLength)
+        .map((s) => expect.closeTo(s, 3)),
+    );
     expect(server.requests.every((r) => r.durationSeconds <= 20)).toBe(true);
     expect(server.maxInFlight).toBe(2);
     // Every word names the 4 samples the server found at its time in the chunk: they must be the long file's samples there.
@@ -168,7 +241,9 @@ describe('openai-compatible engine', () => {
       expect(segments.length).toBeGreaterThan(0);
       const refused = await failureOf(engineFor({ baseUrl: limited.baseUrl, maxRequestBytes: 400_000 }).recognize(jfkRequest()));
       expect(refused).toMatchObject({ code: 'recognition_failed' });
-      expect(refused.message).toMatch(/^The speech recognition server refused the audio: 413 Maximum content size limit \(100000\) exceeded \(.*lower that limit\)$/);
+      expect(refused.message).toMatch(
+        /^The speech recognition server refused the audio: 413 Maximum content size limit \(100000\) exceeded \(.*lower that limit\)$/,
+      );
     } finally {
       await limited.close();
     }
@@ -236,7 +311,9 @@ describe('openai-compatible engine with multilingual (spec 2.2)', () => {
     const planned = planRemoteChunks(speech, durationSeconds, LIMITS);
     const segments = await recognize({ multilingual: false });
     expect(server.requests).toHaveLength(planned.length);
-    expect(planned.length).toBeLessThan(planRemoteChunks(speech, durationSeconds, { ...LIMITS, maxChunkSeconds: 30, maxPauseSeconds: 1 }).length);
+    expect(planned.length).toBeLessThan(
+      planRemoteChunks(speech, durationSeconds, { ...LIMITS, maxChunkSeconds: 30, maxPauseSeconds: 1 }).length,
+    );
     expect(new Set(segments.map((segment) => segment.language)).size).toBe(1);
   });
 

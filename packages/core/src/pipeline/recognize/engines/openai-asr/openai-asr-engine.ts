@@ -48,7 +48,10 @@ export const MULTILINGUAL_CHUNK = { maxChunkSeconds: 30, maxPauseSeconds: 1 } as
  * MULTILINGUAL_CHUNK (never longer than the engine's own limit). With `language` set,
  * `multilingual` changes nothing: the server transcribes every chunk in that language.
  */
-export function remoteChunkLimits(settings: PlanRemoteChunksOptions, request: Pick<RecognitionRequest, 'language' | 'multilingual'>): PlanRemoteChunksOptions {
+export function remoteChunkLimits(
+  settings: PlanRemoteChunksOptions,
+  request: Pick<RecognitionRequest, 'language' | 'multilingual'>,
+): PlanRemoteChunksOptions {
   if (request.multilingual !== true || request.language !== null) return settings;
   return {
     ...settings,
@@ -123,8 +126,14 @@ async function recognizeRemotely(settings: Settings, request: RecognitionRequest
   const signal = request.signal ? AbortSignal.any([request.signal, abort.signal]) : abort.signal;
   setMaxListeners(10 + 3 * chunks.length, signal); // each waiting or running chunk listens
   const run: RemoteAsrRun = {
-    ...settings, queue: new PQueue({ concurrency: settings.concurrency }), wav: await openAsBlob(request.wavPath), layout,
-    language: request.language, prompt: buildRemotePrompt(request.prompt, request.hotwords), signal, metrics: request.metrics,
+    ...settings,
+    queue: new PQueue({ concurrency: settings.concurrency }),
+    wav: await openAsBlob(request.wavPath),
+    layout,
+    language: request.language,
+    prompt: buildRemotePrompt(request.prompt, request.hotwords),
+    signal,
+    metrics: request.metrics,
   };
   const seconds = (chunk: RemoteChunk) => chunk.end - chunk.start;
   const total = chunks.reduce((sum, chunk) => sum + seconds(chunk), 0);

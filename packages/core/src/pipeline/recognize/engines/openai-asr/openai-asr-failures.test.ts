@@ -5,9 +5,18 @@ import { readWavLayout } from '../../read-wav-layout.ts';
 import { readWavSlice } from '../../read-wav-slice.ts';
 import type { RecognitionRequest } from '../../recognition-engine.ts';
 import { audioPath } from '../../shared-audio.test-helper.ts';
-import { startTranscriptionServer, type TranscriptionReply, type TranscriptionServer } from '../../test-support/start-transcription-server.ts';
+import {
+  startTranscriptionServer,
+  type TranscriptionReply,
+  type TranscriptionServer,
+} from '../../test-support/start-transcription-server.ts';
 
-const JFK_SPEECH = [{ start: 0.29, end: 2.28 }, { start: 3.26, end: 4.46 }, { start: 5.37, end: 7.69 }, { start: 8.16, end: 10.98 }];
+const JFK_SPEECH = [
+  { start: 0.29, end: 2.28 },
+  { start: 3.26, end: 4.46 },
+  { start: 5.37, end: 7.69 },
+  { start: 8.16, end: 10.98 },
+];
 let server: TranscriptionServer;
 
 beforeAll(async () => {
@@ -18,14 +27,31 @@ beforeEach(() => server.reset());
 
 function recognize(overrides: Partial<OpenAiAsrOptions> = {}, extra: Partial<RecognitionRequest> = {}) {
   const engine = createOpenAiAsrEngine({
-    baseUrl: server.baseUrl, apiKey: 'test-key', model: 'whisper-test', timeoutMs: 5000, maxRetries: 2, concurrency: 2,
-    retryBaseDelayMs: 10, ...overrides,
+    baseUrl: server.baseUrl,
+    apiKey: 'test-key',
+    model: 'whisper-test',
+    timeoutMs: 5000,
+    maxRetries: 2,
+    concurrency: 2,
+    retryBaseDelayMs: 10,
+    ...overrides,
   });
-  return engine.recognize({ wavPath: audioPath('jfk.wav'), durationSeconds: 11, speech: JFK_SPEECH, language: null, prompt: null, hotwords: [], ...extra });
+  return engine.recognize({
+    wavPath: audioPath('jfk.wav'),
+    durationSeconds: 11,
+    speech: JFK_SPEECH,
+    language: null,
+    prompt: null,
+    hotwords: [],
+    ...extra,
+  });
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<Error & { code?: string }> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(Error);
   return error as Error & { code?: string };
 }
@@ -47,7 +73,10 @@ describe('openai-compatible engine failures', () => {
   it('should resend the same WAV bytes, with a Content-Length, on every attempt', async () => {
     inOrder({ status: 500 }, { status: 502 });
     await recognize({ concurrency: 1 });
-    const [chunk] = planRemoteChunks(JFK_SPEECH, 11, { maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES, maxChunkSeconds: DEFAULT_MAX_CHUNK_SECONDS });
+    const [chunk] = planRemoteChunks(JFK_SPEECH, 11, {
+      maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
+      maxChunkSeconds: DEFAULT_MAX_CHUNK_SECONDS,
+    });
     const expected = await readWavSlice(audioPath('jfk.wav'), await readWavLayout(audioPath('jfk.wav')), chunk!.start, chunk!.end);
     expect(server.requests).toHaveLength(3);
     for (const request of server.requests) {
@@ -60,7 +89,10 @@ describe('openai-compatible engine failures', () => {
   it('should give up after maxRetries on a 5xx, naming the status and the attempts', async () => {
     server.setScript(() => ({ status: 503 }));
     const error = await failureOf(recognize({ maxRetries: 2 }));
-    expect(error).toMatchObject({ code: 'recognition_failed', message: 'The speech recognition server failed with HTTP 503 (3 attempts): scripted error 503' });
+    expect(error).toMatchObject({
+      code: 'recognition_failed',
+      message: 'The speech recognition server failed with HTTP 503 (3 attempts): scripted error 503',
+    });
     expect(server.requests).toHaveLength(3);
   });
 
@@ -76,20 +108,29 @@ describe('openai-compatible engine failures', () => {
     const rawBody = JSON.stringify({ error: { message: 'Invalid file format.', type: 'invalid_request_error' } });
     server.setScript(() => ({ status: 400, rawBody }));
     const error = await failureOf(recognize());
-    expect(error).toMatchObject({ code: 'recognition_failed', message: 'The speech recognition server refused the audio: 400 Invalid file format.' });
+    expect(error).toMatchObject({
+      code: 'recognition_failed',
+      message: 'The speech recognition server refused the audio: 400 Invalid file format.',
+    });
     expect(server.requests).toHaveLength(1);
   });
 
   it('should report a wrong API key as refused, with the server words (whisper.cpp sends a plain error string)', async () => {
     server.setScript(() => ({ status: 401, rawBody: JSON.stringify({ error: 'Incorrect API key provided' }) }));
     const error = await failureOf(recognize());
-    expect(error).toMatchObject({ code: 'recognition_failed', message: 'The speech recognition server refused the audio: 401 Incorrect API key provided' });
+    expect(error).toMatchObject({
+      code: 'recognition_failed',
+      message: 'The speech recognition server refused the audio: 401 Incorrect API key provided',
+    });
   });
 
   it('should report a server that never answers as unreachable after the retries', async () => {
     server.setScript(() => ({ hang: true }));
     const error = await failureOf(recognize({ timeoutMs: 300, maxRetries: 1, concurrency: 1 }));
-    expect(error).toMatchObject({ code: 'recognition_unreachable', message: 'The speech recognition server did not answer within 0.3 s (2 attempts).' });
+    expect(error).toMatchObject({
+      code: 'recognition_unreachable',
+      message: 'The speech recognition server did not answer within 0.3 s (2 attempts).',
+    });
     expect(server.requests).toHaveLength(2);
   });
 
@@ -97,14 +138,23 @@ describe('openai-compatible engine failures', () => {
     const closed = await startTranscriptionServer();
     await closed.close();
     const error = await failureOf(recognize({ baseUrl: closed.baseUrl, maxRetries: 1 }));
-    expect(error).toMatchObject({ code: 'recognition_unreachable', message: 'The speech recognition server could not be reached (2 attempts).' });
+    expect(error).toMatchObject({
+      code: 'recognition_unreachable',
+      message: 'The speech recognition server could not be reached (2 attempts).',
+    });
   });
 
   it('should refuse an answer that is not a transcription', async () => {
     server.setScript(() => ({ rawBody: '{"foo": 1}' }));
-    expect(await failureOf(recognize())).toMatchObject({ code: 'recognition_failed', message: expect.stringContaining('not a verbose_json transcription') });
+    expect(await failureOf(recognize())).toMatchObject({
+      code: 'recognition_failed',
+      message: expect.stringContaining('not a verbose_json transcription'),
+    });
     server.setScript(() => ({ rawBody: '{"segments": [' }));
-    expect(await failureOf(recognize())).toMatchObject({ code: 'recognition_failed', message: 'The speech recognition server sent an answer that is not valid JSON.' });
+    expect(await failureOf(recognize())).toMatchObject({
+      code: 'recognition_failed',
+      message: 'The speech recognition server sent an answer that is not valid JSON.',
+    });
   });
 
   it('should cancel the requests in flight when the signal aborts', async () => {

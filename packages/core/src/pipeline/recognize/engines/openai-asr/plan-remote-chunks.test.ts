@@ -19,7 +19,11 @@ describe('longestChunkSeconds', () => {
 
 describe('planRemoteChunks', () => {
   it('should pad the speech and keep a short recording in one chunk', () => {
-    const speech = [{ start: 0.29, end: 2.28 }, { start: 3.26, end: 4.46 }, { start: 8.16, end: 10.98 }];
+    const speech = [
+      { start: 0.29, end: 2.28 },
+      { start: 3.26, end: 4.46 },
+      { start: 8.16, end: 10.98 },
+    ];
     expect(planRemoteChunks(speech, 11, roomy)).toEqual([{ start: 0.04, end: 11 }]);
   });
 
@@ -28,7 +32,11 @@ describe('planRemoteChunks', () => {
   });
 
   it('should cut at the pauses when the length limit is reached', () => {
-    const speech = [{ start: 1, end: 6 }, { start: 7, end: 12 }, { start: 13, end: 18 }];
+    const speech = [
+      { start: 1, end: 6 },
+      { start: 7, end: 12 },
+      { start: 13, end: 18 },
+    ];
     expect(planRemoteChunks(speech, 20, { ...roomy, maxChunkSeconds: 12 })).toEqual([
       { start: 0.75, end: 12.25 },
       { start: 12.75, end: 18.25 },
@@ -36,7 +44,10 @@ describe('planRemoteChunks', () => {
   });
 
   it('should always cut at a pause longer than maxPauseSeconds and not send the silence', () => {
-    const speech = [{ start: 1, end: 2 }, { start: 30, end: 31 }];
+    const speech = [
+      { start: 1, end: 2 },
+      { start: 30, end: 31 },
+    ];
     expect(planRemoteChunks(speech, 40, { ...roomy, maxPauseSeconds: 5 })).toEqual([
       { start: 0.75, end: 2.25 },
       { start: 29.75, end: 31.25 },
@@ -44,7 +55,10 @@ describe('planRemoteChunks', () => {
   });
 
   it('should stop padding at the middle of a short pause so chunks never overlap', () => {
-    const speech = [{ start: 1, end: 5 }, { start: 5.2, end: 9 }];
+    const speech = [
+      { start: 1, end: 5 },
+      { start: 5.2, end: 9 },
+    ];
     expect(planRemoteChunks(speech, 10, { ...roomy, maxChunkSeconds: 6 })).toEqual([
       { start: 0.75, end: 5.1 },
       { start: 5.1, end: 9.25 },
@@ -62,7 +76,8 @@ describe('planRemoteChunks', () => {
   it('should keep every WAV under the byte limit', () => {
     const chunks = planRemoteChunks([{ start: 0, end: 100 }], 100, { maxRequestBytes: 320_044 + 2, maxChunkSeconds: 300 });
     expect(chunks.length).toBeGreaterThanOrEqual(10); // 10 s of WAV at most: 10 or 11 parts
-    for (const chunk of chunks) expect(44 + 2 * (Math.round(chunk.end * 16000) - Math.round(chunk.start * 16000))).toBeLessThanOrEqual(320_046);
+    for (const chunk of chunks)
+      expect(44 + 2 * (Math.round(chunk.end * 16000) - Math.round(chunk.start * 16000))).toBeLessThanOrEqual(320_046);
   });
 
   it('should refuse limits that leave less than a second per chunk', () => {
@@ -70,22 +85,25 @@ describe('planRemoteChunks', () => {
   });
 
   it('should cover all speech with sorted chunks within the limit, cut only at pauses', () => {
-    const speechArbitrary = fc.array(fc.tuple(fc.integer({ min: 1, max: 4000 }), fc.integer({ min: 1, max: 6000 })), { maxLength: 40 })
+    const speechArbitrary = fc
+      .array(fc.tuple(fc.integer({ min: 1, max: 4000 }), fc.integer({ min: 1, max: 6000 })), { maxLength: 40 })
       .map((steps) => {
         let at = 0;
         return steps.map(([gap, length]): VadInterval => ({ start: (at += gap / 1000), end: (at += length / 1000) }));
       });
-    fc.assert(fc.property(speechArbitrary, fc.integer({ min: 7, max: 40 }), (speech, maxChunkSeconds) => {
-      const duration = (speech.at(-1)?.end ?? 0) + 1;
-      const chunks = planRemoteChunks(speech, duration, { ...roomy, maxChunkSeconds });
-      chunks.forEach((chunk, i) => {
-        expect(chunk.end - chunk.start).toBeLessThanOrEqual(maxChunkSeconds + 1e-9);
-        if (i > 0) expect(chunk.start).toBeGreaterThanOrEqual(chunks[i - 1]!.end);
-        for (const edge of [chunk.start, chunk.end]) {
-          expect(speech.some((s) => s.start < edge - 1e-9 && edge + 1e-9 < s.end)).toBe(false); // speech is under 6 s
-        }
-      });
-      for (const s of speech) expect(chunks.some((c) => c.start <= s.start + 1e-9 && s.end <= c.end + 1e-9)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(speechArbitrary, fc.integer({ min: 7, max: 40 }), (speech, maxChunkSeconds) => {
+        const duration = (speech.at(-1)?.end ?? 0) + 1;
+        const chunks = planRemoteChunks(speech, duration, { ...roomy, maxChunkSeconds });
+        chunks.forEach((chunk, i) => {
+          expect(chunk.end - chunk.start).toBeLessThanOrEqual(maxChunkSeconds + 1e-9);
+          if (i > 0) expect(chunk.start).toBeGreaterThanOrEqual(chunks[i - 1]!.end);
+          for (const edge of [chunk.start, chunk.end]) {
+            expect(speech.some((s) => s.start < edge - 1e-9 && edge + 1e-9 < s.end)).toBe(false); // speech is under 6 s
+          }
+        });
+        for (const s of speech) expect(chunks.some((c) => c.start <= s.start + 1e-9 && s.end <= c.end + 1e-9)).toBe(true);
+      }),
+    );
   });
 });

@@ -42,11 +42,7 @@ export function longestChunkSeconds(options: Pick<PlanRemoteChunksOptions, 'maxR
  * @returns sorted, non-overlapping chunks in seconds; [] when `speech` is empty.
  * @throws RangeError when the limits leave less than one second per chunk.
  */
-export function planRemoteChunks(
-  speech: readonly VadInterval[],
-  durationSeconds: number,
-  options: PlanRemoteChunksOptions,
-): RemoteChunk[] {
+export function planRemoteChunks(speech: readonly VadInterval[], durationSeconds: number, options: PlanRemoteChunksOptions): RemoteChunk[] {
   const longest = longestChunkSeconds(options);
   if (!(longest >= 1)) throw new RangeError(`Remote chunks must hold at least 1 s of audio; the limits allow ${longest} s`);
   const maxPause = options.maxPauseSeconds ?? 5;

@@ -35,7 +35,8 @@ export interface RemoteTranscription {
 
 type Json = Record<string, unknown>;
 const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter((v): v is Json => typeof v === 'object' && v !== null) : []);
+const objects = (value: unknown): Json[] =>
+  Array.isArray(value) ? value.filter((v): v is Json => typeof v === 'object' && v !== null) : [];
 
 /**
  * Reads a `verbose_json` answer of the OpenAI transcription protocol defensively: segments and words
@@ -93,8 +94,17 @@ function joinTokens(tokens: Array<RemoteWord & { raw: string }>): RemoteWord[] {
       last.end = Math.max(last.end, token.end);
       if (token.probability !== null) last.parts.push(token.probability);
     } else {
-      words.push({ start: token.start, end: token.end, text: token.text, probability: null, parts: token.probability === null ? [] : [token.probability] });
+      words.push({
+        start: token.start,
+        end: token.end,
+        text: token.text,
+        probability: null,
+        parts: token.probability === null ? [] : [token.probability],
+      });
     }
   }
-  return words.map(({ parts, ...word }) => ({ ...word, probability: parts.length === 0 ? null : parts.reduce((a, b) => a + b, 0) / parts.length }));
+  return words.map(({ parts, ...word }) => ({
+    ...word,
+    probability: parts.length === 0 ? null : parts.reduce((a, b) => a + b, 0) / parts.length,
+  }));
 }

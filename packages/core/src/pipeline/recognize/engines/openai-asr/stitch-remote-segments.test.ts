@@ -9,8 +9,30 @@ const ANSWER = {
   duration: 10.9,
   text: 'And so my fellow Americans, ask not what your country can do for you.',
   segments: [
-    { id: 0, seek: 0, start: 0, end: 4.2, text: ' And so my fellow Americans,', tokens: [1], temperature: 0, avg_logprob: -0.2, compression_ratio: 1.2, no_speech_prob: 0.01 },
-    { id: 1, seek: 0, start: 4.2, end: 12.5, text: ' ask not what your country can do for you.', tokens: [2], temperature: 0, avg_logprob: -0.5, compression_ratio: 1.2, no_speech_prob: 0.01 },
+    {
+      id: 0,
+      seek: 0,
+      start: 0,
+      end: 4.2,
+      text: ' And so my fellow Americans,',
+      tokens: [1],
+      temperature: 0,
+      avg_logprob: -0.2,
+      compression_ratio: 1.2,
+      no_speech_prob: 0.01,
+    },
+    {
+      id: 1,
+      seek: 0,
+      start: 4.2,
+      end: 12.5,
+      text: ' ask not what your country can do for you.',
+      tokens: [2],
+      temperature: 0,
+      avg_logprob: -0.5,
+      compression_ratio: 1.2,
+      no_speech_prob: 0.01,
+    },
   ],
   words: [
     { word: 'And', start: 0.3, end: 0.5 },
@@ -46,14 +68,23 @@ describe('stitchRemoteSegments', () => {
 
   it("should join whisper.cpp's nested token words into words, with their mean probability", () => {
     const answer = {
-      language: 'english', text: ' And so my fellow Americans,',
-      segments: [{ id: 0, start: 0, end: 2, text: ' And so Americans,', words: [
-        { word: ' And', start: 0.3, end: 0.5, probability: 0.9 },
-        { word: ' so', start: 0.5, end: 0.8, probability: 0.8 },
-        { word: ' Amer', start: 1, end: 1.3, probability: 0.6 },
-        { word: 'icans', start: 1.3, end: 1.6, probability: 0.8 },
-        { word: ',', start: 1.6, end: 1.6, probability: 1 },
-      ] }],
+      language: 'english',
+      text: ' And so my fellow Americans,',
+      segments: [
+        {
+          id: 0,
+          start: 0,
+          end: 2,
+          text: ' And so Americans,',
+          words: [
+            { word: ' And', start: 0.3, end: 0.5, probability: 0.9 },
+            { word: ' so', start: 0.5, end: 0.8, probability: 0.8 },
+            { word: ' Amer', start: 1, end: 1.3, probability: 0.6 },
+            { word: 'icans', start: 1.3, end: 1.6, probability: 0.8 },
+            { word: ',', start: 1.6, end: 1.6, probability: 1 },
+          ],
+        },
+      ],
     };
     const [segment] = stitchRemoteSegments(answer, { start: 10, end: 12 }, null);
     expect(segment!.words).toEqual([
@@ -64,12 +95,27 @@ describe('stitchRemoteSegments', () => {
   });
 
   it("should not take vLLM's placeholder scores (-1) for a confidence", () => {
-    const answer = { segments: [{ start: 0, end: 2, text: ' Hi', avg_logprob: -1, compression_ratio: -1 }], words: [{ word: 'Hi', start: 0.1, end: 0.4 }] };
+    const answer = {
+      segments: [{ start: 0, end: 2, text: ' Hi', avg_logprob: -1, compression_ratio: -1 }],
+      words: [{ word: 'Hi', start: 0.1, end: 0.4 }],
+    };
     expect(stitchRemoteSegments(answer, { start: 0, end: 2 }, null)[0]!.words[0]!.confidence).toBeNull();
   });
 
   it('should keep nested words without leading spaces as they are', () => {
-    const answer = { segments: [{ start: 0, end: 2, text: 'And so', words: [{ word: 'And', start: 0, end: 0.4 }, { word: 'so', start: 0.5, end: 0.9 }] }] };
+    const answer = {
+      segments: [
+        {
+          start: 0,
+          end: 2,
+          text: 'And so',
+          words: [
+            { word: 'And', start: 0, end: 0.4 },
+            { word: 'so', start: 0.5, end: 0.9 },
+          ],
+        },
+      ],
+    };
     expect(stitchRemoteSegments(answer, { start: 0, end: 2 }, 'en')[0]!.words.map((w) => w.text)).toEqual(['And', 'so']);
   });
 
@@ -80,7 +126,11 @@ describe('stitchRemoteSegments', () => {
   });
 
   it('should prefer the requested language over the detected one and drop empty segments', () => {
-    const segments = stitchRemoteSegments({ ...ANSWER, segments: [...ANSWER.segments, { start: 12, end: 12.5, text: '  ' }] }, { start: 0, end: 13 }, 'fr');
+    const segments = stitchRemoteSegments(
+      { ...ANSWER, segments: [...ANSWER.segments, { start: 12, end: 12.5, text: '  ' }] },
+      { start: 0, end: 13 },
+      'fr',
+    );
     expect(segments).toHaveLength(2);
     expect(segments.every((s) => s.language === 'fr')).toBe(true);
   });
@@ -96,8 +146,19 @@ describe('stitchRemoteSegments', () => {
 
 describe('mapRemoteLanguage', () => {
   it.each([
-    ['english', 'en'], ['en', 'en'], ['English', 'en'], ['en-US', 'en'], ['haitian creole', 'ht'], ['cantonese', 'yue'],
-    ['castilian', 'es'], ['jv', 'jw'], ['javanese', 'jw'], ['zh_Hans', 'zh'], ['', null], ['klingon', null], [undefined, null],
+    ['english', 'en'],
+    ['en', 'en'],
+    ['English', 'en'],
+    ['en-US', 'en'],
+    ['haitian creole', 'ht'],
+    ['cantonese', 'yue'],
+    ['castilian', 'es'],
+    ['jv', 'jw'],
+    ['javanese', 'jw'],
+    ['zh_Hans', 'zh'],
+    ['', null],
+    ['klingon', null],
+    [undefined, null],
   ])('should map %s to %s', (remote, code) => {
     expect(mapRemoteLanguage(remote)).toBe(code);
   });

@@ -29,9 +29,10 @@ export function stitchRemoteSegments(answer: unknown, chunk: RemoteChunk, reques
     confidence: word.probability ?? (segment?.avgLogprob == null ? null : Math.min(1, Math.exp(segment.avgLogprob))),
   });
   const language = requestedLanguage ?? mapRemoteLanguage(remote.language);
-  const segments: RemoteSegment[] = remote.segments.length > 0 || remote.text.trim() === ''
-    ? remote.segments
-    : [{ start: 0, end: length, text: remote.text, avgLogprob: null, words: [] }];
+  const segments: RemoteSegment[] =
+    remote.segments.length > 0 || remote.text.trim() === ''
+      ? remote.segments
+      : [{ start: 0, end: length, text: remote.text, avgLogprob: null, words: [] }];
   const stitched = segments.map((segment) => ({
     start: place(segment.start),
     end: place(Math.max(segment.start, segment.end)),

@@ -67,13 +67,24 @@ export async function transcribeRemoteChunk(run: RemoteAsrRun, chunk: RemoteChun
   const { signal } = run;
   let attempts = 0;
   try {
-    return await retryHttpCall(async (attempt) => {
-      attempts = attempt;
-      const answer = await run.queue.add(async () => {
-        return countExternalCall(run.metrics, 'remote_asr', run.client.audio.transcriptions.create(toParams(run, chunk), { signal, timeout: run.timeoutMs, maxRetries: 0 }), signal);
-      }, { signal, throwOnTimeout: true });
-      return stitchRemoteSegments(answer, chunk, run.language);
-    }, { retries: run.maxRetries, baseDelayMs: run.retryBaseDelayMs, jitter: true, maxRetryAfterMs: MAX_RETRY_WAIT_MS, signal });
+    return await retryHttpCall(
+      async (attempt) => {
+        attempts = attempt;
+        const answer = await run.queue.add(
+          async () => {
+            return countExternalCall(
+              run.metrics,
+              'remote_asr',
+              run.client.audio.transcriptions.create(toParams(run, chunk), { signal, timeout: run.timeoutMs, maxRetries: 0 }),
+              signal,
+            );
+          },
+          { signal, throwOnTimeout: true },
+        );
+        return stitchRemoteSegments(answer, chunk, run.language);
+      },
+      { retries: run.maxRetries, baseDelayMs: run.retryBaseDelayMs, jitter: true, maxRetryAfterMs: MAX_RETRY_WAIT_MS, signal },
+    );
   } catch (error) {
     signal.throwIfAborted();
     if (error instanceof AppError) throw error;

@@ -16,7 +16,10 @@ describe('parsePocketsphinxHypseg', () => {
     expect(segments[0]).toMatchObject({ start: 0.29, end: 2.16, text: 'and i know my fellow americans', language: null });
     expect(segments[0]!.words[0]).toEqual({ text: 'and', start: 0.29, end: 0.69, confidence: null });
     expect(segments[1]).toMatchObject({ text: 'and not', start: 3.25, end: 4.3 });
-    expect(segments[1]!.words.map((w) => [w.start, w.end])).toEqual([[3.25, 3.78], [3.99, 4.3]]);
+    expect(segments[1]!.words.map((w) => [w.start, w.end])).toEqual([
+      [3.25, 3.78],
+      [3.99, 4.3],
+    ]);
   });
 
   it('should skip lines whose utterance id is unknown', () => {
@@ -26,8 +29,15 @@ describe('parsePocketsphinxHypseg', () => {
 
 describe('cleanWord', () => {
   it.each([
-    ['can(2)', 'can'], ['country', 'country'], ["don't", "don't"], ['<s>', null], ['</s>', null], ['<sil>', null],
-    ['[NOISE]', null], ['++GARBAGE++', null], ['', null],
+    ['can(2)', 'can'],
+    ['country', 'country'],
+    ["don't", "don't"],
+    ['<s>', null],
+    ['</s>', null],
+    ['<sil>', null],
+    ['[NOISE]', null],
+    ['++GARBAGE++', null],
+    ['', null],
   ])('should clean %j to %j', (token, expected) => {
     expect(cleanWord(token)).toBe(expected);
   });

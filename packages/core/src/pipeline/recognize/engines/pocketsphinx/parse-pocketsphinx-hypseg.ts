@@ -41,8 +41,7 @@ export function parsePocketsphinxHypseg(output: string, utteranceStarts: readonl
 
 function parseWordGroups(groups: string[], offsetSeconds: number): TranscriptWord[] {
   const words: TranscriptWord[] = [];
-  const toSeconds = (frame: number) =>
-    Math.round((offsetSeconds + frame / POCKETSPHINX_FRAME_RATE) * 1000) / 1000;
+  const toSeconds = (frame: number) => Math.round((offsetSeconds + frame / POCKETSPHINX_FRAME_RATE) * 1000) / 1000;
   for (let i = 0; i + 4 < groups.length; i += 4) {
     const startFrame = Number(groups[i]);
     const endFrame = Number(groups[i + 4]);

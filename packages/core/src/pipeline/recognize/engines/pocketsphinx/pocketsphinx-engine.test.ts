@@ -74,7 +74,14 @@ describe('pocketsphinx engine', () => {
 
   it('should refuse a missing binary with engine_unavailable and the apt command', async () => {
     const broken = createPocketsphinxEngine({ binaryPath: '/nonexistent' });
-    const request = { wavPath: audioPath('jfk.wav'), durationSeconds: 11, speech: [{ start: 0.3, end: 2.3 }], language: null, prompt: null, hotwords: [] };
+    const request = {
+      wavPath: audioPath('jfk.wav'),
+      durationSeconds: 11,
+      speech: [{ start: 0.3, end: 2.3 }],
+      language: null,
+      prompt: null,
+      hotwords: [],
+    };
     await expect(broken.recognize(request)).rejects.toMatchObject({
       code: 'engine_unavailable',
       message: expect.stringContaining('apt-get install pocketsphinx pocketsphinx-en-us'),
@@ -84,14 +91,24 @@ describe('pocketsphinx engine', () => {
   });
 
   it('should refuse a language other than English with invalid_input', async () => {
-    const request = { wavPath: audioPath('jfk.wav'), durationSeconds: 11, speech: [{ start: 0.3, end: 2.3 }], language: 'de', prompt: null, hotwords: [] };
+    const request = {
+      wavPath: audioPath('jfk.wav'),
+      durationSeconds: 11,
+      speech: [{ start: 0.3, end: 2.3 }],
+      language: 'de',
+      prompt: null,
+      hotwords: [],
+    };
     await expect(engine.recognize(request)).rejects.toMatchObject({ code: 'invalid_input', param: 'language' });
   });
 
   it('should stop pocketsphinx and reject with the abort reason when aborted', async () => {
     const controller = new AbortController();
     const began = Date.now();
-    const speech = [{ start: 0, end: 30 }, { start: 30, end: 60 }];
+    const speech = [
+      { start: 0, end: 30 },
+      { start: 30, end: 60 },
+    ];
     const running = recognizeClip('long_hifitts6097_concat_16k.wav', { speech, signal: controller.signal });
     setTimeout(() => controller.abort(new Error('cancelled')), 1500); // after the model has loaded
     await expect(running).rejects.toThrow('cancelled');

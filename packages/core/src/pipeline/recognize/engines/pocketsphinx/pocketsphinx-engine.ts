@@ -69,7 +69,9 @@ async function recognizeWithPocketsphinx(
   request: RecognitionRequest,
 ): Promise<RecognizedSegment[]> {
   if (request.language !== null && request.language !== 'en') {
-    throw new AppError('invalid_input', `The pocketsphinx engine recognises only English (en), not ${request.language}`, { param: 'language' });
+    throw new AppError('invalid_input', `The pocketsphinx engine recognises only English (en), not ${request.language}`, {
+      param: 'language',
+    });
   }
   request.signal?.throwIfAborted();
   const utterances = planUtterances(request.speech, request.durationSeconds, options.plan);
@@ -78,10 +80,18 @@ async function recognizeWithPocketsphinx(
   const layout = await readWavLayout(request.wavPath);
   assertPcm16kMono(layout, request.wavPath);
   const output = await decodeInParallel({
-    ...options, wavPath: request.wavPath, layout, utterances, signal: request.signal, onProgress: request.onProgress,
+    ...options,
+    wavPath: request.wavPath,
+    layout,
+    utterances,
+    signal: request.signal,
+    onProgress: request.onProgress,
     searchArgs: pocketsphinxBeamArgs(request.efficiency ?? null),
   });
-  const segments = parsePocketsphinxHypseg(output, utterances.map((u) => u.start));
+  const segments = parsePocketsphinxHypseg(
+    output,
+    utterances.map((u) => u.start),
+  );
   return segments.map((segment) => ({ ...segment, language: 'en' }));
 }
 

@@ -28,9 +28,15 @@ async function batchOf(file: string, signal?: AbortSignal): Promise<Pocketsphinx
   const wavPath = audioPath(file);
   const layout = await readWavLayout(wavPath);
   return {
-    binaryPath: '/usr/bin/pocketsphinx_batch', modelDir: MODEL_DIR, wavPath, dataOffset: layout.dataOffset,
-    durationSeconds: layout.durationSeconds, utterances: [{ start: 0, end: layout.durationSeconds }], firstId: 0,
-    timeoutMs: 600_000, ...(signal ? { signal } : {}),
+    binaryPath: '/usr/bin/pocketsphinx_batch',
+    modelDir: MODEL_DIR,
+    wavPath,
+    dataOffset: layout.dataOffset,
+    durationSeconds: layout.durationSeconds,
+    utterances: [{ start: 0, end: layout.durationSeconds }],
+    firstId: 0,
+    timeoutMs: 600_000,
+    ...(signal ? { signal } : {}),
   };
 }
 

@@ -52,13 +52,32 @@ export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<s
     await writeFile(path.join(dir, 'utterances.ctl'), lines.join(''));
     const hypsegPath = path.join(dir, 'hypseg.txt'); // not /dev/stdout: Node's pipes are sockets it cannot open
     const errors = await spawnBatch(run, dir, [
-      '-ctl', path.join(dir, 'utterances.ctl'), '-cepdir', dir, '-cepext', '.wav',
-      '-adcin', 'yes', '-adchdr', String(run.dataOffset), '-remove_silence', 'no',
-      '-hmm', path.join(run.modelDir, 'en-us'), '-lm', path.join(run.modelDir, 'en-us.lm.bin'),
-      '-dict', path.join(run.modelDir, 'cmudict-en-us.dict'), '-hypseg', hypsegPath, ...(run.searchArgs ?? []),
+      '-ctl',
+      path.join(dir, 'utterances.ctl'),
+      '-cepdir',
+      dir,
+      '-cepext',
+      '.wav',
+      '-adcin',
+      'yes',
+      '-adchdr',
+      String(run.dataOffset),
+      '-remove_silence',
+      'no',
+      '-hmm',
+      path.join(run.modelDir, 'en-us'),
+      '-lm',
+      path.join(run.modelDir, 'en-us.lm.bin'),
+      '-dict',
+      path.join(run.modelDir, 'cmudict-en-us.dict'),
+      '-hypseg',
+      hypsegPath,
+      ...(run.searchArgs ?? []),
     ]);
     return await readFile(hypsegPath, 'utf8').catch((error: unknown) => {
-      throw new AppError('recognition_failed', `pocketsphinx wrote no results: ${errors.join(' | ') || 'no error logged'}`, { cause: error });
+      throw new AppError('recognition_failed', `pocketsphinx wrote no results: ${errors.join(' | ') || 'no error logged'}`, {
+        cause: error,
+      });
     });
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -76,8 +95,10 @@ function spawnBatch(run: PocketsphinxBatchRun, recordIn: string, args: string[])
       fail(error);
     };
     const onAbort = () => stop(run.signal?.reason);
-    const timer = setTimeout(() => stop(new AppError('recognition_failed',
-      `pocketsphinx did not finish within ${Math.round(run.timeoutMs / 1000)} s`)), run.timeoutMs);
+    const timer = setTimeout(
+      () => stop(new AppError('recognition_failed', `pocketsphinx did not finish within ${Math.round(run.timeoutMs / 1000)} s`)),
+      run.timeoutMs,
+    );
     let settled = false;
     const settle = () => {
       if (settled) return false;
@@ -88,8 +109,9 @@ function spawnBatch(run: PocketsphinxBatchRun, recordIn: string, args: string[])
     };
     const fail = (error: unknown) => settle() && reject(error);
     run.signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (error) => fail(new AppError('engine_unavailable',
-      `Cannot start pocketsphinx (${run.binaryPath}): ${error.message}`, { cause: error })));
+    child.on('error', (error) =>
+      fail(new AppError('engine_unavailable', `Cannot start pocketsphinx (${run.binaryPath}): ${error.message}`, { cause: error })),
+    );
     child.on('close', (code, signal) => {
       if (code === 0) return settle() && resolve(log.errorLines());
       const errors = log.errorLines().slice(-3).join(' | ');

@@ -18,7 +18,11 @@ const CANARY = model('sherpa-onnx-nemo-canary-180m-flash-en-es-de-fr-int8');
 const MOONSHINE = model('sherpa-onnx-moonshine-tiny-en-int8');
 
 const input = (overrides: Partial<BuildSherpaConfigInput> & Pick<BuildSherpaConfigInput, 'model'>): BuildSherpaConfigInput => ({
-  directory: `/models/${overrides.model.name}`, efficiency: null, language: null, maxThreads: 2, ...overrides,
+  directory: `/models/${overrides.model.name}`,
+  efficiency: null,
+  language: null,
+  maxThreads: 2,
+  ...overrides,
 });
 
 describe('buildSherpaConfig', () => {
@@ -42,7 +46,7 @@ describe('buildSherpaConfig', () => {
     });
   });
 
-  it("should ask Whisper for its translate task when told, and for transcribe otherwise", () => {
+  it('should ask Whisper for its translate task when told, and for transcribe otherwise', () => {
     expect(buildSherpaConfig(input({ model: WHISPER, task: 'translate' })).modelConfig.whisper?.task).toBe('translate');
     expect(buildSherpaConfig(input({ model: WHISPER })).modelConfig.whisper?.task).toBe('transcribe');
   });
@@ -54,32 +58,48 @@ describe('buildSherpaConfig', () => {
 
   it('should give SenseVoice its language or auto, with inverse text normalisation', () => {
     expect(buildSherpaConfig(input({ model: SENSE_VOICE, language: 'ja' })).modelConfig.senseVoice).toEqual({
-      model: `/models/${SENSE_VOICE.name}/model.int8.onnx`, language: 'ja', useInverseTextNormalization: 1,
+      model: `/models/${SENSE_VOICE.name}/model.int8.onnx`,
+      language: 'ja',
+      useInverseTextNormalization: 1,
     });
     expect(buildSherpaConfig(input({ model: SENSE_VOICE })).modelConfig.senseVoice?.language).toBe('auto');
   });
 
   it('should make Canary transcribe (source = target language, en by default) with punctuation', () => {
-    expect(buildSherpaConfig(input({ model: CANARY, language: 'es' })).modelConfig.canary).toMatchObject({ srcLang: 'es', tgtLang: 'es', usePnc: 1 });
+    expect(buildSherpaConfig(input({ model: CANARY, language: 'es' })).modelConfig.canary).toMatchObject({
+      srcLang: 'es',
+      tgtLang: 'es',
+      usePnc: 1,
+    });
     expect(buildSherpaConfig(input({ model: CANARY })).modelConfig.canary).toMatchObject({ srcLang: 'en', tgtLang: 'en' });
   });
 
   it('should give Moonshine its four networks', () => {
     const dir = `/models/${MOONSHINE.name}`;
     expect(buildSherpaConfig(input({ model: MOONSHINE })).modelConfig.moonshine).toEqual({
-      preprocessor: `${dir}/preprocess.onnx`, encoder: `${dir}/encode.int8.onnx`,
-      uncachedDecoder: `${dir}/uncached_decode.int8.onnx`, cachedDecoder: `${dir}/cached_decode.int8.onnx`,
+      preprocessor: `${dir}/preprocess.onnx`,
+      encoder: `${dir}/encode.int8.onnx`,
+      uncachedDecoder: `${dir}/uncached_decode.int8.onnx`,
+      cachedDecoder: `${dir}/cached_decode.int8.onnx`,
     });
   });
 
   it('should configure a NeMo transducer, with hotword boosting only when hotwords are given', () => {
     const plain = buildSherpaConfig(input({ model: PARAKEET }));
-    expect(plain.modelConfig).toMatchObject({ modelType: 'nemo_transducer', transducer: { joiner: `/models/${PARAKEET.name}/joiner.int8.onnx` } });
+    expect(plain.modelConfig).toMatchObject({
+      modelType: 'nemo_transducer',
+      transducer: { joiner: `/models/${PARAKEET.name}/joiner.int8.onnx` },
+    });
     expect(plain).not.toHaveProperty('hotwordsFile');
     expect(plain.modelConfig).not.toHaveProperty('bpeVocab');
-    const boosted = buildSherpaConfig(input({ model: PARAKEET, hotwords: { file: '/tmp/h/hotwords.txt', bpeVocab: '/tmp/h/bpe.vocab', score: 1.5 } }));
+    const boosted = buildSherpaConfig(
+      input({ model: PARAKEET, hotwords: { file: '/tmp/h/hotwords.txt', bpeVocab: '/tmp/h/bpe.vocab', score: 1.5 } }),
+    );
     expect(boosted).toMatchObject({
-      decodingMethod: 'modified_beam_search', maxActivePaths: 4, hotwordsFile: '/tmp/h/hotwords.txt', hotwordsScore: 1.5,
+      decodingMethod: 'modified_beam_search',
+      maxActivePaths: 4,
+      hotwordsFile: '/tmp/h/hotwords.txt',
+      hotwordsScore: 1.5,
       modelConfig: { modelingUnit: 'bpe', bpeVocab: '/tmp/h/bpe.vocab' },
     });
   });
@@ -109,7 +129,10 @@ describe('chooseDecoding', () => {
 describe('buildLanguageIdConfig', () => {
   it('should use the Whisper encoder and decoder of multilingual Whisper only', () => {
     expect(buildLanguageIdConfig(WHISPER, '/m/w', 2)).toEqual({
-      whisper: { encoder: '/m/w/base-encoder.int8.onnx', decoder: '/m/w/base-decoder.int8.onnx' }, numThreads: 2, provider: 'cpu', debug: 0,
+      whisper: { encoder: '/m/w/base-encoder.int8.onnx', decoder: '/m/w/base-decoder.int8.onnx' },
+      numThreads: 2,
+      provider: 'cpu',
+      debug: 0,
     });
     expect(buildLanguageIdConfig(WHISPER_EN, '/m/w', 2)).toBeNull();
     expect(buildLanguageIdConfig(SENSE_VOICE, '/m/s', 2)).toBeNull();

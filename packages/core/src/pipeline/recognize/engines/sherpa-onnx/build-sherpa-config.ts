@@ -66,7 +66,11 @@ const BEAM_PATHS: Record<Efficiency, number> = { fast: 2, balanced: 4, accurate:
  * (or null) / accurate; otherwise greedy_search. The other families only have greedy_search in
  * sherpa-onnx 1.13 (Whisper included: no beam search there).
  */
-export function chooseDecoding(model: CatalogModel, efficiency: Efficiency | null, hasHotwords: boolean): Pick<SherpaRecognizerConfig, 'decodingMethod' | 'maxActivePaths'> {
+export function chooseDecoding(
+  model: CatalogModel,
+  efficiency: Efficiency | null,
+  hasHotwords: boolean,
+): Pick<SherpaRecognizerConfig, 'decodingMethod' | 'maxActivePaths'> {
   if (model.family !== 'nemo-transducer') return { decodingMethod: 'greedy_search' };
   const level = efficiency ?? 'balanced';
   if (level !== 'accurate' && !hasHotwords) return { decodingMethod: 'greedy_search' };
@@ -84,7 +88,7 @@ export function chooseDecoding(model: CatalogModel, efficiency: Efficiency | nul
 export function buildSherpaConfig(input: BuildSherpaConfigInput): SherpaRecognizerConfig {
   const { model, language } = input;
   const file = (role: ModelFileRole) => path.join(input.directory, model.files[role] ?? '');
-  const hotwords = model.family === 'nemo-transducer' ? input.hotwords ?? null : null;
+  const hotwords = model.family === 'nemo-transducer' ? (input.hotwords ?? null) : null;
   const config: SherpaRecognizerConfig = {
     featConfig: { sampleRate: 16000, featureDim: 80 },
     modelConfig: { tokens: file('tokens'), numThreads: Math.max(1, Math.floor(input.maxThreads)), provider: 'cpu', debug: 0 },
@@ -92,8 +96,13 @@ export function buildSherpaConfig(input: BuildSherpaConfigInput): SherpaRecogniz
   };
   const modelConfig = config.modelConfig;
   if (model.family === 'whisper') {
-    const whisperLanguage = model.detectsLanguage ? language ?? '' : '';
-    modelConfig.whisper = { encoder: file('encoder'), decoder: file('decoder'), language: whisperLanguage, task: input.task ?? 'transcribe' };
+    const whisperLanguage = model.detectsLanguage ? (language ?? '') : '';
+    modelConfig.whisper = {
+      encoder: file('encoder'),
+      decoder: file('decoder'),
+      language: whisperLanguage,
+      task: input.task ?? 'transcribe',
+    };
     if (input.tokenTimestamps) modelConfig.whisper.enableTokenTimestamps = 1;
   } else if (model.family === 'sense-voice') {
     modelConfig.senseVoice = { model: file('model'), language: language ?? 'auto', useInverseTextNormalization: 1 };
@@ -102,7 +111,10 @@ export function buildSherpaConfig(input: BuildSherpaConfigInput): SherpaRecogniz
     modelConfig.canary = { encoder: file('encoder'), decoder: file('decoder'), srcLang: code, tgtLang: code, usePnc: 1 };
   } else if (model.family === 'moonshine') {
     modelConfig.moonshine = {
-      preprocessor: file('preprocessor'), encoder: file('encoder'), uncachedDecoder: file('uncachedDecoder'), cachedDecoder: file('cachedDecoder'),
+      preprocessor: file('preprocessor'),
+      encoder: file('encoder'),
+      uncachedDecoder: file('uncachedDecoder'),
+      cachedDecoder: file('cachedDecoder'),
     };
   } else {
     modelConfig.transducer = { encoder: file('encoder'), decoder: file('decoder'), joiner: file('joiner') };
@@ -119,7 +131,12 @@ export function buildSherpaConfig(input: BuildSherpaConfigInput): SherpaRecogniz
 export function buildLanguageIdConfig(model: CatalogModel, directory: string, maxThreads: number): SherpaLanguageIdConfig | null {
   if (model.family !== 'whisper' || !model.detectsLanguage) return null;
   const file = (role: ModelFileRole) => path.join(directory, model.files[role] ?? '');
-  return { whisper: { encoder: file('encoder'), decoder: file('decoder') }, numThreads: Math.max(1, Math.floor(maxThreads)), provider: 'cpu', debug: 0 };
+  return {
+    whisper: { encoder: file('encoder'), decoder: file('decoder') },
+    numThreads: Math.max(1, Math.floor(maxThreads)),
+    provider: 'cpu',
+    debug: 0,
+  };
 }
 
 /**
@@ -128,7 +145,10 @@ export function buildLanguageIdConfig(model: CatalogModel, directory: string, ma
  * k2-fsa's own NeMo-transducer hotwords example does it: the Parakeet archives ship no bpe.vocab.
  */
 export function deriveBpeVocab(tokensText: string): string {
-  const pieces = tokensText.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const pieces = tokensText
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   return pieces.map((line) => `${line.split(' ')[0]}\t-1.0`).join('\n') + '\n';
 }
 
@@ -139,6 +159,13 @@ export function deriveBpeVocab(tokensText: string): string {
  * @returns the file text, or null when no phrase is left.
  */
 export function formatHotwordsFile(hotwords: readonly string[]): string | null {
-  const phrases = hotwords.map((word) => word.replace(/[/\r\n]+|\s:/g, ' ').replace(/\s+/g, ' ').trim()).filter((word) => word !== '');
+  const phrases = hotwords
+    .map((word) =>
+      word
+        .replace(/[/\r\n]+|\s:/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((word) => word !== '');
   return phrases.length === 0 ? null : `${phrases.join('\n')}\n`;
 }

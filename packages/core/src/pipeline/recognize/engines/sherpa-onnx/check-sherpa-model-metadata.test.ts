@@ -89,11 +89,19 @@ describe('assertSherpaModelMetadata', () => {
   it('should refuse Whisper metadata whose language lists disagree, and a language the encoder does not list', async () => {
     const directory = await copyFixture(WHISPER.name, 'languages');
     await expect(assertSherpaModelMetadata(WHISPER, directory, 'sw')).rejects.toMatchObject({
-      code: 'invalid_input', param: 'language', message: `sherpa-onnx model ${WHISPER.name} does not recognise sw: its encoder lists en, zh, de, es, ru, ko, fr, ja`,
+      code: 'invalid_input',
+      param: 'language',
+      message: `sherpa-onnx model ${WHISPER.name} does not recognise sw: its encoder lists en, zh, de, es, ru, ko, fr, ja`,
     });
-    await editMetadata(path.join(directory, WHISPER.files.encoder!), 'all_language_codes', 'en,zh,de,es,ru,ko,fr,ja', 'en,zh,de,es,ru,ko,fr');
+    await editMetadata(
+      path.join(directory, WHISPER.files.encoder!),
+      'all_language_codes',
+      'en,zh,de,es,ru,ko,fr,ja',
+      'en,zh,de,es,ru,ko,fr',
+    );
     await expect(assertSherpaModelMetadata(WHISPER, directory)).rejects.toMatchObject({
-      code: 'engine_unavailable', message: expect.stringContaining('all_language_tokens has 8 entries but all_language_codes 7'),
+      code: 'engine_unavailable',
+      message: expect.stringContaining('all_language_tokens has 8 entries but all_language_codes 7'),
     });
   });
 

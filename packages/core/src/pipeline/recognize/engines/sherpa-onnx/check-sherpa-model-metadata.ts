@@ -31,10 +31,27 @@ const RULES: Record<ModelFamily, MetadataRule | null> = {
   whisper: {
     role: 'encoder',
     keys: (metadata) => [
-      ...ints('n_mels', 'n_text_layer', 'n_text_ctx', 'n_text_state', 'n_vocab', 'sot', 'eot', 'blank_id', 'translate', 'transcribe', 'is_multilingual', 'no_timestamps', 'no_speech'),
+      ...ints(
+        'n_mels',
+        'n_text_layer',
+        'n_text_ctx',
+        'n_text_state',
+        'n_vocab',
+        'sot',
+        'eot',
+        'blank_id',
+        'translate',
+        'transcribe',
+        'is_multilingual',
+        'no_timestamps',
+        'no_speech',
+      ),
       ['sot_sequence', 'ints'],
       ...(Number.parseInt(metadata.get('is_multilingual') ?? '0', 10) !== 0
-        ? ([['all_language_tokens', 'ints'], ['all_language_codes', 'text']] as Array<[string, ValueKind]>)
+        ? ([
+            ['all_language_tokens', 'ints'],
+            ['all_language_codes', 'text'],
+          ] as Array<[string, ValueKind]>)
         : []),
     ],
     check: (metadata) => {
@@ -45,7 +62,8 @@ const RULES: Record<ModelFamily, MetadataRule | null> = {
       // The 1501 timestamp tokens (0.00 .. 30.00 s) follow no_timestamps (offline-whisper-model.cc).
       const vocab = Number.parseInt(metadata.get('n_vocab') ?? '0', 10);
       const noTimestamps = Number.parseInt(metadata.get('no_timestamps') ?? '0', 10);
-      if (vocab < noTimestamps + 1502) return `n_vocab ${vocab} leaves no room for the 1501 timestamp tokens after no_timestamps ${noTimestamps}`;
+      if (vocab < noTimestamps + 1502)
+        return `n_vocab ${vocab} leaves no room for the 1501 timestamp tokens after no_timestamps ${noTimestamps}`;
       return null;
     },
   },
@@ -56,14 +74,21 @@ const RULES: Record<ModelFamily, MetadataRule | null> = {
       // FunASR Nano (`comment` containing "Nano") has no language / ITN / CMVN keys.
       ...((metadata.get('comment') ?? '').includes('Nano')
         ? []
-        : [...ints('with_itn', 'without_itn', 'lang_auto', 'lang_zh', 'lang_en', 'lang_ja', 'lang_ko', 'lang_yue'), ['neg_mean', 'floats'], ['inv_stddev', 'floats']] as Array<[string, ValueKind]>),
+        : ([
+            ...ints('with_itn', 'without_itn', 'lang_auto', 'lang_zh', 'lang_en', 'lang_ja', 'lang_ko', 'lang_yue'),
+            ['neg_mean', 'floats'],
+            ['inv_stddev', 'floats'],
+          ] as Array<[string, ValueKind]>)),
     ],
   },
   'nemo-transducer': { role: 'encoder', keys: () => ints('vocab_size', 'subsampling_factor', 'pred_rnn_layers', 'pred_hidden') },
   'nemo-canary': {
     role: 'encoder',
     keys: () => [['model_type', 'text'], ...ints('vocab_size', 'subsampling_factor', 'feat_dim')],
-    check: (metadata) => (metadata.get('model_type') === 'EncDecMultiTaskModel' ? null : `model_type is '${metadata.get('model_type')}', not 'EncDecMultiTaskModel'`),
+    check: (metadata) =>
+      metadata.get('model_type') === 'EncDecMultiTaskModel'
+        ? null
+        : `model_type is '${metadata.get('model_type')}', not 'EncDecMultiTaskModel'`,
   },
   moonshine: null,
 };
@@ -72,7 +97,8 @@ const RULES: Record<ModelFamily, MetadataRule | null> = {
 function valueProblem(value: string | undefined, kind: ValueKind): string | null {
   if (value === undefined || value === '') return 'is missing';
   if (kind === 'int' && /^\s*-\s*[1-9]/.test(value)) return `is negative (${value})`;
-  if (kind === 'ints' && !list(value).every((part) => /^\s*-?\d+\s*$/.test(part))) return `is not a comma-separated list of integers (${value.slice(0, 40)})`;
+  if (kind === 'ints' && !list(value).every((part) => /^\s*-?\d+\s*$/.test(part)))
+    return `is not a comma-separated list of integers (${value.slice(0, 40)})`;
   if (kind === 'floats' && !list(value).every((part) => Number.isFinite(Number(part)))) return 'is not a comma-separated list of numbers';
   return null;
 }
@@ -88,7 +114,11 @@ function assertWhisperKnowsLanguage(model: CatalogModel, metadata: ReadonlyMap<s
   if (model.family !== 'whisper' || language === null || Number.parseInt(metadata.get('is_multilingual') ?? '0', 10) === 0) return;
   const codes = list(metadata.get('all_language_codes')).map((code) => code.trim());
   if (codes.length === 0 || codes.includes(language)) return;
-  throw new AppError('invalid_input', `sherpa-onnx model ${model.name} does not recognise ${language}: its encoder lists ${codes.join(', ')}`, { param: 'language' });
+  throw new AppError(
+    'invalid_input',
+    `sherpa-onnx model ${model.name} does not recognise ${language}: its encoder lists ${codes.join(', ')}`,
+    { param: 'language' },
+  );
 }
 
 /**
@@ -112,8 +142,9 @@ export async function assertSherpaModelMetadata(model: CatalogModel, directory: 
   const found = rule.keys(metadata).map(([key, kind]) => [key, valueProblem(metadata.get(key), kind)] as const);
   const missing = found.filter(([, problem]) => problem === 'is missing').map(([key]) => `'${key}'`);
   const problems = missing.length === 0 ? [] : [`lacks the metadata key${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`];
-  for (const [key, problem] of found) if (problem !== null && problem !== 'is missing') problems.push(`has metadata key '${key}' that ${problem}`);
-  const extra = problems.length === 0 ? rule.check?.(metadata) ?? null : null;
+  for (const [key, problem] of found)
+    if (problem !== null && problem !== 'is missing') problems.push(`has metadata key '${key}' that ${problem}`);
+  const extra = problems.length === 0 ? (rule.check?.(metadata) ?? null) : null;
   if (extra) problems.push(`has metadata that sherpa-onnx refuses: ${extra}`);
   if (problems.length === 0) return;
   throw new AppError(

@@ -80,7 +80,15 @@ export function runSherpaProcess(job: SherpaJob, options: SherpaProcessOptions):
       settle();
     };
     const onAbort = () => finish(() => reject(options.signal?.reason));
-    const timer = setTimeout(() => finish(() => reject(new AppError('recognition_failed', `sherpa-onnx (${job.modelName}) took longer than ${Math.round(options.timeoutMs / 1000)} s`))), options.timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish(() =>
+          reject(
+            new AppError('recognition_failed', `sherpa-onnx (${job.modelName}) took longer than ${Math.round(options.timeoutMs / 1000)} s`),
+          ),
+        ),
+      options.timeoutMs,
+    );
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL)));
     child.on('message', (message: Message) => {
@@ -88,9 +96,19 @@ export function runSherpaProcess(job: SherpaJob, options: SherpaProcessOptions):
       else if (message.type === 'loaded') loaded = true;
       else if (message.type === 'progress') options.onProgress?.(message.seconds);
       else if (message.type === 'done') finish(() => resolve({ results: message.results, identifiedLanguage }));
-      else finish(() => reject(new AppError(message.code, `sherpa-onnx could not ${loaded ? 'decode with' : 'load'} model ${job.modelName}: ${message.message}${stderr ? ` (${tailOf(stderr)})` : ''}`)));
+      else
+        finish(() =>
+          reject(
+            new AppError(
+              message.code,
+              `sherpa-onnx could not ${loaded ? 'decode with' : 'load'} model ${job.modelName}: ${message.message}${stderr ? ` (${tailOf(stderr)})` : ''}`,
+            ),
+          ),
+        );
     });
-    child.on('error', (error) => finish(() => reject(new AppError('recognition_failed', `sherpa-onnx process failed: ${error.message}`, { cause: error }))));
+    child.on('error', (error) =>
+      finish(() => reject(new AppError('recognition_failed', `sherpa-onnx process failed: ${error.message}`, { cause: error }))),
+    );
     child.on('close', (code, signal) => {
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       const code_: AppErrorCode = loaded ? 'recognition_failed' : 'engine_unavailable';

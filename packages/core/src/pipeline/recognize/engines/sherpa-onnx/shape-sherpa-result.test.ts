@@ -2,18 +2,33 @@ import { describe, expect, it } from 'vitest';
 import { normalizeSherpaLanguage, shapeSherpaResults, type SherpaUtteranceResult } from './shape-sherpa-result.ts';
 
 const result = (overrides: Partial<SherpaUtteranceResult>): SherpaUtteranceResult => ({
-  start: 10, end: 14, text: '', tokens: [], timestamps: [], lang: '', ...overrides,
+  start: 10,
+  end: 14,
+  text: '',
+  tokens: [],
+  timestamps: [],
+  lang: '',
+  ...overrides,
 });
 
 describe('shapeSherpaResults', () => {
   it('should make words from token times, joining pieces and shifting by the utterance start', () => {
     const [segment] = shapeSherpaResults(
-      [result({ text: 'And so, my fellow', tokens: [' And', ' so', ',', ' my', ' fel', 'low'], timestamps: [0.2, 0.6, 0.9, 1.5, 1.9, 2.1] })],
+      [
+        result({
+          text: 'And so, my fellow',
+          tokens: [' And', ' so', ',', ' my', ' fel', 'low'],
+          timestamps: [0.2, 0.6, 0.9, 1.5, 1.9, 2.1],
+        }),
+      ],
       [{ start: 10, end: 14 }],
       'en',
     );
     expect(segment).toEqual({
-      start: 10, end: 14, text: 'And so, my fellow', language: 'en',
+      start: 10,
+      end: 14,
+      text: 'And so, my fellow',
+      language: 'en',
       words: [
         { text: 'And', start: 10.2, end: 10.6, confidence: null },
         { text: 'so,', start: 10.6, end: 11.5, confidence: null },
@@ -24,14 +39,21 @@ describe('shapeSherpaResults', () => {
   });
 
   it('should take sentencepiece ▁ word marks as word starts', () => {
-    const [segment] = shapeSherpaResults([result({ text: 'hello world', tokens: ['▁hel', 'lo', '▁world'], timestamps: [0, 0.3, 0.8] })], [], null);
+    const [segment] = shapeSherpaResults(
+      [result({ text: 'hello world', tokens: ['▁hel', 'lo', '▁world'], timestamps: [0, 0.3, 0.8] })],
+      [],
+      null,
+    );
     expect(segment!.words.map((word) => word.text)).toEqual(['hello', 'world']);
   });
 
   it('should spread words without times over the speech only, never into a pause', () => {
     const [segment] = shapeSherpaResults(
       [result({ start: 0, end: 10, text: 'aa bb cc dd' })],
-      [{ start: 1, end: 3 }, { start: 7, end: 9 }],
+      [
+        { start: 1, end: 3 },
+        { start: 7, end: 9 },
+      ],
       null,
     );
     expect(segment!.words).toEqual([
@@ -44,11 +66,20 @@ describe('shapeSherpaResults', () => {
 
   it('should drop empty utterances and take the model language when none was requested', () => {
     const segments = shapeSherpaResults(
-      [result({ text: '  ' }), result({ text: '你好', lang: '<|zh|>' }), result({ text: 'hola', lang: 'es' }), result({ text: 'x', lang: '<|nospeech|>' })],
+      [
+        result({ text: '  ' }),
+        result({ text: '你好', lang: '<|zh|>' }),
+        result({ text: 'hola', lang: 'es' }),
+        result({ text: 'x', lang: '<|nospeech|>' }),
+      ],
       [],
       null,
     );
-    expect(segments.map((segment) => [segment.text, segment.language])).toEqual([['你好', 'zh'], ['hola', 'es'], ['x', null]]);
+    expect(segments.map((segment) => [segment.text, segment.language])).toEqual([
+      ['你好', 'zh'],
+      ['hola', 'es'],
+      ['x', null],
+    ]);
   });
 });
 

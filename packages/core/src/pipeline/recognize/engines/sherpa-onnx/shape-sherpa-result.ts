@@ -25,7 +25,7 @@ const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
 /** `<|en|>` / `en` → `en` when it is a spec 2.5 code; else null. */
 export function normalizeSherpaLanguage(lang: string): string | null {
   const code = lang.replace(/^<\|/, '').replace(/\|>$/, '').trim().toLowerCase();
-  return code === '' ? null : findLanguage(code)?.code ?? null;
+  return code === '' ? null : (findLanguage(code)?.code ?? null);
 }
 
 /**
@@ -115,7 +115,13 @@ export function shapeSherpaResults(
     if (text === '') continue;
     const timed = result.timestamps.length > 0 && result.timestamps.length === result.tokens.length;
     const words = timed ? wordsFromTokens(result) : spreadWords(text, result.start, result.end, speech);
-    segments.push({ start: round(result.start), end: round(result.end), text, words, language: language ?? normalizeSherpaLanguage(result.lang) });
+    segments.push({
+      start: round(result.start),
+      end: round(result.end),
+      text,
+      words,
+      language: language ?? normalizeSherpaLanguage(result.lang),
+    });
   }
   return segments;
 }

@@ -30,28 +30,46 @@ const WHISPER_FIXTURE_LANGUAGES = ['en', 'zh', 'de', 'es', 'ru', 'ko', 'fr', 'ja
 const SPEC_CODES = new Set(LANGUAGES.map((language) => language.code));
 const JFK = audioPath('jfk.wav');
 /** Silero VAD intervals of jfk.wav (as sherpa-onnx-engine.test.ts). */
-const JFK_SPEECH: VadInterval[] = [{ start: 0.286, end: 2.284 }, { start: 3.262, end: 4.428 }, { start: 5.374, end: 7.692 }, { start: 8.158, end: 10.976 }];
+const JFK_SPEECH: VadInterval[] = [
+  { start: 0.286, end: 2.284 },
+  { start: 3.262, end: 4.428 },
+  { start: 5.374, end: 7.692 },
+  { start: 8.158, end: 10.976 },
+];
 const LIBRISPEECH = audioPath('librispeech-test-clean/1089-134686-0000.wav');
 /** 332.8 s of Hi-Fi TTS clips with 0.3 s digital silence between them. */
 const LONG = audioPath('long_hifitts6097_concat_16k.wav');
 /** Silero VAD intervals (detectSpeech, default model) of the first 98 s of LONG. */
 const LONG_SPEECH: VadInterval[] = [
-  { start: 0.03, end: 2.476 }, { start: 2.974, end: 23.916 }, { start: 24.414, end: 39.404 }, { start: 39.966, end: 49.868 },
-  { start: 50.334, end: 65.42 }, { start: 65.918, end: 76.204 }, { start: 76.798, end: 97.708 },
+  { start: 0.03, end: 2.476 },
+  { start: 2.974, end: 23.916 },
+  { start: 24.414, end: 39.404 },
+  { start: 39.966, end: 49.868 },
+  { start: 50.334, end: 65.42 },
+  { start: 65.918, end: 76.204 },
+  { start: 76.798, end: 97.708 },
 ];
 const PROCESS_SCRIPT = 'sherpa-onnx-recognize.process.cjs';
 
 const whisper = createSherpaOnnxEngine({ modelsDir: MODELS_DIR, models: [WHISPER], maxThreads: 1 });
 const senseVoice = createSherpaOnnxEngine({ modelsDir: MODELS_DIR, models: [SENSE_VOICE], maxThreads: 1 });
 
-function request(wavPath: string, durationSeconds: number, speech: VadInterval[], extra: Partial<RecognitionRequest> = {}): RecognitionRequest {
+function request(
+  wavPath: string,
+  durationSeconds: number,
+  speech: VadInterval[],
+  extra: Partial<RecognitionRequest> = {},
+): RecognitionRequest {
   return { wavPath, durationSeconds, speech, language: null, prompt: null, hotwords: [], ...extra };
 }
 
 /** Pids of the recognition child processes this test process has running. */
 function recognitionChildren(): number[] {
   const result = spawnSync('ps', ['--ppid', String(process.pid), '-o', 'pid=,args='], { encoding: 'utf8' });
-  return result.stdout.split('\n').filter((line) => line.includes(PROCESS_SCRIPT)).map((line) => Number.parseInt(line.trim(), 10));
+  return result.stdout
+    .split('\n')
+    .filter((line) => line.includes(PROCESS_SCRIPT))
+    .map((line) => Number.parseInt(line.trim(), 10));
 }
 
 /** Resident memory of `pid` in bytes (Linux /proc), or 0 when it is gone. */
@@ -62,7 +80,10 @@ async function residentBytes(pid: number): Promise<number> {
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<Error & { code?: string }> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(Error);
   return error as Error & { code?: string };
 }
@@ -90,13 +111,26 @@ function expectWellFormed(segments: RecognizedSegment[], durationSeconds: number
 }
 
 /** A job for the recognition process straight from the fixture (no engine in between). */
-async function fixtureJob(model: CatalogModel, wavPath: string, utterances: VadInterval[], overrides: Partial<SherpaJob> = {}): Promise<SherpaJob> {
+async function fixtureJob(
+  model: CatalogModel,
+  wavPath: string,
+  utterances: VadInterval[],
+  overrides: Partial<SherpaJob> = {},
+): Promise<SherpaJob> {
   const layout = await readWavLayout(wavPath);
   const directory = path.join(MODELS_DIR, model.name);
   return {
-    modelName: model.name, wavPath, dataOffset: layout.dataOffset, dataBytes: layout.dataBytes, sampleRate: layout.sampleRate, utterances,
+    modelName: model.name,
+    wavPath,
+    dataOffset: layout.dataOffset,
+    dataBytes: layout.dataBytes,
+    sampleRate: layout.sampleRate,
+    utterances,
     config: buildSherpaConfig({ model, directory, efficiency: null, language: 'en', maxThreads: 1, tokenTimestamps: true }),
-    languageId: null, detectSeconds: 30, probeOnly: false, ...overrides,
+    languageId: null,
+    detectSeconds: 30,
+    probeOnly: false,
+    ...overrides,
   };
 }
 
@@ -123,7 +157,9 @@ describe.each([
     const began = performance.now();
     const segments = await engine.recognize(request(JFK, 11, JFK_SPEECH, { onProgress: (fraction) => progress.push(fraction) }));
     const seconds = (performance.now() - began) / 1000;
-    console.log(`${family} jfk.wav: ${seconds.toFixed(3)} s wall for 11 s (RTF ${(seconds / 11).toFixed(3)}, child start and load included), ${segments.flatMap((s) => s.words).length} words`);
+    console.log(
+      `${family} jfk.wav: ${seconds.toFixed(3)} s wall for 11 s (RTF ${(seconds / 11).toFixed(3)}, child start and load included), ${segments.flatMap((s) => s.words).length} words`,
+    );
     expectWellFormed(segments, 11, model);
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.at(-1)).toBe(1);
@@ -148,7 +184,10 @@ describe.each([
   });
 
   it('should refuse a language the model does not know, and return nothing without speech (contract of every engine)', async () => {
-    await expect(engine.recognize(request(JFK, 11, JFK_SPEECH, { language: unknownLanguage }))).rejects.toMatchObject({ code: 'invalid_input', param: 'language' });
+    await expect(engine.recognize(request(JFK, 11, JFK_SPEECH, { language: unknownLanguage }))).rejects.toMatchObject({
+      code: 'invalid_input',
+      param: 'language',
+    });
     expect(await engine.recognize(request(JFK, 11, []))).toEqual([]);
     expect(engine.name).toBe('sherpa-onnx');
     expect(engine.defaultLanguage).toBe('en');
@@ -174,13 +213,21 @@ describe("sherpa-onnx engine: Whisper's translate task", () => {
     const translated = await whisper.recognize(request(JFK, 11, JFK_SPEECH, { task: 'translate' }));
     expect(translated.length).toBeGreaterThan(0);
     expect(translated.every((segment) => segment.language === 'en')).toBe(true);
-    await expect(senseVoice.recognize(request(JFK, 11, JFK_SPEECH, { task: 'translate' }))).rejects.toMatchObject({ code: 'invalid_input', param: 'task' });
+    await expect(senseVoice.recognize(request(JFK, 11, JFK_SPEECH, { task: 'translate' }))).rejects.toMatchObject({
+      code: 'invalid_input',
+      param: 'task',
+    });
   });
 });
 
 describe('sherpa-onnx engine: language identification (Whisper)', () => {
   it('should identify one language for the recording and tag every segment with it', async () => {
-    const segments = await whisper.recognize(request(LIBRISPEECH, 10.435, [{ start: 0.2, end: 4.6 }, { start: 5.4, end: 10.3 }]));
+    const segments = await whisper.recognize(
+      request(LIBRISPEECH, 10.435, [
+        { start: 0.2, end: 4.6 },
+        { start: 5.4, end: 10.3 },
+      ]),
+    );
     const languages = new Set(segments.map((segment) => segment.language));
     expect(languages.size).toBe(1);
     const [language] = languages;
@@ -196,7 +243,10 @@ describe('sherpa-onnx engine: language identification (Whisper)', () => {
     expect(german.every((segment) => segment.language === 'de')).toBe(true);
     // The catalog promises 99 languages; the fixture's encoder lists 8. Asking for another would make
     // sherpa-onnx exit ("Invalid language"): the engine refuses it from the metadata first.
-    await expect(whisper.recognize(request(JFK, 11, JFK_SPEECH, { language: 'sw' }))).rejects.toMatchObject({ code: 'invalid_input', param: 'language' });
+    await expect(whisper.recognize(request(JFK, 11, JFK_SPEECH, { language: 'sw' }))).rejects.toMatchObject({
+      code: 'invalid_input',
+      param: 'language',
+    });
   });
 
   it('should report SenseVoice language tags per utterance as spec codes', async () => {
@@ -214,10 +264,25 @@ describe('sherpa-onnx runtime pitfalls, met where the engine meets them', () => 
     expect(timed.results[0]!.tokens.length).toBeGreaterThan(5);
     expect(timed.results[0]!.timestamps).toHaveLength(timed.results[0]!.tokens.length);
     expect(timed.results[0]!.durations).toHaveLength(timed.results[0]!.tokens.length);
-    const off = { ...job, config: { ...job.config, modelConfig: { ...job.config.modelConfig, whisper: { ...job.config.modelConfig.whisper!, enableTokenTimestamps: 0 } } } };
+    const off = {
+      ...job,
+      config: {
+        ...job.config,
+        modelConfig: { ...job.config.modelConfig, whisper: { ...job.config.modelConfig.whisper!, enableTokenTimestamps: 0 } },
+      },
+    };
     expect((await runSherpaProcess(off, { timeoutMs: 60_000 })).results[0]!.timestamps).toEqual([]);
     // sherpa-onnx-node ignores `true`; the recognition process turns it into 1.
-    const boolean = { ...job, config: { ...job.config, modelConfig: { ...job.config.modelConfig, whisper: { ...job.config.modelConfig.whisper!, enableTokenTimestamps: true as unknown as number } } } };
+    const boolean = {
+      ...job,
+      config: {
+        ...job.config,
+        modelConfig: {
+          ...job.config.modelConfig,
+          whisper: { ...job.config.modelConfig.whisper!, enableTokenTimestamps: true as unknown as number },
+        },
+      },
+    };
     const fixed = await runSherpaProcess(boolean, { timeoutMs: 60_000 });
     expect(fixed.results[0]!.timestamps).toEqual(timed.results[0]!.timestamps);
   });
@@ -238,7 +303,9 @@ describe('sherpa-onnx runtime pitfalls, met where the engine meets them', () => 
 
   it('should cut a long recording at VAD pauses into utterances of at most 28 s and cover all its speech', async () => {
     const progress: number[] = [];
-    const segments = await whisper.recognize(request(LONG, 332.8, LONG_SPEECH, { language: 'en', onProgress: (fraction) => progress.push(fraction) }));
+    const segments = await whisper.recognize(
+      request(LONG, 332.8, LONG_SPEECH, { language: 'en', onProgress: (fraction) => progress.push(fraction) }),
+    );
     expectWellFormed(segments, 332.8, WHISPER);
     expect(segments.length).toBeGreaterThanOrEqual(4);
     expect(segments.every((segment) => segment.end - segment.start <= 28.001)).toBe(true);
@@ -249,7 +316,10 @@ describe('sherpa-onnx runtime pitfalls, met where the engine meets them', () => 
       }
     }
     for (const speech of LONG_SPEECH) {
-      expect(segments.some((segment) => segment.start <= speech.start && segment.end >= speech.end), `speech ${speech.start}–${speech.end} s`).toBe(true);
+      expect(
+        segments.some((segment) => segment.start <= speech.start && segment.end >= speech.end),
+        `speech ${speech.start}–${speech.end} s`,
+      ).toBe(true);
     }
     expect(progress.at(-1)).toBe(1);
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);
@@ -264,15 +334,30 @@ describe('sherpa-onnx runtime pitfalls, met where the engine meets them', () => 
     expect(bare.stdout).not.toContain('decoded');
     expect(bare.signal ?? bare.status).not.toBe(0);
     // The engine's process skips empty utterances and pads short ones with silence.
-    const utterances = [{ start: 1, end: 1 }, { start: 2, end: 2.005 }, { start: 20, end: 21 }, { start: 5.4, end: 7.7 }];
+    const utterances = [
+      { start: 1, end: 1 },
+      { start: 2, end: 2.005 },
+      { start: 20, end: 21 },
+      { start: 5.4, end: 7.7 },
+    ];
     const output = await runSherpaProcess(await fixtureJob(WHISPER, JFK, utterances), { timeoutMs: 60_000 });
     expect(output.results.map((result) => [result.start, result.end])).toEqual(utterances.map((u) => [u.start, u.end]));
     expect(output.results[0]!.text).toBe('');
     expect(output.results[2]!.text).toBe('');
     expect(output.results[3]!.text).not.toBe('');
     // Language identification on no audio at all: no language, no crash.
-    const job = await fixtureJob(WHISPER, JFK, [{ start: 20, end: 21 }], { languageId: { whisper: { encoder: path.join(directory, WHISPER.files.encoder!), decoder: path.join(directory, WHISPER.files.decoder!) }, numThreads: 1, provider: 'cpu', debug: 0 } });
-    expect(await runSherpaProcess(job, { timeoutMs: 60_000 })).toEqual({ results: [expect.objectContaining({ text: '' })], identifiedLanguage: null });
+    const job = await fixtureJob(WHISPER, JFK, [{ start: 20, end: 21 }], {
+      languageId: {
+        whisper: { encoder: path.join(directory, WHISPER.files.encoder!), decoder: path.join(directory, WHISPER.files.decoder!) },
+        numThreads: 1,
+        provider: 'cpu',
+        debug: 0,
+      },
+    });
+    expect(await runSherpaProcess(job, { timeoutMs: 60_000 })).toEqual({
+      results: [expect.objectContaining({ text: '' })],
+      identifiedLanguage: null,
+    });
   });
 
   describe('a model without a metadata key sherpa-onnx needs', () => {
@@ -301,7 +386,10 @@ describe('sherpa-onnx runtime pitfalls, met where the engine meets them', () => 
       expect(error.message).toBe(
         `sherpa-onnx model sherpa-onnx-whisper-tiny is broken: ${encoder} lacks the metadata key 'n_mels' (sherpa-onnx reads them from the whisper encoder file and ends the process without them); reinstall it with \`npm run models -- download sherpa-onnx-whisper-tiny\``,
       );
-      await expect(probeSherpaModel(modelsDir, WHISPER.name)).rejects.toMatchObject({ code: 'engine_unavailable', message: expect.stringContaining(`${encoder} lacks the metadata key 'n_mels'`) });
+      await expect(probeSherpaModel(modelsDir, WHISPER.name)).rejects.toMatchObject({
+        code: 'engine_unavailable',
+        message: expect.stringContaining(`${encoder} lacks the metadata key 'n_mels'`),
+      });
     });
 
     it('should, loaded anyway, end only the child process (exit status 255), with sherpa-onnx naming the key', async () => {
@@ -309,7 +397,9 @@ describe('sherpa-onnx runtime pitfalls, met where the engine meets them', () => 
       job.config.modelConfig.whisper!.encoder = encoder;
       const error = await failureOf(runSherpaProcess(job, { timeoutMs: 60_000 }));
       expect(error).toMatchObject({ code: 'engine_unavailable' });
-      expect(error.message).toMatch(/^sherpa-onnx exited with code 255 while loading model sherpa-onnx-whisper-tiny: .*'n_mels' does not exist in the metadata/);
+      expect(error.message).toMatch(
+        /^sherpa-onnx exited with code 255 while loading model sherpa-onnx-whisper-tiny: .*'n_mels' does not exist in the metadata/,
+      );
     });
   });
 });
@@ -343,16 +433,18 @@ describe('sherpa-onnx engine: isolation, cancellation, memory', () => {
     const speech = Array.from({ length: 10 }, (_, i) => ({ start: i * 30, end: i * 30 + 27 }));
     let abortedAt = 0;
     let pids: number[] = [];
-    const running = whisper.recognize(request(LONG, 332.8, speech, {
-      language: 'en',
-      onProgress: (fraction) => {
-        if (abortedAt > 0 || fraction >= 1) return;
-        pids = recognitionChildren();
-        abortedAt = performance.now();
-        controller.abort(new Error('cancelled by the user'));
-      },
-      signal: controller.signal,
-    }));
+    const running = whisper.recognize(
+      request(LONG, 332.8, speech, {
+        language: 'en',
+        onProgress: (fraction) => {
+          if (abortedAt > 0 || fraction >= 1) return;
+          pids = recognitionChildren();
+          abortedAt = performance.now();
+          controller.abort(new Error('cancelled by the user'));
+        },
+        signal: controller.signal,
+      }),
+    );
     await expect(running).rejects.toThrow('cancelled by the user');
     expect(abortedAt).toBeGreaterThan(0);
     expect(performance.now() - abortedAt).toBeLessThan(500);
@@ -381,7 +473,9 @@ describe('sherpa-onnx engine: isolation, cancellation, memory', () => {
     }
     const seconds = (performance.now() - began) / 1000;
     const peaks = [...peak.values()];
-    console.log(`two concurrent recognitions of 112 s each: ${seconds.toFixed(2)} s wall; peak RSS per child ${peaks.map((bytes) => `${(bytes / 1e6).toFixed(0)} MB`).join(', ')}`);
+    console.log(
+      `two concurrent recognitions of 112 s each: ${seconds.toFixed(2)} s wall; peak RSS per child ${peaks.map((bytes) => `${(bytes / 1e6).toFixed(0)} MB`).join(', ')}`,
+    );
     expect(peaks).toHaveLength(2);
     for (const bytes of peaks) {
       expect(bytes).toBeGreaterThan(20e6); // a node process with ONNX Runtime loaded

@@ -23,14 +23,22 @@ const VAD_MODEL = path.join(import.meta.dirname, '../../../../../../../node_modu
 const JFK: RecognitionRequest = {
   wavPath: audioPath('jfk.wav'),
   durationSeconds: 11,
-  speech: [{ start: 0.286, end: 2.284 }, { start: 3.262, end: 4.428 }, { start: 5.374, end: 7.692 }, { start: 8.158, end: 10.976 }],
+  speech: [
+    { start: 0.286, end: 2.284 },
+    { start: 3.262, end: 4.428 },
+    { start: 5.374, end: 7.692 },
+    { start: 8.158, end: 10.976 },
+  ],
   language: null,
   prompt: null,
   hotwords: [],
 };
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -67,7 +75,9 @@ describe('pickSherpaModel', () => {
   });
 
   it('should refuse multilingual without a language when no installed model identifies languages', () => {
-    expect(() => pickSherpaModel([MOONSHINE, PARAKEET], null, null, true)).toThrow(expect.objectContaining({ code: 'invalid_input', param: 'multilingual' }));
+    expect(() => pickSherpaModel([MOONSHINE, PARAKEET], null, null, true)).toThrow(
+      expect.objectContaining({ code: 'invalid_input', param: 'multilingual' }),
+    );
   });
 });
 
@@ -97,7 +107,9 @@ describe('createSherpaOnnxEngine', () => {
 
   it('should identify languages only when an installed model does (multilingual Whisper, SenseVoice)', () => {
     expect(createSherpaOnnxEngine({ modelsDir, models: [MOONSHINE] }).identifiesLanguages).toBe(false);
-    expect(createSherpaOnnxEngine({ modelsDir, models: [PARAKEET, model('sherpa-onnx-nemo-parakeet-tdt-0.6b-v3-int8')] }).identifiesLanguages).toBe(false);
+    expect(
+      createSherpaOnnxEngine({ modelsDir, models: [PARAKEET, model('sherpa-onnx-nemo-parakeet-tdt-0.6b-v3-int8')] }).identifiesLanguages,
+    ).toBe(false);
     expect(createSherpaOnnxEngine({ modelsDir, models: [model('sherpa-onnx-whisper-tiny.en')] }).identifiesLanguages).toBe(false);
     expect(createSherpaOnnxEngine({ modelsDir, models: [PARAKEET, SENSE_VOICE] }).identifiesLanguages).toBe(true);
     expect(createSherpaOnnxEngine({ modelsDir, models: [MOONSHINE, WHISPER_TINY] }).identifiesLanguages).toBe(true);
@@ -141,7 +153,9 @@ describe('createSherpaOnnxEngine', () => {
     const error = await rejection(engine.recognize({ ...JFK, onProgress: (fraction) => progress.push(fraction) }));
     expect(error.code).toBe('engine_unavailable');
     // sherpa-onnx aborts on the placeholder (uncaught Ort::Exception); only the child process dies.
-    expect(error.message).toMatch(/^sherpa-onnx was killed by SIGABRT while loading model sherpa-onnx-whisper-tiny: .*Protobuf parsing failed/);
+    expect(error.message).toMatch(
+      /^sherpa-onnx was killed by SIGABRT while loading model sherpa-onnx-whisper-tiny: .*Protobuf parsing failed/,
+    );
     expect(progress).toEqual([]);
   });
 
@@ -171,7 +185,9 @@ describe('probeSherpaModel', () => {
     const error = await rejection(probeSherpaModel(modelsDir, WHISPER_BASE.name));
     expect(error.code).toBe('engine_unavailable');
     const encoder = path.join(directory, 'base-encoder.int8.onnx');
-    expect(error.message).toContain(`sherpa-onnx model sherpa-onnx-whisper-base is broken: ${encoder} lacks the metadata keys 'n_mels', 'n_text_layer',`);
+    expect(error.message).toContain(
+      `sherpa-onnx model sherpa-onnx-whisper-base is broken: ${encoder} lacks the metadata keys 'n_mels', 'n_text_layer',`,
+    );
     expect(error.message).toMatch(/reinstall it with `npm run models -- download sherpa-onnx-whisper-base`$/);
   });
 

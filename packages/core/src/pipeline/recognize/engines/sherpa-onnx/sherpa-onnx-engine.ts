@@ -60,14 +60,25 @@ function covers(model: CatalogModel, languages: readonly string[]): boolean {
  * @throws AppError `invalid_input` (param `language`) when no model recognises `language`, (param
  *   `multilingual`) when `multilingual` needs a language-identifying model and none is installed.
  */
-export function pickSherpaModel(models: readonly CatalogModel[], language: string | null, efficiency: Efficiency | null, multilingual = false): CatalogModel {
+export function pickSherpaModel(
+  models: readonly CatalogModel[],
+  language: string | null,
+  efficiency: Efficiency | null,
+  multilingual = false,
+): CatalogModel {
   const perUtterance = multilingual && language === null;
   const pool = perUtterance ? models.filter((model) => model.detectsLanguage) : models;
   if (pool.length === 0) {
-    throw new AppError('invalid_input', 'multilingual true needs a sherpa-onnx model that identifies languages (multilingual Whisper or SenseVoice), and none is installed', { param: 'multilingual' });
+    throw new AppError(
+      'invalid_input',
+      'multilingual true needs a sherpa-onnx model that identifies languages (multilingual Whisper or SenseVoice), and none is installed',
+      { param: 'multilingual' },
+    );
   }
   const fallback = pool[0];
-  const candidates = pool.filter((model) => (language === null ? covers(model, fallback?.languages ?? []) : model.languages.includes(language)));
+  const candidates = pool.filter((model) =>
+    language === null ? covers(model, fallback?.languages ?? []) : model.languages.includes(language),
+  );
   if (candidates.length === 0) {
     throw new AppError('invalid_input', `The installed sherpa-onnx models do not recognise ${language}`, { param: 'language' });
   }
@@ -79,11 +90,17 @@ export function pickSherpaModel(models: readonly CatalogModel[], language: strin
 
 /** Merged utterances, none longer than MAX_UTTERANCE_SECONDS (longer ones cut into equal pieces). */
 function planSherpaUtterances(request: RecognitionRequest, plan?: PlanUtterancesOptions): VadInterval[] {
-  const merged = planUtterances(request.speech, request.durationSeconds, { ...plan, maxUtteranceSeconds: Math.min(plan?.maxUtteranceSeconds ?? 30, MAX_UTTERANCE_SECONDS) });
+  const merged = planUtterances(request.speech, request.durationSeconds, {
+    ...plan,
+    maxUtteranceSeconds: Math.min(plan?.maxUtteranceSeconds ?? 30, MAX_UTTERANCE_SECONDS),
+  });
   return merged.flatMap((utterance) => {
     const pieces = Math.ceil((utterance.end - utterance.start) / MAX_UTTERANCE_SECONDS);
     const length = (utterance.end - utterance.start) / pieces;
-    return Array.from({ length: pieces }, (_, i) => ({ start: utterance.start + i * length, end: i === pieces - 1 ? utterance.end : utterance.start + (i + 1) * length }));
+    return Array.from({ length: pieces }, (_, i) => ({
+      start: utterance.start + i * length,
+      end: i === pieces - 1 ? utterance.end : utterance.start + (i + 1) * length,
+    }));
   });
 }
 
@@ -114,10 +131,14 @@ export function translatingModels(models: readonly CatalogModel[]): CatalogModel
   return models.filter((model) => model.family === 'whisper' && model.detectsLanguage);
 }
 
-async function recognizeWithSherpa(options: ReturnType<typeof withDefaults>, request: SherpaRecognitionRequest): Promise<RecognizedSegment[]> {
+async function recognizeWithSherpa(
+  options: ReturnType<typeof withDefaults>,
+  request: SherpaRecognitionRequest,
+): Promise<RecognizedSegment[]> {
   const translate = request.task === 'translate';
   const pool = translate ? translatingModels(options.models) : options.models;
-  if (pool.length === 0) throw new AppError('invalid_input', 'Translation needs a multilingual Whisper model, and none is installed', { param: 'task' });
+  if (pool.length === 0)
+    throw new AppError('invalid_input', 'Translation needs a multilingual Whisper model, and none is installed', { param: 'task' });
   const model = pickSherpaModel(pool, translate ? null : request.language, request.efficiency ?? null, request.multilingual ?? false);
   request.signal?.throwIfAborted();
   const utterances = planSherpaUtterances(request, options.plan);
@@ -131,7 +152,14 @@ async function recognizeWithSherpa(options: ReturnType<typeof withDefaults>, req
     const hotwords = await prepareHotwords(model, directory, request.hotwords, scratch, options.hotwordsScore);
     const total = utterances.reduce((sum, u) => sum + u.end - u.start, 0);
     const job = planSherpaJob(request, {
-      model, directory, layout, utterances, maxThreads: options.maxThreads, detectSeconds: options.detectSeconds, hotwords, tokenTimestamps: true,
+      model,
+      directory,
+      layout,
+      utterances,
+      maxThreads: options.maxThreads,
+      detectSeconds: options.detectSeconds,
+      hotwords,
+      tokenTimestamps: true,
     });
     let done = 0;
     let reported = 0;
@@ -146,7 +174,7 @@ async function recognizeWithSherpa(options: ReturnType<typeof withDefaults>, req
     });
     // Identified once: every segment gets it; else (null) each segment its utterance's `lang`.
     // Translated text is English whatever was spoken.
-    const language = translate ? 'en' : request.language ?? normalizeSherpaLanguage(output.identifiedLanguage ?? '');
+    const language = translate ? 'en' : (request.language ?? normalizeSherpaLanguage(output.identifiedLanguage ?? ''));
     return shapeSherpaResults(output.results, request.speech, language);
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -154,9 +182,14 @@ async function recognizeWithSherpa(options: ReturnType<typeof withDefaults>, req
 }
 
 /** Whether the model a request picks is a transducer, the only family sherpa-onnx biases with hotwords. */
-function usesHotwordsNatively(models: readonly CatalogModel[], request: Pick<RecognitionRequest, 'language' | 'efficiency' | 'multilingual'>): boolean {
+function usesHotwordsNatively(
+  models: readonly CatalogModel[],
+  request: Pick<RecognitionRequest, 'language' | 'efficiency' | 'multilingual'>,
+): boolean {
   try {
-    return pickSherpaModel(models, request.language, request.efficiency ?? null, request.multilingual ?? false).family === 'nemo-transducer';
+    return (
+      pickSherpaModel(models, request.language, request.efficiency ?? null, request.multilingual ?? false).family === 'nemo-transducer'
+    );
   } catch {
     return false;
   }
@@ -207,19 +240,33 @@ export function createSherpaOnnxEngine(options: SherpaOnnxEngineOptions): Recogn
  * @returns the model's catalog entry.
  * @throws AppError `engine_unavailable` naming the file or sherpa-onnx's reason and the fix command.
  */
-export async function probeSherpaModel(modelsDir: string, name: string, options: { maxThreads?: number; timeoutMs?: number } = {}): Promise<CatalogModel> {
+export async function probeSherpaModel(
+  modelsDir: string,
+  name: string,
+  options: { maxThreads?: number; timeoutMs?: number } = {},
+): Promise<CatalogModel> {
   const { model, directory } = await assertModelReady(modelsDir, name);
   await assertSherpaModelMetadata(model, directory);
   const config = buildSherpaConfig({ model, directory, efficiency: null, language: null, maxThreads: options.maxThreads ?? 1 });
   const job: SherpaJob = {
-    modelName: name, wavPath: '', dataOffset: 0, dataBytes: 0, sampleRate: 16000, utterances: [], config,
-    languageId: null, detectSeconds: 0, probeOnly: true,
+    modelName: name,
+    wavPath: '',
+    dataOffset: 0,
+    dataBytes: 0,
+    sampleRate: 16000,
+    utterances: [],
+    config,
+    languageId: null,
+    detectSeconds: 0,
+    probeOnly: true,
   };
   try {
     await runSherpaProcess(job, { timeoutMs: options.timeoutMs ?? 120_000 });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    throw new AppError('engine_unavailable', `${error.message}; reinstall it with \`npm run models -- download ${name}\``, { cause: error });
+    throw new AppError('engine_unavailable', `${error.message}; reinstall it with \`npm run models -- download ${name}\``, {
+      cause: error,
+    });
   }
   return model;
 }
