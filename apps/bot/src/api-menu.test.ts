@@ -79,19 +79,29 @@ describe('the API menu (spec 5.2, 5.3)', () => {
   it('should keep the old key working during a configured grace period of at most 5 minutes', async () => {
     const { startFakeBotApi } = await import('./test-support/fake-bot-api.ts');
     const fake = await startFakeBotApi();
-    const bot = await startBot(t.service.service.ctx, { token: fake.token, apiRoot: fake.apiRoot, publicApiBaseUrl: 'https://example.test/v1/replicate', keyGraceSeconds: 120 });
+    const bot = await startBot(t.service.service.ctx, {
+      token: fake.token,
+      apiRoot: fake.apiRoot,
+      publicApiBaseUrl: 'https://example.test/v1/replicate',
+      keyGraceSeconds: 120,
+    });
     try {
       const first = await getToken(fake, 6004);
       const second = await getToken(fake, 6004);
       expect(second.text).toContain('Your previous key stops working in 2 minutes:');
       expect((await account(t, first.key)).status).toBe(200);
-      const [old] = await t.service.service.ctx.database.db.select().from(apiKeys).where(eq(apiKeys.prefix, first.key.slice(0, 10)));
+      const [old] = await t.service.service.ctx.database.db
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.prefix, first.key.slice(0, 10)));
       expect(old!.revokedAt!.getTime() - Date.now()).toBeGreaterThan(100_000);
       expect(old!.revokedAt!.getTime() - Date.now()).toBeLessThanOrEqual(120_000);
     } finally {
       await bot.stop();
       await fake.close();
     }
-    await expect(startBot(t.service.service.ctx, { token: fake.token, apiRoot: fake.apiRoot, publicApiBaseUrl: 'x', keyGraceSeconds: 301 })).rejects.toThrow(/0\.\.300 seconds/);
+    await expect(
+      startBot(t.service.service.ctx, { token: fake.token, apiRoot: fake.apiRoot, publicApiBaseUrl: 'x', keyGraceSeconds: 301 }),
+    ).rejects.toThrow(/0\.\.300 seconds/);
   });
 });

@@ -28,11 +28,20 @@ describe('the message catalogs', () => {
     expect(english!.size).toBeGreaterThan(100);
     for (const [index, keys] of others.entries()) {
       const locale = BOT_LOCALES[index + 1];
-      expect([...english!].filter((key) => !keys.has(key)), `missing in ${locale}.ftl`).toEqual([]);
-      expect([...keys].filter((key) => !english!.has(key)), `missing in en.ftl (present in ${locale}.ftl)`).toEqual([]);
+      expect(
+        [...english!].filter((key) => !keys.has(key)),
+        `missing in ${locale}.ftl`,
+      ).toEqual([]);
+      expect(
+        [...keys].filter((key) => !english!.has(key)),
+        `missing in en.ftl (present in ${locale}.ftl)`,
+      ).toEqual([]);
     }
     const used = await keysUsedInCode();
-    expect([...used].filter((key) => !english!.has(key)), 'used in code, missing in the catalogs').toEqual([]);
+    expect(
+      [...used].filter((key) => !english!.has(key)),
+      'used in code, missing in the catalogs',
+    ).toEqual([]);
   });
 
   it('should format variables and plural forms in both languages, without isolation marks', () => {

@@ -39,7 +39,8 @@ export async function sendChatText(
   text: ChatText,
   options: { replyTo?: number; keyboard?: InlineKeyboardMarkup } = {},
 ): Promise<number> {
-  const reply = options.replyTo === undefined ? {} : { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } };
+  const reply =
+    options.replyTo === undefined ? {} : { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } };
   if (text.kind === 'document') {
     if (text.preview) await api.sendMessage(chatId, text.preview, { ...reply, link_preview_options: { is_disabled: true } });
     const content = typeof text.content === 'string' ? Buffer.from(text.content, 'utf8') : text.content;

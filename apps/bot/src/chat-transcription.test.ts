@@ -13,13 +13,17 @@ const CLIP = 'librispeech-test-clean/1089-134686-0001';
 
 /** The status message the bot sent in answer to message `replyTo`. */
 async function statusMessageFor(fake: FakeBotApi, replyTo: number): Promise<number> {
-  const call = await fake.waitForCall((c) => c.method === 'sendMessage' && (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === replyTo);
+  const call = await fake.waitForCall(
+    (c) => c.method === 'sendMessage' && (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === replyTo,
+  );
   return (call.result as { message_id: number }).message_id;
 }
 
 /** The last text the status message `id` shows once `done` matches it. */
 async function finalStatus(fake: FakeBotApi, id: number, done: RegExp): Promise<string> {
-  const call = await fake.waitForCall((c) => c.method === 'editMessageText' && c.payload.message_id === id && done.test(String(c.payload.text)));
+  const call = await fake.waitForCall(
+    (c) => c.method === 'editMessageText' && c.payload.message_id === id && done.test(String(c.payload.text)),
+  );
   return String(call.payload.text);
 }
 
@@ -48,10 +52,14 @@ describe('transcription in chat against the Bot API protocol', () => {
     const statusId = await statusMessageFor(t.fake, update.message.message_id);
     expect(t.fake.messages.get(statusId)).toBeDefined();
     await finalStatus(t.fake, statusId, /✅ Done/);
-    const edits = t.fake.calls.filter((c) => c.method === 'editMessageText' && c.payload.message_id === statusId).map((c) => String(c.payload.text));
+    const edits = t.fake.calls
+      .filter((c) => c.method === 'editMessageText' && c.payload.message_id === statusId)
+      .map((c) => String(c.payload.text));
     expect(edits[0]).toMatch(/✅ File received/);
     expect(edits.at(-1)).toMatch(/✅ Audio decoded \(\d+\.\d s\)\n✅ Speech found .*\n✅ Speech recognised\n✅ Done/);
-    const transcript = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.reply_parameters !== undefined && !String(c.payload.text).includes('Getting the file'));
+    const transcript = await t.fake.waitForCall(
+      (c) => c.method === 'sendMessage' && c.payload.reply_parameters !== undefined && !String(c.payload.text).includes('Getting the file'),
+    );
     const reference = await readFile(join(AUDIO_DIR, `${CLIP}.txt`), 'utf8');
     expect(wordErrorRate(normalizeForWer(reference), normalizeForWer(String(transcript.payload.text))).wer).toBeLessThan(0.6);
     // No language model: no post-processing buttons, only the file formats and the speakers re-run.
@@ -76,7 +84,12 @@ describe('transcription in chat against the Bot API protocol', () => {
 
   it('should send .srt subtitles as a document when the person chose srt', async () => {
     const user = testUser(5002);
-    await saveBotUserSettings(t.service.service.ctx.database.db, String(user.id), { language: null, outputFormat: 'srt', postProcess: [], speakers: null });
+    await saveBotUserSettings(t.service.service.ctx.database.db, String(user.id), {
+      language: null,
+      outputFormat: 'srt',
+      postProcess: [],
+      speakers: null,
+    });
     t.fake.pushUpdate(voiceUpdate(user, 'voice-1'));
     const document = await t.fake.waitForCall((c) => c.method === 'sendDocument' && Number(c.payload.chat_id) === user.id);
     const file = Object.values(document.files)[0]!;
@@ -86,7 +99,9 @@ describe('transcription in chat against the Bot API protocol', () => {
 
   it('should refuse other files in plain words', async () => {
     const user = testUser(5003);
-    const update = messageUpdate(user, { document: { file_id: 'pdf', file_unique_id: 'pdf', mime_type: 'application/pdf', file_name: 'notes.pdf' } });
+    const update = messageUpdate(user, {
+      document: { file_id: 'pdf', file_unique_id: 'pdf', mime_type: 'application/pdf', file_name: 'notes.pdf' },
+    });
     t.fake.pushUpdate(update);
     const reply = await t.fake.waitForCall((c) => repliesTo(t.fake, update.message.message_id).includes(c));
     expect(reply.payload.text).toBe("I can't transcribe this kind of file. Send a voice message, a video note, or an audio or video file.");
@@ -97,7 +112,9 @@ describe('transcription in chat against the Bot API protocol', () => {
     const update = voiceUpdate(user, 'huge', 400 * 1024 * 1024);
     t.fake.pushUpdate(update);
     const reply = await t.fake.waitForCall((c) => repliesTo(t.fake, update.message.message_id).includes(c));
-    expect(reply.payload.text).toBe('This file is too large: I can take files up to 300 MiB. Send a shorter or more compressed recording, or upload it in the web portal (/portal).');
+    expect(reply.payload.text).toBe(
+      'This file is too large: I can take files up to 300 MiB. Send a shorter or more compressed recording, or upload it in the web portal (/portal).',
+    );
     expect(t.fake.calls.some((c) => c.method === 'getFile' && c.payload.file_id === 'huge')).toBe(false);
   });
 
@@ -121,10 +138,14 @@ describe('transcription in chat against the Bot API protocol', () => {
     const junk = join(t.workDir, 'junk.ogg');
     await writeFile(junk, Buffer.alloc(4096, 7));
     t.fake.addFile('junk', { path: junk });
-    const update = messageUpdate(testUser(5007), { document: { file_id: 'junk', file_unique_id: 'junk', mime_type: 'audio/ogg', file_name: 'talk.ogg' } });
+    const update = messageUpdate(testUser(5007), {
+      document: { file_id: 'junk', file_unique_id: 'junk', mime_type: 'audio/ogg', file_name: 'talk.ogg' },
+    });
     t.fake.pushUpdate(update);
     const statusId = await statusMessageFor(t.fake, update.message.message_id);
-    expect(await finalStatus(t.fake, statusId, /read this file/)).toBe("I couldn't read this file: it isn't audio or video I know, or it is damaged.");
+    expect(await finalStatus(t.fake, statusId, /read this file/)).toBe(
+      "I couldn't read this file: it isn't audio or video I know, or it is damaged.",
+    );
   });
 
   it('should say when nothing was recognised', async () => {
@@ -156,7 +177,10 @@ describe('transcription in chat against the Bot API protocol', () => {
     const fake = await startFakeBotApi();
     fake.addFile('slow', { path: voice, delayMs: 3000 });
     const bot = await startBot(t.service.service.ctx, {
-      token: fake.token, apiRoot: fake.apiRoot, publicApiBaseUrl: t.service.replicateBase, keyGraceSeconds: 0,
+      token: fake.token,
+      apiRoot: fake.apiRoot,
+      publicApiBaseUrl: t.service.replicateBase,
+      keyGraceSeconds: 0,
     });
     try {
       const first = voiceUpdate(testUser(5010), 'slow');

@@ -52,7 +52,9 @@ export function resultTitle(type: PostProcessType, targetLanguage: string | null
 export function formatResult(type: PostProcessType, result: unknown, t: Translate): string {
   if (type === 'speaker_names') {
     if (result === null || typeof result !== 'object' || Object.keys(result).length === 0) return t('no-speaker-names');
-    return Object.entries(result as Record<string, unknown>).map(([label, name]) => `${label} → ${String(name)}`).join('\n');
+    return Object.entries(result as Record<string, unknown>)
+      .map(([label, name]) => `${label} → ${String(name)}`)
+      .join('\n');
   }
   if (typeof result === 'string') return result.trim() === '' ? t('result-empty') : result;
   return JSON.stringify(result, null, 2);

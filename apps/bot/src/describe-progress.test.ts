@@ -13,8 +13,12 @@ describe('describeProgress', () => {
 
   it('should show the place in the queue when it is known', () => {
     const waiting = { status: 'processing', startedAt: null, logs: '' };
-    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: waiting, ahead: 3 })).toMatch(/⏳ Waiting in the queue \(3 ahead\)…$/);
-    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: waiting, ahead: 0 })).toMatch(/⏳ Waiting in the queue \(next in line\)…$/);
+    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: waiting, ahead: 3 })).toMatch(
+      /⏳ Waiting in the queue \(3 ahead\)…$/,
+    );
+    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: waiting, ahead: 0 })).toMatch(
+      /⏳ Waiting in the queue \(next in line\)…$/,
+    );
   });
 
   it('should follow the log lines of the worker stage by stage', () => {
@@ -28,11 +32,15 @@ describe('describeProgress', () => {
       '✅ File received (1 KiB)\n✅ Audio decoded (11.0 s)\n✅ Speech found (8.9 s)\n⏳ Recognising speech… 40%',
     );
     const done = `${logs}\nx recognized 100%\nx succeeded`;
-    expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'succeeded', startedAt: started, logs: done } })).toMatch(/✅ Speech recognised$/);
+    expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'succeeded', startedAt: started, logs: done } })).toMatch(
+      /✅ Speech recognised$/,
+    );
   });
 
   it('should say when no speech was found', () => {
     const logs = 'x decoded 10.0 s of audio (wav)\nx VAD: no speech';
-    expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'processing', startedAt: started, logs } })).toMatch(/none found$/);
+    expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'processing', startedAt: started, logs } })).toMatch(
+      /none found$/,
+    );
   });
 });

@@ -20,7 +20,9 @@ const RECOGNIZED = /recognized (\d+)%/g;
  * prediction's log lines (pipeline/run-prediction.ts, pipeline/recognize/transcribe-recording.ts).
  */
 export function describeProgress(state: ProgressState): string {
-  const lines = [state.downloadedBytes === null ? '⏳ Getting the file from Telegram…' : `✅ File received (${formatSize(state.downloadedBytes)})`];
+  const lines = [
+    state.downloadedBytes === null ? '⏳ Getting the file from Telegram…' : `✅ File received (${formatSize(state.downloadedBytes)})`,
+  ];
   const row = state.prediction;
   if (row === null) return lines.join('\n');
   if (row.startedAt === null) return [...lines, `⏳ Waiting in the queue${describePlace(state.ahead ?? null)}…`].join('\n');

@@ -11,10 +11,21 @@ function message(extra: Record<string, unknown>): Message {
 
 describe('findMedia', () => {
   it('should take voice messages, audio, video notes and videos', () => {
-    expect(findMedia(message({ voice: { ...file, duration: 3 } }))).toEqual({ kind: 'voice', fileId: 'F', fileSize: 10, fileName: 'voice.ogg' });
-    expect(findMedia(message({ audio: { ...file, duration: 3, file_name: 'talk.mp3' } }))).toMatchObject({ kind: 'audio', fileName: 'talk.mp3' });
+    expect(findMedia(message({ voice: { ...file, duration: 3 } }))).toEqual({
+      kind: 'voice',
+      fileId: 'F',
+      fileSize: 10,
+      fileName: 'voice.ogg',
+    });
+    expect(findMedia(message({ audio: { ...file, duration: 3, file_name: 'talk.mp3' } }))).toMatchObject({
+      kind: 'audio',
+      fileName: 'talk.mp3',
+    });
     expect(findMedia(message({ video_note: { ...file, duration: 3, length: 240 } }))).toMatchObject({ kind: 'video_note' });
-    expect(findMedia(message({ video: { ...file, duration: 3, width: 1, height: 1 } }))).toMatchObject({ kind: 'video', fileName: 'video.mp4' });
+    expect(findMedia(message({ video: { ...file, duration: 3, width: 1, height: 1 } }))).toMatchObject({
+      kind: 'video',
+      fileName: 'video.mp4',
+    });
   });
 
   it('should take audio and video documents and refuse other files', () => {
@@ -29,15 +40,29 @@ describe('findMedia', () => {
     expect(findMedia(message({ ...forwarded, voice: { ...file, duration: 3 } }))).toMatchObject({ kind: 'voice', fileName: 'voice.ogg' });
     expect(findMedia(message({ ...forwarded, video_note: { ...file, duration: 3, length: 240 } }))).toMatchObject({ kind: 'video_note' });
     expect(findMedia(message({ ...forwarded, audio: { ...file, duration: 3 } }))).toMatchObject({ kind: 'audio' });
-    expect(findMedia(message({ document: { ...file, mime_type: 'application/mp4', file_name: 'memo.m4a' } }))).toMatchObject({ kind: 'document', fileName: 'memo.m4a' });
-    expect(findMedia(message({ document: { ...file, mime_type: 'video/x-matroska', file_name: 'call.mkv' } }))).toMatchObject({ kind: 'document' });
-    expect(findMedia(message({ document: { ...file, mime_type: 'application/x-matroska', file_name: 'call.mkv' } }))).toMatchObject({ kind: 'document' });
-    expect(findMedia(message({ document: { ...file, file_name: 'Запись.OPUS' } }))).toMatchObject({ kind: 'document', fileName: 'Запись.OPUS' });
+    expect(findMedia(message({ document: { ...file, mime_type: 'application/mp4', file_name: 'memo.m4a' } }))).toMatchObject({
+      kind: 'document',
+      fileName: 'memo.m4a',
+    });
+    expect(findMedia(message({ document: { ...file, mime_type: 'video/x-matroska', file_name: 'call.mkv' } }))).toMatchObject({
+      kind: 'document',
+    });
+    expect(findMedia(message({ document: { ...file, mime_type: 'application/x-matroska', file_name: 'call.mkv' } }))).toMatchObject({
+      kind: 'document',
+    });
+    expect(findMedia(message({ document: { ...file, file_name: 'Запись.OPUS' } }))).toMatchObject({
+      kind: 'document',
+      fileName: 'Запись.OPUS',
+    });
   });
 
   it('should never keep a path in the file name', () => {
-    expect(findMedia(message({ document: { ...file, mime_type: 'audio/ogg', file_name: '../../etc/passwd' } }))).toMatchObject({ fileName: 'passwd' });
-    expect(findMedia(message({ document: { ...file, mime_type: 'audio/ogg', file_name: '.hidden' } }))).toMatchObject({ fileName: 'file.hidden' });
+    expect(findMedia(message({ document: { ...file, mime_type: 'audio/ogg', file_name: '../../etc/passwd' } }))).toMatchObject({
+      fileName: 'passwd',
+    });
+    expect(findMedia(message({ document: { ...file, mime_type: 'audio/ogg', file_name: '.hidden' } }))).toMatchObject({
+      fileName: 'file.hidden',
+    });
   });
 
   it('should decide documents by MIME type, then by extension', () => {

@@ -12,8 +12,31 @@ export interface IncomingMedia {
 
 /** Extensions of audio and video files taken as documents when Telegram gives no useful MIME type. */
 const MEDIA_EXTENSIONS = new Set([
-  'mp3', 'm4a', 'ogg', 'oga', 'opus', 'wav', 'flac', 'aac', 'wma', 'amr', 'aiff', 'aif', 'weba',
-  'webm', 'mkv', 'mp4', 'm4v', 'mov', 'avi', '3gp', 'mpeg', 'mpg', 'ts', 'wmv', 'flv',
+  'mp3',
+  'm4a',
+  'ogg',
+  'oga',
+  'opus',
+  'wav',
+  'flac',
+  'aac',
+  'wma',
+  'amr',
+  'aiff',
+  'aif',
+  'weba',
+  'webm',
+  'mkv',
+  'mp4',
+  'm4v',
+  'mov',
+  'avi',
+  '3gp',
+  'mpeg',
+  'mpg',
+  'ts',
+  'wmv',
+  'flv',
 ]);
 
 /** Media types outside audio/* and video/* that phones and desktop apps give recordings (Ogg, MP4 audio, Matroska). */
@@ -47,17 +70,16 @@ export function isMediaDocument(mimeType: string, fileName: string): boolean {
   return fileName.includes('.') && MEDIA_EXTENSIONS.has(extension);
 }
 
-function media(
-  kind: IncomingMedia['kind'],
-  file: { file_id: string; file_size?: number },
-  fileName: string,
-): IncomingMedia {
+function media(kind: IncomingMedia['kind'], file: { file_id: string; file_size?: number }, fileName: string): IncomingMedia {
   return { kind, fileId: file.file_id, fileSize: file.file_size, fileName: safeName(fileName) };
 }
 
 /** Keeps only the last path part and safe characters, at most 100 characters. */
 function safeName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(/[^\p{L}\p{N}._ -]/gu, '_').slice(0, 100).trim();
+  const cleaned = base
+    .replace(/[^\p{L}\p{N}._ -]/gu, '_')
+    .slice(0, 100)
+    .trim();
   return cleaned === '' || cleaned.startsWith('.') ? `file${cleaned}` : cleaned;
 }

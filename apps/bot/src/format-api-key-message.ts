@@ -17,7 +17,13 @@ export function apiMenuText(graceSeconds: number, t: Translate): string {
  * was never shown, so replacing it is not worth a warning: telling a newcomer that "your previous
  * key" stops only confuses them.
  */
-export function formatApiKeyMessage(key: ReissuedApiKey, publicApiBaseUrl: string, graceSeconds: number, replacesShownKey: boolean, t: Translate): string {
+export function formatApiKeyMessage(
+  key: ReissuedApiKey,
+  publicApiBaseUrl: string,
+  graceSeconds: number,
+  replacesShownKey: boolean,
+  t: Translate,
+): string {
   const base = escapeHtml(publicApiBaseUrl.replace(/\/+$/, ''));
   const delay = formatDelay(graceSeconds, t);
   const lines = [

@@ -1,6 +1,10 @@
 import {
-  ensureOwnerApiKey, summarizeOwnerUsage, summarizeUsage, telegramOwner,
-  type NamespaceUsage, type UsageSummary,
+  ensureOwnerApiKey,
+  summarizeOwnerUsage,
+  summarizeUsage,
+  telegramOwner,
+  type NamespaceUsage,
+  type UsageSummary,
 } from '@transcribe/core';
 import type { BotDeps } from './bot-context.ts';
 import { textsFor, type TextReader, type Translate } from './bot-i18n.ts';
@@ -24,7 +28,8 @@ export async function describeUsage(deps: BotDeps, reader: TextReader): Promise<
 export function formatUsage(places: readonly NamespaceUsage[], charged: UsageSummary | null, t: Translate): string {
   if (places.length === 0 || charged === null) return t('usage-none');
   const lines = places.map((entry) =>
-    t('usage-place', { place: entry.namespace, count: entry.predictions, done: entry.succeeded, minutes: minutes(entry.audioSeconds) }));
+    t('usage-place', { place: entry.namespace, count: entry.predictions, done: entry.succeeded, minutes: minutes(entry.audioSeconds) }),
+  );
   const amount = charged.amount_charged > 0 ? t('usage-amount', { amount: String(charged.amount_charged) }) : '';
   const free = charged.free_repeats > 0 ? t('usage-free', { count: charged.free_repeats }) : '';
   lines.push(t('usage-charged', { days: charged.window_days, minutes: minutes(charged.audio_seconds_charged), amount, free }));

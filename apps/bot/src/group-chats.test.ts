@@ -32,9 +32,14 @@ function answers(fake: FakeBotApi, replyTo: number): RecordedCall[] {
 
 /** The transcript (not a status text) answering message `replyTo` in the group. */
 function transcriptFor(fake: FakeBotApi, replyTo: number) {
-  return fake.waitForCall((c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === GROUP.id
-    && (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === replyTo
-    && !/Getting the file|Waiting|File received/.test(String(c.payload.text)), 120_000);
+  return fake.waitForCall(
+    (c) =>
+      c.method === 'sendMessage' &&
+      Number(c.payload.chat_id) === GROUP.id &&
+      (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === replyTo &&
+      !/Getting the file|Waiting|File received/.test(String(c.payload.text)),
+    120_000,
+  );
 }
 
 /** Lets the bot take the updates pushed so far: a private /help is answered after them (updates run in order). */
@@ -69,8 +74,11 @@ describe('the bot in a group chat', () => {
     expect(t.fake.calls.filter((c) => Number(c.payload.chat_id) === GROUP.id)).toEqual([]);
 
     const mention = groupMessage(asker, {
-      text: `${MENTION} please`, entities: [{ type: 'mention', offset: 0, length: MENTION.length }],
-      reply_to_message: wanted.message as Message, is_topic_message: true, message_thread_id: 55,
+      text: `${MENTION} please`,
+      entities: [{ type: 'mention', offset: 0, length: MENTION.length }],
+      reply_to_message: wanted.message as Message,
+      is_topic_message: true,
+      message_thread_id: 55,
     });
     t.fake.pushUpdate(mention);
     const status = await t.fake.waitForCall((c) => c.method === 'sendMessage' && answers(t.fake, wanted.message.message_id).includes(c));
@@ -82,7 +90,11 @@ describe('the bot in a group chat', () => {
     const { db } = t.service.service.ctx.database;
     const [delivery] = await db.select().from(botDeliveries).where(eq(botDeliveries.messageId, wanted.message.message_id));
     expect(delivery).toMatchObject({ chatId: GROUP.id, userId: asker.id, threadId: 55 });
-    const [owner] = await db.select({ owner: apiKeys.owner }).from(predictions).innerJoin(apiKeys, eq(apiKeys.id, predictions.apiKeyId)).where(eq(predictions.id, delivery!.predictionId));
+    const [owner] = await db
+      .select({ owner: apiKeys.owner })
+      .from(predictions)
+      .innerJoin(apiKeys, eq(apiKeys.id, predictions.apiKeyId))
+      .where(eq(predictions.id, delivery!.predictionId));
     expect(owner?.owner).toBe(`telegram:${asker.id}`);
   }, 150_000);
 
@@ -102,7 +114,10 @@ describe('the bot in a group chat', () => {
       expect(reply.payload.text).toBe(privateOnlyReply(FAKE_BOT_USER.username));
       expect(reply.payload.reply_markup).toBeUndefined();
     }
-    const keys = await t.service.service.ctx.database.db.select().from(apiKeys).where(eq(apiKeys.owner, `telegram:${user.id}`));
+    const keys = await t.service.service.ctx.database.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.owner, `telegram:${user.id}`));
     expect(keys).toEqual([]);
   });
 
@@ -112,10 +127,14 @@ describe('the bot in a group chat', () => {
     t.fake.admins.add(admin.id);
     const refused = groupCommand(member, '/autotranscribe on');
     t.fake.pushUpdate(refused);
-    expect((await t.fake.waitForCall((c) => answers(t.fake, refused.message.message_id).includes(c))).payload.text).toBe('Only a group admin can change this.');
+    expect((await t.fake.waitForCall((c) => answers(t.fake, refused.message.message_id).includes(c))).payload.text).toBe(
+      'Only a group admin can change this.',
+    );
     const allowed = groupCommand(admin, '/autotranscribe on');
     t.fake.pushUpdate(allowed);
-    expect((await t.fake.waitForCall((c) => answers(t.fake, allowed.message.message_id).includes(c))).payload.text).toMatch(/^Done: I will transcribe every recording/);
+    expect((await t.fake.waitForCall((c) => answers(t.fake, allowed.message.message_id).includes(c))).payload.text).toMatch(
+      /^Done: I will transcribe every recording/,
+    );
     const voice = groupVoice(member, 'clip');
     t.fake.pushUpdate(voice);
     await transcriptFor(t.fake, voice.message.message_id);
@@ -139,8 +158,11 @@ describe('the bot in a group chat', () => {
   it('should greet a group it is added to with how to ask and what stays private', async () => {
     t.fake.pushUpdate({
       my_chat_member: {
-        chat: { id: -42, type: 'group', title: 'New' }, from: testUser(7107), date: Math.floor(Date.now() / 1000),
-        old_chat_member: { status: 'left', user: FAKE_BOT_USER }, new_chat_member: { status: 'member', user: FAKE_BOT_USER },
+        chat: { id: -42, type: 'group', title: 'New' },
+        from: testUser(7107),
+        date: Math.floor(Date.now() / 1000),
+        old_chat_member: { status: 'left', user: FAKE_BOT_USER },
+        new_chat_member: { status: 'member', user: FAKE_BOT_USER },
       },
     } as never);
     const greeting = await t.fake.waitForCall((c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === -42);

@@ -37,7 +37,8 @@ export function handleCancel(deps: BotDeps): Composer<BotContext> {
     const mine = await listPendingBotDeliveries(deps.service.database.db, { userId: ctx.from.id, unfinished: true });
     const canceled = deps.downloads.cancel(ctx.from.id).map((name) => `• ${name} (was being fetched from Telegram)`);
     for (const delivery of mine) {
-      if (await cancelDelivery(deps, delivery)) canceled.push(`• ${delivery.fileName} (${delivery.startedAt ? 'was being transcribed' : 'was waiting in the queue'})`);
+      if (await cancelDelivery(deps, delivery))
+        canceled.push(`• ${delivery.fileName} (${delivery.startedAt ? 'was being transcribed' : 'was waiting in the queue'})`);
     }
     if (canceled.length === 0) return void (await ctx.reply(NOTHING_TO_CANCEL_REPLY));
     const count = canceled.length === 1 ? '1 recording' : `${canceled.length} recordings`;

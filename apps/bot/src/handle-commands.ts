@@ -40,7 +40,9 @@ export function handleCommands(deps: BotDeps, apiMenu: Menu<BotContext>): Compos
   const composer = new Composer<BotContext>();
   composer.use(handleLanguage(deps));
   composer.command(['start', 'help'], (ctx) => ctx.reply(helpText(deps, textsFor(deps, ctx.from))));
-  composer.command('api', (ctx) => ctx.reply(apiMenuText(deps.settings.keyGraceSeconds, textsFor(deps, ctx.from)), { reply_markup: apiMenu }));
+  composer.command('api', (ctx) =>
+    ctx.reply(apiMenuText(deps.settings.keyGraceSeconds, textsFor(deps, ctx.from)), { reply_markup: apiMenu }),
+  );
   composer.command('settings', (ctx) => ctx.conversation.enter('settings'));
   composer.command('usage', async (ctx) => {
     if (!ctx.from) return;

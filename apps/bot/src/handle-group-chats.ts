@@ -13,7 +13,9 @@ export function privateOnlyReply(username: string): string {
 /** The greeting when the bot is added to a group. */
 export function groupGreeting(username: string): string {
   return [
-    'Hi! To have a voice message transcribed here, reply to it with a mention of me (@' + username + '), or mention me in the caption of a recording.',
+    'Hi! To have a voice message transcribed here, reply to it with a mention of me (@' +
+      username +
+      '), or mention me in the caption of a recording.',
     'A group admin can have me transcribe every recording with /autotranscribe on (and stop with /autotranscribe off).',
     'Each transcription is charged to the person who asked. API keys and settings are private-chat only.',
   ].join('\n');
@@ -36,16 +38,24 @@ export function handleGroupChats(deps: BotDeps): Composer<BotContext> {
     if (choice !== 'on' && choice !== 'off') {
       const all = await getGroupTranscribeAll(db, ctx.chat.id);
       const now = all ? 'I transcribe every recording in this group.' : 'I transcribe recordings only when mentioned or replied to.';
-      return void (await ctx.reply(`${now} A group admin can change it with /autotranscribe on or /autotranscribe off.`, replyHere(ctx.msg.message_id)));
+      return void (await ctx.reply(
+        `${now} A group admin can change it with /autotranscribe on or /autotranscribe off.`,
+        replyHere(ctx.msg.message_id),
+      ));
     }
     if (!(await isGroupAdmin(ctx))) {
       return void (await ctx.reply('Only a group admin can change this.', replyHere(ctx.msg.message_id)));
     }
     await setGroupTranscribeAll(db, ctx.chat.id, choice === 'on');
-    const done = choice === 'on' ? 'Done: I will transcribe every recording in this group.' : 'Done: I will transcribe recordings only when mentioned or replied to.';
+    const done =
+      choice === 'on'
+        ? 'Done: I will transcribe every recording in this group.'
+        : 'Done: I will transcribe recordings only when mentioned or replied to.';
     await ctx.reply(done, replyHere(ctx.msg.message_id));
   });
-  composer.chatType('private').command('autotranscribe', (ctx) => ctx.reply('This is a group setting: send it in a group I am a member of.'));
+  composer
+    .chatType('private')
+    .command('autotranscribe', (ctx) => ctx.reply('This is a group setting: send it in a group I am a member of.'));
   groups.on('my_chat_member', async (ctx) => {
     const { old_chat_member: before, new_chat_member: after } = ctx.myChatMember;
     const joined = ['left', 'kicked'].includes(before.status) && ['member', 'administrator'].includes(after.status);

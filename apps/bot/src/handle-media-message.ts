@@ -22,9 +22,12 @@ export function handleMediaMessages(deps: BotDeps): Composer<BotContext> {
     const request = await selectRecording(ctx.message, me, () => getGroupTranscribeAll(deps.service.database.db, ctx.chat.id));
     if (request.kind === 'none') return next();
     if (request.kind === 'ignore') return;
-    const threadId = ctx.message.is_topic_message ? ctx.message.message_thread_id ?? null : null;
+    const threadId = ctx.message.is_topic_message ? (ctx.message.message_thread_id ?? null) : null;
     const answer = (text: string, replyTo: number) =>
-      ctx.reply(text, { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true }, ...(threadId ? { message_thread_id: threadId } : {}) });
+      ctx.reply(text, {
+        reply_parameters: { message_id: replyTo, allow_sending_without_reply: true },
+        ...(threadId ? { message_thread_id: threadId } : {}),
+      });
     if (request.kind === 'hint') return void (await answer(GROUP_HINT_REPLY, ctx.message.message_id));
     const { found, message } = request;
     const reply = (error: AppError) => answer(replyForError(error, deps.settings), message.message_id);

@@ -1,6 +1,11 @@
 import { Composer } from 'grammy';
 import {
-  AppError, findOwnedPrediction, telegramOwner, TYPES_NEEDING_TARGET_LANGUAGE, type PostProcessType, type Transcript,
+  AppError,
+  findOwnedPrediction,
+  telegramOwner,
+  TYPES_NEEDING_TARGET_LANGUAGE,
+  type PostProcessType,
+  type Transcript,
 } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
 import { localeOf, textsFor } from './bot-i18n.ts';
@@ -113,9 +118,16 @@ export function handleResultButtons(deps: BotDeps): Composer<BotContext> {
     if (!code) return void (await ctx.reply(t('unknown-language'), { reply_parameters: { message_id: ctx.message.message_id } }));
     pickers.delete(key);
     chose(ctx.from.id, code);
-    const text = await startResult(deps, ctx, { predictionId: picker.predictionId, type: picker.type, targetLanguage: code }, picker.messageId);
+    const text = await startResult(
+      deps,
+      ctx,
+      { predictionId: picker.predictionId, type: picker.type, targetLanguage: code },
+      picker.messageId,
+    );
     if (text !== t('working-on-it')) return;
-    await ctx.api.editMessageReplyMarkup(ctx.chat.id, picker.messageId, { reply_markup: resultKeyboard(picker.predictionId, { t }) }).catch(() => undefined);
+    await ctx.api
+      .editMessageReplyMarkup(ctx.chat.id, picker.messageId, { reply_markup: resultKeyboard(picker.predictionId, { t }) })
+      .catch(() => undefined);
   });
   return composer;
 }
@@ -133,7 +145,15 @@ async function startResult(deps: BotDeps, ctx: BotContext, request: ResultReques
     const row = await findOwnedPrediction(deps.service.database.db, request.predictionId, { owner, namespace: 'bot' });
     const transcript = row.transcript as Transcript | null;
     if (row.status !== 'succeeded' || !transcript || isEmptyTranscript(transcript)) throw new AppError('not_found', 'no transcript');
-    const job = { chatId, replyTo, transcript, type: request.type, targetLanguage: request.targetLanguage, t, locale: localeOf(deps.locales, ctx.from) };
+    const job = {
+      chatId,
+      replyTo,
+      transcript,
+      type: request.type,
+      targetLanguage: request.targetLanguage,
+      t,
+      locale: localeOf(deps.locales, ctx.from),
+    };
     if (!deps.jobs.tryRun((signal) => deliverResult(deps, job, signal))) throw new AppError('service_busy', 'bot full');
     return t('working-on-it');
   } catch (error) {

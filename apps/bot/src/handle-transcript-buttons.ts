@@ -43,7 +43,11 @@ export function handleTranscriptButtons(deps: BotDeps): Composer<BotContext> {
 }
 
 /** The person's own transcribed prediction, or AppError `not_found`. */
-async function ownTranscript(deps: BotDeps, ctx: BotContext, predictionId: string): Promise<{ row: PredictionRow; transcript: Transcript }> {
+async function ownTranscript(
+  deps: BotDeps,
+  ctx: BotContext,
+  predictionId: string,
+): Promise<{ row: PredictionRow; transcript: Transcript }> {
   const owner = telegramOwner(ctx.from?.id ?? 0);
   const row = await findOwnedPrediction(deps.service.database.db, predictionId, { owner, namespace: 'bot' });
   const transcript = row.transcript as Transcript | null;
@@ -68,7 +72,12 @@ async function sendFile(deps: BotDeps, ctx: BotContext, action: Extract<ResultAc
 }
 
 /** Starts the re-run in the background; returns the short answer shown on the button press. */
-async function startRerun(deps: BotDeps, ctx: BotContext, action: Extract<ResultAction, { action: 'rerun' }>, t: Translate): Promise<string> {
+async function startRerun(
+  deps: BotDeps,
+  ctx: BotContext,
+  action: Extract<ResultAction, { action: 'rerun' }>,
+  t: Translate,
+): Promise<string> {
   const message = ctx.callbackQuery?.message;
   const chatId = ctx.chat?.id;
   const userId = ctx.from?.id;
@@ -82,7 +91,14 @@ async function startRerun(deps: BotDeps, ctx: BotContext, action: Extract<Result
       await ctx.reply(t('recording-gone'));
       return t('recording-gone').slice(0, 200);
     }
-    const job = { chatId, threadId: message.message_thread_id ?? null, userId, messageId: original.message_id, media, speakers: action.speakers };
+    const job = {
+      chatId,
+      threadId: message.message_thread_id ?? null,
+      userId,
+      messageId: original.message_id,
+      media,
+      speakers: action.speakers,
+    };
     if (!deps.jobs.tryRun((signal) => transcribeMedia(deps, job, signal))) throw new AppError('service_busy', 'bot stopping');
     return t('rerun-started', { count: action.speakers });
   } catch (error) {

@@ -7,7 +7,13 @@ import { logEvent, type EventLevel, type ServiceContext } from '@transcribe/core
  * @example
  * logBotFailure(ctx, 'warn', 'setMyCommands failed', error);
  */
-export function logBotFailure(ctx: Pick<ServiceContext, 'logger'>, level: EventLevel, what: string, error: unknown, fields: Record<string, unknown> = {}): void {
+export function logBotFailure(
+  ctx: Pick<ServiceContext, 'logger'>,
+  level: EventLevel,
+  what: string,
+  error: unknown,
+  fields: Record<string, unknown> = {},
+): void {
   const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
   const err = error instanceof Error ? { type: error.name, stack: error.stack } : { type: typeof error };
   logEvent(ctx, level, 'bot', `${what}: ${message}`, { ...fields, err });

@@ -20,7 +20,10 @@ function stopAndExit(bot: RunningBotAlone): void {
   bot.stop().then(
     () => process.exit(0),
     (error: Error) => {
-      logger.error({ component: 'bot', err: { type: error.name, message: error.message, stack: error.stack } }, `stop failed: ${error.message}`);
+      logger.error(
+        { component: 'bot', err: { type: error.name, message: error.message, stack: error.stack } },
+        `stop failed: ${error.message}`,
+      );
       process.exit(1);
     },
   );

@@ -3,9 +3,26 @@ import { languageFromTelegram, matchLanguage } from './match-language.ts';
 
 describe('matchLanguage', () => {
   it.each([
-    ['German', 'de'], ['deutsch', 'de'], ['de', 'de'], ['DE', 'de'], ['de-DE', 'de'], ['de_AT', 'de'], ['deu', 'de'], ['ger', 'de'],
-    ['Deutsh', 'de'], ['germn', 'de'], ['немецкий', 'de'], ['русский', 'ru'], ['Russian', 'ru'], ['portug', 'pt'],
-    ['español', 'es'], ['Englsh', 'en'], ['jv', 'jw'], ['ʻŌlelo Hawaiʻi', 'haw'], ['中文', 'zh'], ['украинский', 'uk'],
+    ['German', 'de'],
+    ['deutsch', 'de'],
+    ['de', 'de'],
+    ['DE', 'de'],
+    ['de-DE', 'de'],
+    ['de_AT', 'de'],
+    ['deu', 'de'],
+    ['ger', 'de'],
+    ['Deutsh', 'de'],
+    ['germn', 'de'],
+    ['немецкий', 'de'],
+    ['русский', 'ru'],
+    ['Russian', 'ru'],
+    ['portug', 'pt'],
+    ['español', 'es'],
+    ['Englsh', 'en'],
+    ['jv', 'jw'],
+    ['ʻŌlelo Hawaiʻi', 'haw'],
+    ['中文', 'zh'],
+    ['украинский', 'uk'],
   ])('should read %s as %s', (typed, code) => {
     expect(matchLanguage(typed)).toBe(code);
   });

@@ -16,7 +16,10 @@ function textOf(call: RecordedCall): string {
 
 /** Waits for a message to the user after call index `from` whose text matches. */
 function nextMessage(fake: FakeBotApi, text: RegExp, from: number, method = 'sendMessage'): Promise<RecordedCall> {
-  return fake.waitForCall((c) => fake.calls.indexOf(c) >= from && c.method === method && Number(c.payload.chat_id) === USER.id && text.test(textOf(c)), 90_000);
+  return fake.waitForCall(
+    (c) => fake.calls.indexOf(c) >= from && c.method === method && Number(c.payload.chat_id) === USER.id && text.test(textOf(c)),
+    90_000,
+  );
 }
 
 function buttonTexts(fake: FakeBotApi, messageId: number): string[] {
@@ -46,14 +49,39 @@ describe('post-processing buttons under a transcript (spec 2.4, 2.6.6)', () => {
   });
 
   it('should put buttons under the transcript and send the default types of the person', async () => {
-    await saveBotUserSettings(t.service.service.ctx.database.db, String(USER.id), { language: null, outputFormat: 'messages', postProcess: ['key_facts'], speakers: null });
+    await saveBotUserSettings(t.service.service.ctx.database.db, String(USER.id), {
+      language: null,
+      outputFormat: 'messages',
+      postProcess: ['key_facts'],
+      speakers: null,
+    });
     const update = voiceUpdate(USER, 'voice');
     t.fake.pushUpdate(update);
-    const transcript = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.reply_markup !== undefined && !String(c.payload.text).startsWith('⏳') && (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === update.message.message_id, 90_000);
+    const transcript = await t.fake.waitForCall(
+      (c) =>
+        c.method === 'sendMessage' &&
+        c.payload.reply_markup !== undefined &&
+        !String(c.payload.text).startsWith('⏳') &&
+        (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === update.message.message_id,
+      90_000,
+    );
     transcriptId = (transcript.result as { message_id: number }).message_id;
-    expect(buttonTexts(t.fake, transcriptId)).toEqual(['Summary', 'Action items', 'Key facts', 'Translation…', 'More…', '📄 .txt', '📄 .srt', '📄 .docx', '📄 .pdf', '👥 Speakers…']);
+    expect(buttonTexts(t.fake, transcriptId)).toEqual([
+      'Summary',
+      'Action items',
+      'Key facts',
+      'Translation…',
+      'More…',
+      '📄 .txt',
+      '📄 .srt',
+      '📄 .docx',
+      '📄 .pdf',
+      '👥 Speakers…',
+    ]);
     await nextMessage(t.fake, /^RESULT key_facts \(whole\)$/, 0);
-    expect(chat.requests.some((request) => request.user.toLowerCase().includes(textOf(transcript).split(' ')[0]!.toLowerCase()))).toBe(true);
+    expect(chat.requests.some((request) => request.user.toLowerCase().includes(textOf(transcript).split(' ')[0]!.toLowerCase()))).toBe(
+      true,
+    );
   });
 
   it('should run a type on the stored transcript without recognising again', async () => {
@@ -70,7 +98,12 @@ describe('post-processing buttons under a transcript (spec 2.4, 2.6.6)', () => {
 
   it('should show every type behind More…', async () => {
     pressButton(t.fake, USER, transcriptId, /^More…$/);
-    await t.fake.waitForCall((c) => c.method === 'editMessageReplyMarkup' && c.payload.message_id === transcriptId && JSON.stringify(c.payload).includes('Speaker names'));
+    await t.fake.waitForCall(
+      (c) =>
+        c.method === 'editMessageReplyMarkup' &&
+        c.payload.message_id === transcriptId &&
+        JSON.stringify(c.payload).includes('Speaker names'),
+    );
     expect(buttonTexts(t.fake, transcriptId)).toContain('Meeting minutes');
     expect(buttonTexts(t.fake, transcriptId)).not.toContain('More…');
   });
@@ -78,7 +111,9 @@ describe('post-processing buttons under a transcript (spec 2.4, 2.6.6)', () => {
   it('should ask for the target language, then translate and restore the buttons', async () => {
     const from = t.fake.calls.length;
     pressButton(t.fake, USER, transcriptId, /^Translation…$/);
-    await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= from && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('Afrikaans'));
+    await t.fake.waitForCall(
+      (c) => t.fake.calls.indexOf(c) >= from && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('Afrikaans'),
+    );
     for (let page = 0; page < 9 && !buttonTexts(t.fake, transcriptId).includes('German'); page += 1) {
       const at = t.fake.calls.length;
       pressButton(t.fake, USER, transcriptId, /^▶$/);
@@ -88,7 +123,9 @@ describe('post-processing buttons under a transcript (spec 2.4, 2.6.6)', () => {
     await nextMessage(t.fake, /^✅ Translation \(German\)$/, from, 'editMessageText');
     await nextMessage(t.fake, /^RESULT translation \(whole\)$/, from);
     expect(chat.requests.some((request) => request.system.includes('German'))).toBe(true);
-    await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= from && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('More…'));
+    await t.fake.waitForCall(
+      (c) => t.fake.calls.indexOf(c) >= from && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('More…'),
+    );
   });
 
   it('should say in plain words when the language model fails', async () => {
@@ -127,9 +164,14 @@ describe('post-processing buttons under a transcript (spec 2.4, 2.6.6)', () => {
     pressData(t.fake, USER, t.fake.messages.get(transcriptId)!, `pp:${apiPrediction.id}:0`);
     await nextMessage(t.fake, /^I can't find that transcript any more\. Send the recording again\.$/, at);
     // Charges of both follow the same ledger, under the person.
-    const [charge] = await db.select().from(usageLedger).where(and(eq(usageLedger.predictionId, botRows[0]!.id)));
+    const [charge] = await db
+      .select()
+      .from(usageLedger)
+      .where(and(eq(usageLedger.predictionId, botRows[0]!.id)));
     expect(charge?.userId).toBe(`telegram:${USER.id}`);
-    const account = (await (await fetch(`${t.service.replicateBase}/v1/account`, { headers: { authorization: `Bearer ${key}` } })).json()) as { usage: { predictions: number } };
+    const account = (await (
+      await fetch(`${t.service.replicateBase}/v1/account`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as { usage: { predictions: number } };
     expect(account.usage.predictions).toBeGreaterThanOrEqual(1);
     // /usage counts both places for the person.
     const asked = t.fake.calls.length;

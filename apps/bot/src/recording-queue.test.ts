@@ -16,7 +16,9 @@ const LONG = join(AUDIO_DIR, 'long_hifitts6097_concat_16k.wav');
 
 /** The status message the bot sent in answer to message `replyTo`. */
 async function statusMessageFor(fake: FakeBotApi, replyTo: number): Promise<number> {
-  const call = await fake.waitForCall((c) => c.method === 'sendMessage' && (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === replyTo);
+  const call = await fake.waitForCall(
+    (c) => c.method === 'sendMessage' && (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === replyTo,
+  );
   return (call.result as { message_id: number }).message_id;
 }
 
@@ -31,9 +33,13 @@ async function statusShows(fake: FakeBotApi, id: number, pattern: RegExp, timeou
 
 /** The transcript message answering the recording `replyTo` (not the status message). */
 function transcriptFor(fake: FakeBotApi, replyTo: number, timeoutMs = 120_000) {
-  return fake.waitForCall((c) => (c.method === 'sendMessage' || c.method === 'sendDocument')
-    && (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === replyTo
-    && !/Getting the file|Waiting|File received/.test(String(c.payload.text ?? '')), timeoutMs);
+  return fake.waitForCall(
+    (c) =>
+      (c.method === 'sendMessage' || c.method === 'sendDocument') &&
+      (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === replyTo &&
+      !/Getting the file|Waiting|File received/.test(String(c.payload.text ?? '')),
+    timeoutMs,
+  );
 }
 
 describe('recordings queued without workers (positions, fairness, cancel of queued recordings)', () => {
@@ -48,7 +54,7 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
     await t?.stop();
   });
 
-  it('should queue every recording, show its place, and put one person\'s many files after another\'s one', async () => {
+  it("should queue every recording, show its place, and put one person's many files after another's one", async () => {
     const many = testUser(6101);
     const sent = [voiceUpdate(many, 'clip'), voiceUpdate(many, 'clip'), voiceUpdate(many, 'clip')];
     const statuses: number[] = [];
@@ -81,10 +87,14 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
     expect(t.fake.messages.get(last.statusMessageId)?.reply_markup).toBeUndefined();
   });
 
-  it('should cancel all of a person\'s queued recordings with /cancel and say which', async () => {
+  it("should cancel all of a person's queued recordings with /cancel and say which", async () => {
     t.fake.pushUpdate(commandUpdate(testUser(6101), '/cancel'));
-    const reply = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === 6101 && /^Canceled/.test(String(c.payload.text)));
-    expect(reply.payload.text).toBe('Canceled 2 recordings:\n• voice.ogg (was waiting in the queue)\n• voice.ogg (was waiting in the queue)');
+    const reply = await t.fake.waitForCall(
+      (c) => c.method === 'sendMessage' && c.payload.chat_id === 6101 && /^Canceled/.test(String(c.payload.text)),
+    );
+    expect(reply.payload.text).toBe(
+      'Canceled 2 recordings:\n• voice.ogg (was waiting in the queue)\n• voice.ogg (was waiting in the queue)',
+    );
     t.fake.pushUpdate(commandUpdate(testUser(6101), '/cancel'));
     await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === 6101 && c.payload.text === NOTHING_TO_CANCEL_REPLY);
   });
@@ -96,7 +106,9 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
     t.fake.pushUpdate(update);
     const status = await statusMessageFor(t.fake, update.message.message_id);
     t.fake.pushUpdate(commandUpdate(user, '/cancel'));
-    const reply = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === 6103 && /^Canceled/.test(String(c.payload.text)));
+    const reply = await t.fake.waitForCall(
+      (c) => c.method === 'sendMessage' && c.payload.chat_id === 6103 && /^Canceled/.test(String(c.payload.text)),
+    );
     expect(reply.payload.text).toBe('Canceled 1 recording:\n• voice.ogg (was being fetched from Telegram)');
     expect(await statusShows(t.fake, status, /Canceled/)).toBe(CANCELED_REPLY);
     const deliveries = await t.service.service.ctx.database.db.select().from(botDeliveries);
@@ -113,7 +125,9 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
     await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === CANNOT_CANCEL_ANSWER);
     const mark = t.fake.calls.length;
     pressButton(t.fake, user, status, /Cancel/);
-    await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === 'Canceled.' && t.fake.calls.indexOf(c) >= mark);
+    await t.fake.waitForCall(
+      (c) => c.method === 'answerCallbackQuery' && c.payload.text === 'Canceled.' && t.fake.calls.indexOf(c) >= mark,
+    );
     expect(await statusShows(t.fake, status, /Canceled/)).toBe(CANCELED_REPLY);
     const deliveries = await t.service.service.ctx.database.db.select().from(botDeliveries);
     expect(deliveries.some((row) => row.userId === 6104)).toBe(false);
@@ -139,7 +153,9 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
     for (const update of burst) t.fake.pushUpdate(update);
     const statuses = await Promise.all(burst.map((update) => statusMessageFor(t.fake, update.message.message_id)));
     await Promise.all(burst.map((update) => transcriptFor(t.fake, update.message.message_id)));
-    const shown = t.fake.calls.filter((c) => c.method === 'editMessageText' && statuses.includes(Number(c.payload.message_id))).map((c) => String(c.payload.text));
+    const shown = t.fake.calls
+      .filter((c) => c.method === 'editMessageText' && statuses.includes(Number(c.payload.message_id)))
+      .map((c) => String(c.payload.text));
     expect(shown.some((text) => /Waiting in the queue \(\d+ ahead\)/.test(text))).toBe(true);
     expect(t.fake.calls.some((c) => /busy/.test(String(c.payload.text ?? '')))).toBe(false);
     for (const id of statuses) expect(t.fake.messages.get(id)?.text).toMatch(/✅ Done/);
@@ -152,7 +168,9 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
     const status = await statusMessageFor(t.fake, update.message.message_id);
     await statusShows(t.fake, status, /Decoding|Looking for speech|Recognising/);
     t.fake.pushUpdate(commandUpdate(user, '/cancel'));
-    const reply = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === 6202 && /^Canceled/.test(String(c.payload.text)));
+    const reply = await t.fake.waitForCall(
+      (c) => c.method === 'sendMessage' && c.payload.chat_id === 6202 && /^Canceled/.test(String(c.payload.text)),
+    );
     expect(reply.payload.text).toBe('Canceled 1 recording:\n• voice.ogg (was being transcribed)');
     await statusShows(t.fake, status, /Canceled/);
   }, 120_000);
@@ -182,7 +200,11 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
     await first.stop();
     // One finishes while no bot runs (finished but undelivered); the others still wait or run.
     for (let i = 0; i < 600; i++) {
-      const rows = await db.select({ status: predictions.status }).from(predictions).innerJoin(botDeliveries, eq(botDeliveries.predictionId, predictions.id)).where(eq(botDeliveries.userId, user.id));
+      const rows = await db
+        .select({ status: predictions.status })
+        .from(predictions)
+        .innerJoin(botDeliveries, eq(botDeliveries.predictionId, predictions.id))
+        .where(eq(botDeliveries.userId, user.id));
       if (rows.some((row) => row.status === 'succeeded')) {
         expect(rows.some((row) => row.status === 'processing')).toBe(true);
         break;
@@ -190,10 +212,17 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const [old] = await db.select().from(botDeliveries).where(eq(botDeliveries.userId, 6201)).limit(1);
-    await db.update(botDeliveries).set({ deliveredAt: new Date(Date.now() - 40 * 86_400_000) }).where(eq(botDeliveries.predictionId, old!.predictionId));
+    await db
+      .update(botDeliveries)
+      .set({ deliveredAt: new Date(Date.now() - 40 * 86_400_000) })
+      .where(eq(botDeliveries.predictionId, old!.predictionId));
     const before = t.fake.calls.length;
     t.bot = await startBot(t.service.service.ctx, {
-      token: t.fake.token, apiRoot: t.fake.apiRoot, publicApiBaseUrl: t.service.replicateBase, keyGraceSeconds: 0, progressPollMs: 200,
+      token: t.fake.token,
+      apiRoot: t.fake.apiRoot,
+      publicApiBaseUrl: t.service.replicateBase,
+      keyGraceSeconds: 0,
+      progressPollMs: 200,
     });
     const delivered = await Promise.all(queued.map((update) => transcriptFor(t.fake, update.message.message_id)));
     for (const call of delivered) expect(t.fake.calls.indexOf(call)).toBeGreaterThanOrEqual(before);

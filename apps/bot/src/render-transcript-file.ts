@@ -30,7 +30,12 @@ const SYSTEM_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
  * paragraph per line, for people who print, mark up or share it. `baseName` names the file
  * (`voice` → `voice.pdf`); the caption is in the reader's language (`t`).
  */
-export async function renderTranscriptFile(transcript: Transcript, format: TranscriptFileFormat, baseName: string, t: Translate): Promise<TranscriptFile> {
+export async function renderTranscriptFile(
+  transcript: Transcript,
+  format: TranscriptFileFormat,
+  baseName: string,
+  t: Translate,
+): Promise<TranscriptFile> {
   const timed = renderChatTranscript(transcript, format === 'srt' ? 'srt' : 'txt', baseName, t);
   const text = timed.kind === 'document' ? String(timed.content) : timed.parts.join('\n');
   if (format === 'txt' || format === 'srt') {

@@ -4,10 +4,24 @@ import { replyForError, replyForFailedPrediction, TELEGRAM_FILE_PARAM } from './
 
 const LIMITS = { maxFileBytes: 20 * 1024 * 1024 };
 const CODES: AppErrorCode[] = [
-  'invalid_input', 'unauthenticated', 'not_found', 'payload_too_large', 'unsupported_media_type', 'rate_limited',
-  'media_too_large', 'media_unreadable', 'media_no_audio', 'upstream_refused', 'upstream_unreachable',
-  'address_not_allowed', 'recognition_failed', 'engine_unavailable', 'cache_changed', 'service_busy',
-  'post_processing_failed', 'internal',
+  'invalid_input',
+  'unauthenticated',
+  'not_found',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'media_too_large',
+  'media_unreadable',
+  'media_no_audio',
+  'upstream_refused',
+  'upstream_unreachable',
+  'address_not_allowed',
+  'recognition_failed',
+  'engine_unavailable',
+  'cache_changed',
+  'service_busy',
+  'post_processing_failed',
+  'internal',
 ];
 
 describe('replyForError', () => {
@@ -23,7 +37,9 @@ describe('replyForError', () => {
     expect(replyForError(new AppError('media_too_large', 'x'), LIMITS)).toBe(
       'This file is too large: I can take files up to 20 MiB. Send a shorter or more compressed recording, or upload it in the web portal (/portal).',
     );
-    expect(replyForError(new AppError('upstream_unreachable', 'x', { param: TELEGRAM_FILE_PARAM }), LIMITS)).toMatch(/^Telegram did not answer/);
+    expect(replyForError(new AppError('upstream_unreachable', 'x', { param: TELEGRAM_FILE_PARAM }), LIMITS)).toMatch(
+      /^Telegram did not answer/,
+    );
   });
 
   it('should say plainly when Telegram’s 20 MB limit for bots is the reason, and offer the ways around it', () => {
@@ -41,6 +57,8 @@ describe('replyForError', () => {
     const internal = 'Something went wrong on my side. Try again; if it keeps happening, tell the operator.';
     expect(replyForError(new TypeError('boom at /srv/app.ts'), LIMITS)).toBe(internal);
     expect(replyForFailedPrediction({ error: 'x', errorCode: 'no_such_code' }, LIMITS)).toBe(internal);
-    expect(replyForFailedPrediction({ error: 'x', errorCode: 'media_no_audio' }, LIMITS)).toBe('This file has no sound, so there is nothing to transcribe.');
+    expect(replyForFailedPrediction({ error: 'x', errorCode: 'media_no_audio' }, LIMITS)).toBe(
+      'This file has no sound, so there is nothing to transcribe.',
+    );
   });
 });

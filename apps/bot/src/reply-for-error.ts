@@ -48,8 +48,7 @@ const REPLY_BY_CODE: Record<AppErrorCode, ReplyMaker> = {
   link_not_valid: () => "That link doesn't work any more. Send the recording again.",
   payload_too_large: tooLarge,
   media_too_large: tooLarge,
-  unsupported_media_type: () =>
-    "I can't transcribe this kind of file. Send a voice message, a video note, or an audio or video file.",
+  unsupported_media_type: () => "I can't transcribe this kind of file. Send a voice message, a video note, or an audio or video file.",
   rate_limited: () => 'Too many requests at once. Wait a minute and try again.',
   media_unreadable: () => "I couldn't read this file: it isn't audio or video I know, or it is damaged.",
   media_no_audio: () => 'This file has no sound, so there is nothing to transcribe.',
@@ -70,8 +69,7 @@ export const NO_SPEECH_REPLY =
   "I couldn't hear any speech in this recording, so there is no transcript. If someone does speak, check the language in /settings.";
 
 /** Reply when a transcription runs longer than the bot waits. */
-export const STILL_RUNNING_REPLY =
-  'This recording is taking longer than expected. Try again later, or send a shorter recording.';
+export const STILL_RUNNING_REPLY = 'This recording is taking longer than expected. Try again later, or send a shorter recording.';
 
 /** Reply when the bot stops (restart, shutdown) while it works on something. */
 export const STOPPED_REPLY = 'I was restarted while working on this. Please send it again.';
@@ -80,7 +78,8 @@ export const STOPPED_REPLY = 'I was restarted while working on this. Please send
 export const NO_LANGUAGE_MODEL_REPLY = 'Summaries, translations and the like need a language model, and none is configured on this server.';
 
 /** Reply to a text message that is not a command. */
-export const SEND_A_RECORDING_REPLY = 'Send me a voice message, a video note, or an audio or video file, and I will transcribe it. /help lists what else I can do.';
+export const SEND_A_RECORDING_REPLY =
+  'Send me a voice message, a video note, or an audio or video file, and I will transcribe it. /help lists what else I can do.';
 
 /**
  * The plain-words chat reply for any failure: an AppError by its code, anything else as an

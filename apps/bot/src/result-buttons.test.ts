@@ -32,23 +32,44 @@ describe('result buttons', () => {
   });
 
   it('should put the preferred languages first in the picker, once each', () => {
-    const names = languageKeyboard(id, 'translation', 0, { ...reader, preferred: ['uk', 'de', 'uk'] }).inline_keyboard.flat().map((button) => button.text);
+    const names = languageKeyboard(id, 'translation', 0, { ...reader, preferred: ['uk', 'de', 'uk'] })
+      .inline_keyboard.flat()
+      .map((button) => button.text);
     expect(names.slice(0, 3)).toEqual(['Ukrainian', 'German', 'Afrikaans']);
     const russian = languageKeyboard(id, 'translation', 0, { t: translatorFor(createBotI18n(), 'ru'), locale: 'ru', preferred: ['de'] });
     expect(russian.inline_keyboard.flat().map((button) => button.text)).toEqual(expect.arrayContaining(['Немецкий', '◀ Назад']));
-    expect(resultKeyboard(id, { postProcess: false, t }).inline_keyboard.flat().map((button) => button.text)).toEqual(['📄 .txt', '📄 .srt', '📄 .docx', '📄 .pdf', '👥 Speakers…']);
+    expect(
+      resultKeyboard(id, { postProcess: false, t })
+        .inline_keyboard.flat()
+        .map((button) => button.text),
+    ).toEqual(['📄 .txt', '📄 .srt', '📄 .docx', '📄 .pdf', '👥 Speakers…']);
   });
 
   it('should offer every language of spec 2.5 across the picker pages', () => {
     const codes = new Set<string>();
     for (let page = 0; page < 9; page += 1) {
-      for (const item of allData(languageKeyboard(id, 'translation', page, reader))) if (item.startsWith('pt:')) codes.add(item.split(':')[3]!);
+      for (const item of allData(languageKeyboard(id, 'translation', page, reader)))
+        if (item.startsWith('pt:')) codes.add(item.split(':')[3]!);
     }
     expect(codes.size).toBe(LANGUAGES.length);
   });
 
   it('should refuse foreign or broken data', () => {
-    for (const bad of [`pf:${id}:exe`, `pr:${id}:0`, `pr:${id}:7`, `ps:${id}:1`, `pb:${id}:x`, '', 'pp:short:0', `pp:${id}:16`, `pp:${id}:99`, `pt:${id}:14:xx`, `pl:${id}:0:x`, `pm:${id}:0`, `menu/${id}`]) {
+    for (const bad of [
+      `pf:${id}:exe`,
+      `pr:${id}:0`,
+      `pr:${id}:7`,
+      `ps:${id}:1`,
+      `pb:${id}:x`,
+      '',
+      'pp:short:0',
+      `pp:${id}:16`,
+      `pp:${id}:99`,
+      `pt:${id}:14:xx`,
+      `pl:${id}:0:x`,
+      `pm:${id}:0`,
+      `menu/${id}`,
+    ]) {
       expect(parseResultAction(bad)).toBeNull();
     }
   });

@@ -39,8 +39,23 @@ export interface ResultKeyboardOptions {
  * labels are the catalog keys `type-<type>` (typeLabel).
  */
 export const OFFERED_TYPES: readonly PostProcessType[] = [
-  'summary', 'gist', 'detailed', 'meeting_minutes', 'lecture_notes', 'simple', 'key_facts', 'action_items', 'chapters',
-  'blog_post', 'article', 'quiz', 'customer_insights', 'clean_up', 'translation', 'translated_subtitles', 'speaker_names',
+  'summary',
+  'gist',
+  'detailed',
+  'meeting_minutes',
+  'lecture_notes',
+  'simple',
+  'key_facts',
+  'action_items',
+  'chapters',
+  'blog_post',
+  'article',
+  'quiz',
+  'customer_insights',
+  'clean_up',
+  'translation',
+  'translated_subtitles',
+  'speaker_names',
 ];
 
 /** A type's label in the reader's language (`Summary`, `Краткое содержание`). */

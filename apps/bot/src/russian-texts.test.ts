@@ -9,7 +9,10 @@ const RUSSIAN = { ...testUser(9201, 'Аня'), language_code: 'ru' };
 
 /** The bot's next message to `chatId` after call index `from` whose text matches. */
 function nextMessage(fake: FakeBotApi, chatId: number, text: RegExp, from: number): Promise<RecordedCall> {
-  return fake.waitForCall((c) => fake.calls.indexOf(c) >= from && c.method === 'sendMessage' && c.payload.chat_id === chatId && text.test(String(c.payload.text)), 20_000);
+  return fake.waitForCall(
+    (c) => fake.calls.indexOf(c) >= from && c.method === 'sendMessage' && c.payload.chat_id === chatId && text.test(String(c.payload.text)),
+    20_000,
+  );
 }
 
 function idOf(call: RecordedCall): number {
@@ -31,7 +34,10 @@ describe('the bot in Russian', () => {
     const lists = t.fake.calls.filter((c) => c.method === 'setMyCommands');
     const russian = lists.find((c) => c.payload.language_code === 'ru');
     expect(russian?.payload.commands).toContainEqual({ command: 'help', description: 'Что я умею' });
-    expect(lists.find((c) => c.payload.language_code === undefined)?.payload.commands).toContainEqual({ command: 'help', description: 'What I can do' });
+    expect(lists.find((c) => c.payload.language_code === undefined)?.payload.commands).toContainEqual({
+      command: 'help',
+      description: 'What I can do',
+    });
   });
 
   it('should answer a person whose Telegram is in Russian in Russian: help, usage, the API menu and the key', async () => {
@@ -75,17 +81,28 @@ describe('the bot in Russian', () => {
     fake.pushUpdate(commandUpdate(RUSSIAN, '/language'));
     const question = await nextMessage(fake, RUSSIAN.id, /^На каком языке мне с вами говорить\?/, from);
     pressButton(fake, RUSSIAN, idOf(question), /^English$/);
-    await fake.waitForCall((c) => fake.calls.indexOf(c) >= from && c.method === 'editMessageText' && c.payload.text === 'I will speak English from now on.');
+    await fake.waitForCall(
+      (c) => fake.calls.indexOf(c) >= from && c.method === 'editMessageText' && c.payload.text === 'I will speak English from now on.',
+    );
     from = fake.calls.length;
     fake.pushUpdate(commandUpdate(RUSSIAN, '/help'));
     await nextMessage(fake, RUSSIAN.id, /^Send me a voice message/, from);
     // The choice is stored: a bot started afresh on the same database keeps it.
     const db = t.service.service.ctx.database.db;
-    for (let tries = 0; tries < 50 && !(await listBotUserLocales(db, 10)).some((row) => row.telegramId === String(RUSSIAN.id)); tries += 1) {
+    for (
+      let tries = 0;
+      tries < 50 && !(await listBotUserLocales(db, 10)).some((row) => row.telegramId === String(RUSSIAN.id));
+      tries += 1
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const fresh = await startFakeBotApi();
-    const restarted = await startBot(t.service.service.ctx, { token: fresh.token, apiRoot: fresh.apiRoot, publicApiBaseUrl: t.service.replicateBase, keyGraceSeconds: 0 });
+    const restarted = await startBot(t.service.service.ctx, {
+      token: fresh.token,
+      apiRoot: fresh.apiRoot,
+      publicApiBaseUrl: t.service.replicateBase,
+      keyGraceSeconds: 0,
+    });
     try {
       fresh.pushUpdate(commandUpdate(RUSSIAN, '/help'));
       await nextMessage(fresh, RUSSIAN.id, /^Send me a voice message/, 0);
@@ -98,6 +115,8 @@ describe('the bot in Russian', () => {
     fake.pushUpdate(commandUpdate(RUSSIAN, '/language'));
     const again = await nextMessage(fake, RUSSIAN.id, /^Which language should I speak\?/, from);
     pressButton(fake, RUSSIAN, idOf(again), /^Русский$/);
-    await fake.waitForCall((c) => fake.calls.indexOf(c) >= from && c.method === 'editMessageText' && c.payload.text === 'Теперь я говорю по-русски.');
+    await fake.waitForCall(
+      (c) => fake.calls.indexOf(c) >= from && c.method === 'editMessageText' && c.payload.text === 'Теперь я говорю по-русски.',
+    );
   });
 });

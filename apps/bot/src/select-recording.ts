@@ -14,10 +14,7 @@ export interface BotIdentity {
  * the next handler).
  */
 export type RecordingRequest =
-  | { kind: 'recording'; message: Message; found: IncomingMedia | 'unsupported' }
-  | { kind: 'hint' }
-  | { kind: 'ignore' }
-  | { kind: 'none' };
+  { kind: 'recording'; message: Message; found: IncomingMedia | 'unsupported' } | { kind: 'hint' } | { kind: 'ignore' } | { kind: 'none' };
 
 /**
  * Decides what `message` asks. In a private chat every file is for the bot. In a group or

@@ -1,7 +1,11 @@
 import { InlineKeyboard } from 'grammy';
 import {
-  LANGUAGES, POST_PROCESS_TYPE_NAMES, TYPES_NEEDING_TARGET_LANGUAGE,
-  type BotOutputFormat, type BotUserSettings, type PostProcessType,
+  LANGUAGES,
+  POST_PROCESS_TYPE_NAMES,
+  TYPES_NEEDING_TARGET_LANGUAGE,
+  type BotOutputFormat,
+  type BotUserSettings,
+  type PostProcessType,
 } from '@transcribe/core';
 import type { Translate } from './bot-i18n.ts';
 import { languageLabel, matchLanguage } from './match-language.ts';
@@ -31,7 +35,8 @@ export function languageChoices(
   const codes = engineLanguages === 'any' ? COMMON_LANGUAGES : engineLanguages;
   const usable = (code: string | null): code is string => code !== null && (engineLanguages === 'any' || engineLanguages.includes(code));
   const order = [...new Set([...preferred.filter(usable), ...codes])];
-  const named = order.flatMap((code) => LANGUAGES.filter((language) => language.code === code))
+  const named = order
+    .flatMap((code) => LANGUAGES.filter((language) => language.code === code))
     .map((language) => ({ value: language.code, label: languageLabel(language.code, reader.locale) }));
   return [{ value: 'auto', label: reader.t('choice-automatic') }, ...named];
 }
@@ -51,7 +56,10 @@ export function formatChoices(t: Translate): Choice[] {
 
 /** The speaker count choices: Automatic (the default), 1..6. */
 export function speakerChoices(t: Translate): Choice[] {
-  return [{ value: 'auto', label: t('choice-automatic') }, ...[1, 2, 3, 4, 5, 6].map((count) => ({ value: String(count), label: String(count) }))];
+  return [
+    { value: 'auto', label: t('choice-automatic') },
+    ...[1, 2, 3, 4, 5, 6].map((count) => ({ value: String(count), label: String(count) })),
+  ];
 }
 
 /** A typed speaker count: a whole number 1..100, else null. */
@@ -61,9 +69,7 @@ export function parseSpeakersText(text: string): string | null {
 }
 
 /** Types that can run after every transcript: all offered ones except those needing a language. */
-export const DEFAULT_TYPE_CHOICES: PostProcessType[] = OFFERED_TYPES.filter(
-  (type) => !TYPES_NEEDING_TARGET_LANGUAGE.includes(type),
-);
+export const DEFAULT_TYPE_CHOICES: PostProcessType[] = OFFERED_TYPES.filter((type) => !TYPES_NEEDING_TARGET_LANGUAGE.includes(type));
 
 /** Buttons of one question, `columns` per row. */
 export function choiceKeyboard(step: string, choices: readonly Choice[], columns = 3): InlineKeyboard {

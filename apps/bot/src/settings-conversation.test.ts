@@ -20,7 +20,17 @@ describe('the /settings conversation', () => {
     // A language model is configured, so the post-processing question is asked.
     t = await startTestBot({
       env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1' },
-      bot: { llm: { baseUrl: 'http://127.0.0.1:9/v1', apiKey: '', model: 'm', timeoutMs: 1000, maxRetries: 0, contextTokens: 8192, concurrency: 1 } },
+      bot: {
+        llm: {
+          baseUrl: 'http://127.0.0.1:9/v1',
+          apiKey: '',
+          model: 'm',
+          timeoutMs: 1000,
+          maxRetries: 0,
+          contextTokens: 8192,
+          concurrency: 1,
+        },
+      },
     });
   });
 
@@ -42,7 +52,10 @@ describe('the /settings conversation', () => {
     pressButton(fake, user, types.id, /^Summary$/);
     await fake.waitForCall((c) => c.method === 'editMessageReplyMarkup' && c.payload.message_id === types.id);
     pressButton(fake, user, types.id, /^Key facts$/);
-    await fake.waitForCall((c) => c.method === 'editMessageReplyMarkup' && c.payload.message_id === types.id && JSON.stringify(c.payload).includes('✅ Key facts'));
+    await fake.waitForCall(
+      (c) =>
+        c.method === 'editMessageReplyMarkup' && c.payload.message_id === types.id && JSON.stringify(c.payload).includes('✅ Key facts'),
+    );
     pressButton(fake, user, types.id, /^Done$/);
     const speakers = await nextMessage(fake, user.id, /How many people/);
     const before = fake.calls.length;
@@ -55,7 +68,10 @@ describe('the /settings conversation', () => {
     );
     expect(fake.messages.get(speakers.id)?.text).toMatch(/→ 2$/);
     expect(await getBotUserSettings(t.service.service.ctx.database.db, String(user.id))).toEqual({
-      language: 'en', outputFormat: 'srt', postProcess: ['summary', 'key_facts'], speakers: 2,
+      language: 'en',
+      outputFormat: 'srt',
+      postProcess: ['summary', 'key_facts'],
+      speakers: 2,
     });
   });
 

@@ -1,13 +1,25 @@
 import type { Conversation } from '@grammyjs/conversations';
 import {
-  getBotUserSettings, POST_PROCESS_TYPE_NAMES, saveBotUserSettings, type BotOutputFormat, type BotUserSettings,
+  getBotUserSettings,
+  POST_PROCESS_TYPE_NAMES,
+  saveBotUserSettings,
+  type BotOutputFormat,
+  type BotUserSettings,
 } from '@transcribe/core';
 import type { BotContext, BotDeps, ConversationContext } from './bot-context.ts';
 import { localeOf, translatorFor, type Translate } from './bot-i18n.ts';
 import { languageFromTelegram } from './match-language.ts';
 import {
-  choiceKeyboard, DEFAULT_TYPE_CHOICES, describeSettings, formatChoices, languageChoices, parseLanguageText,
-  parseSpeakersText, speakerChoices, typesKeyboard, type Choice,
+  choiceKeyboard,
+  DEFAULT_TYPE_CHOICES,
+  describeSettings,
+  formatChoices,
+  languageChoices,
+  parseLanguageText,
+  parseSpeakersText,
+  speakerChoices,
+  typesKeyboard,
+  type Choice,
 } from './settings-choices.ts';
 
 type SettingsConversation = Conversation<BotContext, ConversationContext>;
@@ -69,7 +81,12 @@ export function createSettingsConversation(deps: BotDeps) {
     const language = await ask(talk, languageQuestion(reader, ctx.from?.language_code, current.language));
     const format = await ask(talk, { step: 'fmt', text: t('settings-question-format'), choices: formatChoices(t) });
     const postProcess = deps.postProcess ? await askTypes(talk, current.postProcess) : current.postProcess;
-    const speakers = await ask(talk, { step: 'spk', text: t('settings-question-speakers'), choices: speakerChoices(t), parseText: parseSpeakersText });
+    const speakers = await ask(talk, {
+      step: 'spk',
+      text: t('settings-question-speakers'),
+      choices: speakerChoices(t),
+      parseText: parseSpeakersText,
+    });
     const next: BotUserSettings = {
       language: language === 'auto' ? null : language,
       outputFormat: format as BotOutputFormat,
@@ -86,7 +103,7 @@ async function ask(talk: Talk, question: Question): Promise<string> {
   const asked = await talk.ctx.reply(question.text, { reply_markup: choiceKeyboard(question.step, question.choices) });
   for (;;) {
     const answer = await waitForAnswer(talk, question.step);
-    const value = answer.kind === 'button' ? answer.value : question.parseText?.(answer.text) ?? null;
+    const value = answer.kind === 'button' ? answer.value : (question.parseText?.(answer.text) ?? null);
     const choice = question.choices.find((entry) => entry.value === value);
     if (value !== null && (choice || answer.kind === 'text')) {
       await answer.ctx.api.editMessageText(asked.chat.id, asked.message_id, `${question.text}\n→ ${choice?.label ?? value}`);
@@ -109,7 +126,11 @@ async function askTypes(talk: Talk, initial: readonly string[]): Promise<string[
       continue;
     }
     if (answer.value === 'done') {
-      await answer.ctx.api.editMessageText(asked.chat.id, asked.message_id, `${question}\n→ ${t('settings-chosen', { count: selected.length })}`);
+      await answer.ctx.api.editMessageText(
+        asked.chat.id,
+        asked.message_id,
+        `${question}\n→ ${t('settings-chosen', { count: selected.length })}`,
+      );
       return selected;
     }
     const type = POST_PROCESS_TYPE_NAMES[Number(answer.value)];

@@ -35,14 +35,18 @@ describe('splitMessage', () => {
 
   it('should keep every non-space character in order within the limit', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', '.', ' ', '\n', '!', '😀'), maxLength: 600 }), fc.integer({ min: 4, max: 80 }), (text, limit) => {
-        const parts = splitMessage(text, limit);
-        for (const part of parts) {
-          expect(part.length).toBeGreaterThan(0);
-          expect(part.length).toBeLessThanOrEqual(limit);
-        }
-        expect(parts.join('').replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', 'b', '.', ' ', '\n', '!', '😀'), maxLength: 600 }),
+        fc.integer({ min: 4, max: 80 }),
+        (text, limit) => {
+          const parts = splitMessage(text, limit);
+          for (const part of parts) {
+            expect(part.length).toBeGreaterThan(0);
+            expect(part.length).toBeLessThanOrEqual(limit);
+          }
+          expect(parts.join('').replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
+        },
+      ),
     );
   });
 });

@@ -25,7 +25,15 @@ function spawnBot(env: Record<string, string>): SpawnedBot {
     cwd: REPO_ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', LOG_LEVEL: 'info', RECOGNITION_ENGINE: 'fake', MODELS_AUTO_INSTALL: '0', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      RECOGNITION_ENGINE: 'fake',
+      MODELS_AUTO_INSTALL: '0',
+      ...env,
+    },
   });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
@@ -61,7 +69,12 @@ describe('npm run bot', () => {
 
   it('should answer /start by long polling, serve no HTTP API, serve the key CLI over loopback, and stop on SIGTERM', async () => {
     const port = await freePort();
-    const bot = spawnBot({ DATA_DIR: join(dataDir, 'polling'), TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, PORT: String(port) });
+    const bot = spawnBot({
+      DATA_DIR: join(dataDir, 'polling'),
+      TELEGRAM_BOT_TOKEN: fake.token,
+      TELEGRAM_API_ROOT: fake.apiRoot,
+      PORT: String(port),
+    });
     spawned.push(bot);
     await waitFor(() => /"component":"bot".*running alone \(long polling\)/.test(bot.output()), START_TIMEOUT_MS, bot.output);
     expect(fake.calls.some((call) => call.method === 'getMe')).toBe(true);
@@ -72,14 +85,19 @@ describe('npm run bot', () => {
 
     // No HTTP API: nothing answers on PORT; the data folder's lock names a loopback port serving only
     // the CLIs' admin routes (PGlite has one owner), so the key CLI works while the bot runs.
-    const api = await fetch(`http://127.0.0.1:${port}/health`).then((response) => response.status, (error: Error) => error);
+    const api = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (response) => response.status,
+      (error: Error) => error,
+    );
     expect(api).toBeInstanceOf(Error);
     const lock = JSON.parse(await readFile(join(dataDir, 'polling', 'service.json'), 'utf8')) as { port: number };
     expect(lock.port).toBeGreaterThan(0);
     expect(lock.port).not.toBe(port);
     expect((await fetch(`http://127.0.0.1:${lock.port}/health`)).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${lock.port}/internal/api-keys`)).status).toBe(404); // no admin token
-    const created = await runScriptToEnd('apps/api/src/cli/apikey.ts', ['create', '--label', 'beside the bot'], { DATA_DIR: join(dataDir, 'polling') });
+    const created = await runScriptToEnd('apps/api/src/cli/apikey.ts', ['create', '--label', 'beside the bot'], {
+      DATA_DIR: join(dataDir, 'polling'),
+    });
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     const listed = await runScriptToEnd('apps/api/src/cli/apikey.ts', ['list'], { DATA_DIR: join(dataDir, 'polling') });
@@ -92,14 +110,24 @@ describe('npm run bot', () => {
   it('should take updates on its webhook path only, with the secret, when BOT_WEBHOOK_URL is set', async () => {
     const port = await freePort();
     const hook = `http://127.0.0.1:${port}/telegram-hook`;
-    const bot = spawnBot({ DATA_DIR: join(dataDir, 'webhook'), TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, PORT: String(port), BOT_WEBHOOK_URL: hook });
+    const bot = spawnBot({
+      DATA_DIR: join(dataDir, 'webhook'),
+      TELEGRAM_BOT_TOKEN: fake.token,
+      TELEGRAM_API_ROOT: fake.apiRoot,
+      PORT: String(port),
+      BOT_WEBHOOK_URL: hook,
+    });
     spawned.push(bot);
     await waitFor(() => /"component":"bot".*running alone \(webhook, listening on/.test(bot.output()), START_TIMEOUT_MS, bot.output);
     const registered = await fake.waitForCall((call) => call.method === 'setWebhook');
     expect(registered.payload.url).toBe(hook);
     const update = { update_id: 1, ...commandUpdate(testUser(6262), '/start') };
     const post = (secret: string) =>
-      fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret }, body: JSON.stringify(update) });
+      fetch(hook, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret },
+        body: JSON.stringify(update),
+      });
     expect((await post('wrong')).status).toBe(401);
     expect((await post(String(registered.payload.secret_token))).status).toBe(200);
     await fake.waitForCall((call) => call.method === 'sendMessage' && call.payload.chat_id === 6262, 60_000);

@@ -33,7 +33,8 @@ export interface RunningBotAlone {
  *   the engine is missing, or the webhook port cannot be listened on.
  */
 export async function startBotAlone(env: Env, options: { logger?: ServiceContext['logger'] } = {}): Promise<RunningBotAlone> {
-  if (!env.TELEGRAM_BOT_TOKEN) throw new Error('TELEGRAM_BOT_TOKEN is required: `npm run bot` runs the Telegram bot only (get a token from @BotFather).');
+  if (!env.TELEGRAM_BOT_TOKEN)
+    throw new Error('TELEGRAM_BOT_TOKEN is required: `npm run bot` runs the Telegram bot only (get a token from @BotFather).');
   const service = await startService(env, { http: false, ...(options.logger ? { logger: options.logger } : {}) });
   const { ctx } = service;
   ctx.config.apiBaseUrl = `${(env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '')}/v1/replicate/v1`;

@@ -19,8 +19,12 @@ describe('starting the bot', () => {
     t = await startTestService('postgres');
     fake = await startFakeBotApi();
     bot = await startBot(t.service.ctx, {
-      token: fake.token, apiRoot: fake.apiRoot, publicApiBaseUrl: t.replicateBase, keyGraceSeconds: 300,
-      webhookUrl: 'https://bot.example.test/telegram/hook', webhookSecret: SECRET,
+      token: fake.token,
+      apiRoot: fake.apiRoot,
+      publicApiBaseUrl: t.replicateBase,
+      keyGraceSeconds: 300,
+      webhookUrl: 'https://bot.example.test/telegram/hook',
+      webhookSecret: SECRET,
     });
     const app = express();
     app.use(bot.webhookHandler!);
@@ -49,7 +53,10 @@ describe('starting the bot', () => {
     const setWebhook = fake.calls.find((c) => c.method === 'setWebhook');
     expect(setWebhook?.payload).toMatchObject({ url: 'https://bot.example.test/telegram/hook', secret_token: SECRET });
     expect(bot.webhookPath).toBe('/telegram/hook');
-    expect(fake.calls.find((c) => c.method === 'setMyCommands')?.payload.commands).toContainEqual({ command: 'settings', description: expect.any(String) });
+    expect(fake.calls.find((c) => c.method === 'setMyCommands')?.payload.commands).toContainEqual({
+      command: 'settings',
+      description: expect.any(String),
+    });
     expect(fake.calls.some((c) => c.method === 'getUpdates')).toBe(false);
   });
 
@@ -57,9 +64,13 @@ describe('starting the bot', () => {
     const user = testUser(9001);
     expect((await post({ update_id: 1, ...commandUpdate(user, '/start') })).status).toBe(200);
     const help = await fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === user.id);
-    expect(String(help.payload.text)).toMatch(/^Send me a voice message.*\n.*300 MiB.*no language model\.\n\n\/help – What I can do\n\/settings/s);
+    expect(String(help.payload.text)).toMatch(
+      /^Send me a voice message.*\n.*300 MiB.*no language model\.\n\n\/help – What I can do\n\/settings/s,
+    );
     expect((await post({ update_id: 2, ...commandUpdate(user, '/usage') })).status).toBe(200);
-    await fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.text === 'You have not transcribed anything yet. Send me a voice message to start.');
+    await fake.waitForCall(
+      (c) => c.method === 'sendMessage' && c.payload.text === 'You have not transcribed anything yet. Send me a voice message to start.',
+    );
   });
 
   it("should refuse updates without Telegram's secret-token header", async () => {
@@ -71,14 +82,21 @@ describe('starting the bot', () => {
   });
 
   it('should fail to start with a plain message when the token is refused', async () => {
-    await expect(startBot(t.service.ctx, { token: '1:wrong', apiRoot: fake.apiRoot, publicApiBaseUrl: 'x', keyGraceSeconds: 0 })).rejects.toThrow(
-      'The Bot API refused TELEGRAM_BOT_TOKEN (401 Unauthorized): check the token from @BotFather.',
-    );
+    await expect(
+      startBot(t.service.ctx, { token: '1:wrong', apiRoot: fake.apiRoot, publicApiBaseUrl: 'x', keyGraceSeconds: 0 }),
+    ).rejects.toThrow('The Bot API refused TELEGRAM_BOT_TOKEN (401 Unauthorized): check the token from @BotFather.');
   });
 
   it('should refuse a malformed webhook secret', async () => {
     await expect(
-      startBot(t.service.ctx, { token: fake.token, apiRoot: fake.apiRoot, publicApiBaseUrl: 'x', keyGraceSeconds: 0, webhookUrl: 'https://h/x', webhookSecret: 'has spaces' }),
+      startBot(t.service.ctx, {
+        token: fake.token,
+        apiRoot: fake.apiRoot,
+        publicApiBaseUrl: 'x',
+        keyGraceSeconds: 0,
+        webhookUrl: 'https://h/x',
+        webhookSecret: 'has spaces',
+      }),
     ).rejects.toThrow(/BOT_WEBHOOK_SECRET/);
   });
 });

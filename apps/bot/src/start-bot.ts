@@ -49,15 +49,23 @@ export async function startBot(ctx: ServiceContext, options: StartBotOptions): P
   const bot = new Bot<BotContext>(options.token, { client: { apiRoot: settings.apiRoot, timeoutSeconds: 60 } });
   bot.api.config.use(autoRetry(API_RETRY));
   const jobs = createJobTracker((error) => logBotFailure(ctx, 'error', 'job failed', error));
-  const deps: BotDeps = { service: ctx, api: bot.api, settings, jobs, downloads: createDownloadTracker(), postProcess: selectPostProcessRunner(ctx, options.llm),
-    i18n: createBotI18n(), locales: await loadLocaleChoices(ctx),
+  const deps: BotDeps = {
+    service: ctx,
+    api: bot.api,
+    settings,
+    jobs,
+    downloads: createDownloadTracker(),
+    postProcess: selectPostProcessRunner(ctx, options.llm),
+    i18n: createBotI18n(),
+    locales: await loadLocaleChoices(ctx),
   };
   installHandlers(bot, deps);
   await initBot(bot);
   // The command list in English for everyone, and in Russian for people whose Telegram is in Russian.
   for (const locale of BOT_LOCALES) {
     const scope = locale === 'en' ? {} : { language_code: locale };
-    await bot.api.setMyCommands(botCommands(translatorFor(deps.i18n, locale)), scope)
+    await bot.api
+      .setMyCommands(botCommands(translatorFor(deps.i18n, locale)), scope)
       .catch((error: unknown) => logBotFailure(ctx, 'warn', 'setMyCommands failed', error));
   }
   await resumeBotDeliveries(deps);
@@ -81,7 +89,9 @@ async function loadLocaleChoices(ctx: ServiceContext): Promise<LocaleChoices> {
   const { db } = ctx.database;
   const stored = await listBotUserLocales(db, MAX_CHOICES);
   return createLocaleChoices(stored, (userId, locale) => {
-    saveBotUserLocale(db, String(userId), locale).catch((error: unknown) => logBotFailure(ctx, 'warn', 'saving a /language choice failed', error));
+    saveBotUserLocale(db, String(userId), locale).catch((error: unknown) =>
+      logBotFailure(ctx, 'warn', 'saving a /language choice failed', error),
+    );
   });
 }
 

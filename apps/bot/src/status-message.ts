@@ -46,7 +46,13 @@ export async function openStatusMessage(
  * The handle of status message `messageId` sent earlier (by this run of the bot, or by one before
  * a restart, whose text is then unknown: pass `shown` null).
  */
-export function resumeStatusMessage(api: Api, chatId: number, messageId: number, shown: string | null, minIntervalMs = 1000): StatusMessage {
+export function resumeStatusMessage(
+  api: Api,
+  chatId: number,
+  messageId: number,
+  shown: string | null,
+  minIntervalMs = 1000,
+): StatusMessage {
   let current = shown;
   let lastEditAt = shown === null ? 0 : Date.now();
   let trailing: NodeJS.Timeout | null = null;

@@ -3,9 +3,21 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import {
-  cancelPrediction, countTranscribeJobsAhead, countWaitingBotRecordings, createPrediction, ensureOwnerApiKey, getBotUserSettings,
-  isTerminalStatus, markBotDelivered, recordBotDelivery, telegramOwner,
-  type BotUserSettings, type NewBotDelivery, type PostProcessType, type PredictionRow, type Transcript,
+  cancelPrediction,
+  countTranscribeJobsAhead,
+  countWaitingBotRecordings,
+  createPrediction,
+  ensureOwnerApiKey,
+  getBotUserSettings,
+  isTerminalStatus,
+  markBotDelivered,
+  recordBotDelivery,
+  telegramOwner,
+  type BotUserSettings,
+  type NewBotDelivery,
+  type PostProcessType,
+  type PredictionRow,
+  type Transcript,
 } from '@transcribe/core';
 import type { BotDeps } from './bot-context.ts';
 import { textsFor } from './bot-i18n.ts';
@@ -15,9 +27,7 @@ import { describeProgress } from './describe-progress.ts';
 import { downloadTelegramFile } from './download-telegram-file.ts';
 import type { IncomingMedia } from './find-media.ts';
 import { isEmptyTranscript, renderChatTranscript } from './render-chat-transcript.ts';
-import {
-  NO_SPEECH_REPLY, replyForError, replyForFailedPrediction, STILL_RUNNING_REPLY, STOPPED_REPLY,
-} from './reply-for-error.ts';
+import { NO_SPEECH_REPLY, replyForError, replyForFailedPrediction, STILL_RUNNING_REPLY, STOPPED_REPLY } from './reply-for-error.ts';
 import { resultKeyboard } from './result-buttons.ts';
 import { openStatusMessage, type StatusMessage } from './status-message.ts';
 import { watchPrediction } from './watch-prediction.ts';
@@ -71,7 +81,12 @@ export const CANCELED_REPLY = '✖ Canceled: this recording will not be transcri
 export async function transcribeMedia(deps: BotDeps, job: ChatJob, signal: AbortSignal): Promise<void> {
   const first = describeProgress({ downloadedBytes: null, prediction: null });
   const fetchKeyboard = { inline_keyboard: [[{ text: '✖ Cancel', callback_data: CANCEL_FETCH_BUTTON }]] };
-  const status = await openStatusMessage(deps.api, job.chatId, { replyTo: job.messageId, threadId: job.threadId, keyboard: fetchKeyboard }, first);
+  const status = await openStatusMessage(
+    deps.api,
+    job.chatId,
+    { replyTo: job.messageId, threadId: job.threadId, keyboard: fetchKeyboard },
+    first,
+  );
   const download = deps.downloads.start(job.userId, job.media.fileName, signal, `${job.chatId}:${status.messageId}`);
   let delivery: NewBotDelivery;
   try {
@@ -105,7 +120,10 @@ export async function followDelivery(deps: BotDeps, delivery: NewBotDelivery, st
     const transcript = row.transcript as Transcript;
     if (isEmptyTranscript(transcript)) return await finish(run, NO_SPEECH_REPLY);
     if (!(await markBotDelivered(deps.service.database.db, row.id))) return;
-    await status.update(`${describeProgress({ downloadedBytes: inputBytes(row), prediction: row })}\n✅ Done: the transcript follows.`, true);
+    await status.update(
+      `${describeProgress({ downloadedBytes: inputBytes(row), prediction: row })}\n✅ Done: the transcript follows.`,
+      true,
+    );
     const t = textsFor(deps, { id: delivery.userId });
     const keyboard = resultKeyboard(row.id, { postProcess: deps.postProcess !== null, t });
     const text = renderChatTranscript(transcript, settings.outputFormat, baseName(delivery.fileName), t);
@@ -113,7 +131,8 @@ export async function followDelivery(deps: BotDeps, delivery: NewBotDelivery, st
     await deliverDefaultResults(run, row, transcriptId);
   } catch (error) {
     if (signal.aborted) return;
-    if (await markBotDelivered(deps.service.database.db, delivery.predictionId)) await status.update(replyForError(error, deps.settings), true);
+    if (await markBotDelivered(deps.service.database.db, delivery.predictionId))
+      await status.update(replyForError(error, deps.settings), true);
   }
 }
 
@@ -146,8 +165,14 @@ async function queueRecording(deps: BotDeps, job: ChatJob, status: StatusMessage
       priority: -(await countWaitingBotRecordings(db, job.userId)),
     });
     const delivery: NewBotDelivery = {
-      predictionId: created.id, chatId: job.chatId, threadId: job.threadId ?? null, userId: job.userId,
-      messageId: job.messageId, statusMessageId: status.messageId, apiKeyId, fileName: job.media.fileName,
+      predictionId: created.id,
+      chatId: job.chatId,
+      threadId: job.threadId ?? null,
+      userId: job.userId,
+      messageId: job.messageId,
+      statusMessageId: status.messageId,
+      apiKeyId,
+      fileName: job.media.fileName,
     };
     await recordBotDelivery(db, delivery);
     return delivery;

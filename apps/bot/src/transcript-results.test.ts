@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { getBotUserSettings, predictions } from '@transcribe/core';
 import {
-  replyLikeAModel, startChatServer, startTranscriptionServer, testLlmConfig, type ChatServer, type TranscriptionServer,
+  replyLikeAModel,
+  startChatServer,
+  startTranscriptionServer,
+  testLlmConfig,
+  type ChatServer,
+  type TranscriptionServer,
 } from '@transcribe/core/testing';
 import { testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
 import { AUDIO_DIR, startTestBot, toVoiceOgg, type TestBot } from './test-support/start-test-bot.ts';
@@ -54,7 +59,13 @@ describe('transcripts people can use: long ones as files, formats, typed languag
       script: (request) => {
         const step = request.durationSeconds / 5;
         const pieces = LONG_TEXT.match(/(?:[^.]+\.){26}/g) ?? [LONG_TEXT];
-        const segments = pieces.map((text, id) => ({ id, start: id * step, end: (id + 1) * step, text: ` ${text.trim()}`, avg_logprob: -0.2 }));
+        const segments = pieces.map((text, id) => ({
+          id,
+          start: id * step,
+          end: (id + 1) * step,
+          text: ` ${text.trim()}`,
+          avg_logprob: -0.2,
+        }));
         return { body: { task: 'transcribe', language: 'russian', duration: request.durationSeconds, text: LONG_TEXT, segments } };
       },
     });
@@ -86,7 +97,9 @@ describe('transcripts people can use: long ones as files, formats, typed languag
     expect(whole).toContain('Пункт 1:');
     expect(whole).toContain('Пункт 130:');
     expect(String(document.payload.caption)).toMatch(/^The whole text \([\d,]+ characters\) is in this file\.$/);
-    const preview = t.fake.calls.find((c) => c.method === 'sendMessage' && repliesTo(c, voiceMessageId) && String(c.payload.text).startsWith('Пункт 1:'));
+    const preview = t.fake.calls.find(
+      (c) => c.method === 'sendMessage' && repliesTo(c, voiceMessageId) && String(c.payload.text).startsWith('Пункт 1:'),
+    );
     expect(preview).toBeDefined();
     expect(String(preview!.payload.text).length).toBeLessThan(700);
     expect(String(preview!.payload.text)).toMatch(/ …$/);
@@ -94,42 +107,74 @@ describe('transcripts people can use: long ones as files, formats, typed languag
     // No wall of messages: only the status message, the preview and the document answer the recording.
     expect(t.fake.calls.filter((c) => c.method === 'sendMessage' && repliesTo(c, voiceMessageId))).toHaveLength(2);
     expect(buttonTexts(t.fake, documentId)).toEqual([
-      'Summary', 'Action items', 'Key facts', 'Translation…', 'More…', '📄 .txt', '📄 .srt', '📄 .docx', '📄 .pdf', '👥 Speakers…',
+      'Summary',
+      'Action items',
+      'Key facts',
+      'Translation…',
+      'More…',
+      '📄 .txt',
+      '📄 .srt',
+      '📄 .docx',
+      '📄 .pdf',
+      '👥 Speakers…',
     ]);
   });
 
   it('should send .pdf (with a font that covers Cyrillic) and .docx files from the buttons', async () => {
     const from = t.fake.calls.length;
     pressButton(t.fake, user, documentId, /\.pdf$/);
-    const pdf = await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= from && c.method === 'sendDocument' && Object.values(c.files)[0]?.filename === 'voice.pdf', 30_000);
+    const pdf = await t.fake.waitForCall(
+      (c) => t.fake.calls.indexOf(c) >= from && c.method === 'sendDocument' && Object.values(c.files)[0]?.filename === 'voice.pdf',
+      30_000,
+    );
     const pdfBytes = Object.values(pdf.files)[0]!.content;
     expect(pdfBytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pdfBytes.toString('latin1')).toMatch(/\/BaseFont \/[A-Z]{6}\+DejaVuSans/);
     expect(pdfBytes.toString('latin1')).not.toMatch(/\/BaseFont \/Helvetica/);
     pressButton(t.fake, user, documentId, /\.docx$/);
-    const docx = await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= from && c.method === 'sendDocument' && Object.values(c.files)[0]?.filename === 'voice.docx', 30_000);
+    const docx = await t.fake.waitForCall(
+      (c) => t.fake.calls.indexOf(c) >= from && c.method === 'sendDocument' && Object.values(c.files)[0]?.filename === 'voice.docx',
+      30_000,
+    );
     expect(Object.values(docx.files)[0]!.content.subarray(0, 2).toString('latin1')).toBe('PK');
   });
 
   it('should take a typed target language ("deutsch" → German), with the person’s language and recent choices first', async () => {
     const from = t.fake.calls.length;
     pressButton(t.fake, user, documentId, /^Translation…$/);
-    await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= from && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('pt:'));
+    await t.fake.waitForCall(
+      (c) => t.fake.calls.indexOf(c) >= from && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('pt:'),
+    );
     expect(buttonTexts(t.fake, documentId)[0]).toBe('Ukrainian'); // Telegram language_code uk
     t.fake.pushUpdate(messageUpdate(user, { text: 'deutsch' }));
-    await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= from && c.method === 'editMessageText' && c.payload.text === '✅ Translation (German)', 30_000);
+    await t.fake.waitForCall(
+      (c) => t.fake.calls.indexOf(c) >= from && c.method === 'editMessageText' && c.payload.text === '✅ Translation (German)',
+      30_000,
+    );
     expect(chat.requests.some((request) => request.system.includes('German'))).toBe(true);
-    await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= from && c.method === 'editMessageReplyMarkup' && c.payload.message_id === documentId && JSON.stringify(c.payload).includes('More…'));
+    await t.fake.waitForCall(
+      (c) =>
+        t.fake.calls.indexOf(c) >= from &&
+        c.method === 'editMessageReplyMarkup' &&
+        c.payload.message_id === documentId &&
+        JSON.stringify(c.payload).includes('More…'),
+    );
     // Unknown words get a hint while the picker is open; the next picker shows German right after Ukrainian.
     const again = t.fake.calls.length;
     pressButton(t.fake, user, documentId, /^Translation…$/);
-    await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= again && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('pt:'));
+    await t.fake.waitForCall(
+      (c) => t.fake.calls.indexOf(c) >= again && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('pt:'),
+    );
     expect(buttonTexts(t.fake, documentId).slice(0, 2)).toEqual(['Ukrainian', 'German']);
     t.fake.pushUpdate(messageUpdate(user, { text: 'klingonish' }));
-    await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= again && c.method === 'sendMessage' && /^I don't know that language/.test(String(c.payload.text)));
+    await t.fake.waitForCall(
+      (c) => t.fake.calls.indexOf(c) >= again && c.method === 'sendMessage' && /^I don't know that language/.test(String(c.payload.text)),
+    );
     const back = t.fake.calls.length;
     pressButton(t.fake, user, documentId, /^◀ Back$/);
-    await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= back && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('More…'));
+    await t.fake.waitForCall(
+      (c) => t.fake.calls.indexOf(c) >= back && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('More…'),
+    );
   });
 
   it('should re-run one recording with 2 speakers without changing the person’s defaults', async () => {
@@ -138,9 +183,13 @@ describe('transcripts people can use: long ones as files, formats, typed languag
     expect(before.speakers).toBeNull();
     const from = t.fake.calls.length;
     pressButton(t.fake, user, documentId, /Speakers…/);
-    await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= from && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('pr:'));
+    await t.fake.waitForCall(
+      (c) => t.fake.calls.indexOf(c) >= from && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('pr:'),
+    );
     pressButton(t.fake, user, documentId, /^Re-run with 2 speakers$/);
-    const answer = await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= from && c.method === 'answerCallbackQuery' && /again/.test(String(c.payload.text)));
+    const answer = await t.fake.waitForCall(
+      (c) => t.fake.calls.indexOf(c) >= from && c.method === 'answerCallbackQuery' && /again/.test(String(c.payload.text)),
+    );
     expect(answer.payload.text).toBe('Transcribing again with 2 speakers…');
     // A new status message answers the same recording, and a second prediction asks for 2 speakers.
     await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= from && c.method === 'sendMessage' && repliesTo(c, voiceMessageId), 30_000);

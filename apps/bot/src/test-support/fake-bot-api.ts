@@ -81,7 +81,12 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
     const timeoutMs = Number(payload.timeout ?? 0) * 1000;
     if (updates.length === 0 && timeoutMs > 0) {
       await new Promise<void>((resolve) => {
-        const done = () => { clearTimeout(timer); waiters.delete(done); req.off('close', done); resolve(); };
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(done);
+          req.off('close', done);
+          resolve();
+        };
         const timer = setTimeout(done, timeoutMs);
         waiters.add(done);
         req.on('close', done);
@@ -93,11 +98,14 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
   function storeMessage(payload: Record<string, unknown>, extra: Record<string, unknown>): Message {
     // Telegram sends the answered message along (one level deep), as in callback queries on it.
     const answered = (payload.reply_parameters as { message_id?: number } | undefined)?.message_id;
-    const replyTo = answered === undefined ? undefined : messages.get(answered) ?? received.get(answered);
+    const replyTo = answered === undefined ? undefined : (messages.get(answered) ?? received.get(answered));
     const message = {
-      message_id: nextMessageId++, date: Math.floor(Date.now() / 1000),
-      chat: { id: Number(payload.chat_id), type: 'private', first_name: 'User' }, from: FAKE_BOT_USER,
-      ...extra, ...(payload.reply_markup ? { reply_markup: payload.reply_markup } : {}),
+      message_id: nextMessageId++,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: Number(payload.chat_id), type: 'private', first_name: 'User' },
+      from: FAKE_BOT_USER,
+      ...extra,
+      ...(payload.reply_markup ? { reply_markup: payload.reply_markup } : {}),
       ...(replyTo ? { reply_to_message: { ...replyTo, reply_to_message: undefined } } : {}),
     } as unknown as FakeMessage;
     messages.set(message.message_id, message);
@@ -106,22 +114,31 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
 
   async function handleMethod(method: string, payload: Record<string, unknown>, req: IncomingMessage): Promise<Reply> {
     switch (method) {
-      case 'getMe': return ok({ ...FAKE_BOT_USER, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false });
-      case 'getUpdates': return ok(await getUpdates(payload, req));
+      case 'getMe':
+        return ok({ ...FAKE_BOT_USER, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false });
+      case 'getUpdates':
+        return ok(await getUpdates(payload, req));
       case 'getFile': {
         const file = files.get(String(payload.file_id));
         if (!file) return error(400, 'Bad Request: invalid file_id');
         if (file.delayMs) await new Promise((resolve) => setTimeout(resolve, file.delayMs));
         if (file.getFileError) return error(file.getFileError.code, file.getFileError.description);
         const size = file.size ?? (file.path ? (await stat(file.path)).size : 0);
-        return ok({ file_id: payload.file_id, file_unique_id: `u-${String(payload.file_id)}`, file_size: size, file_path: file.localPath ? file.path : `files/${String(payload.file_id)}` });
+        return ok({
+          file_id: payload.file_id,
+          file_unique_id: `u-${String(payload.file_id)}`,
+          file_size: size,
+          file_path: file.localPath ? file.path : `files/${String(payload.file_id)}`,
+        });
       }
       case 'getChatMember': {
         const userId = Number(payload.user_id);
         return ok({ status: admins.has(userId) ? 'administrator' : 'member', user: { id: userId, is_bot: false, first_name: 'Member' } });
       }
-      case 'sendMessage': return ok(storeMessage(payload, { text: payload.text }));
-      case 'sendDocument': return ok(storeMessage(payload, { document: { file_id: 'doc', file_unique_id: 'doc' }, caption: payload.caption }));
+      case 'sendMessage':
+        return ok(storeMessage(payload, { text: payload.text }));
+      case 'sendDocument':
+        return ok(storeMessage(payload, { document: { file_id: 'doc', file_unique_id: 'doc' }, caption: payload.caption }));
       case 'editMessageText': {
         const message = messages.get(Number(payload.message_id));
         if (!message) return error(400, 'Bad Request: message to edit not found');
@@ -135,7 +152,8 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
         if (message) messages.set(message.message_id, { ...message, reply_markup: payload.reply_markup } as FakeMessage);
         return ok(message ?? true);
       }
-      default: return ok(true);
+      default:
+        return ok(true);
     }
   }
 
@@ -192,10 +210,11 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
         check();
       });
     },
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

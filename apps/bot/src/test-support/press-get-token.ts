@@ -14,7 +14,9 @@ export async function pressGetToken(fake: FakeBotApi, userId: number): Promise<{
   expect(String(menu.payload.text)).toMatch(/^API access/);
   const pressedAt = fake.calls.length;
   pressButton(fake, user, (menu.result as { message_id: number }).message_id, /Get token/);
-  const shown = await fake.waitForCall((c) => fake.calls.indexOf(c) >= pressedAt && c.method === 'sendMessage' && /^🔑 Your (new )?API key/.test(String(c.payload.text)));
+  const shown = await fake.waitForCall(
+    (c) => fake.calls.indexOf(c) >= pressedAt && c.method === 'sendMessage' && /^🔑 Your (new )?API key/.test(String(c.payload.text)),
+  );
   const key = /<code>(tsk_[\w-]+)<\/code>/.exec(String(shown.payload.text))?.[1];
   expect(key).toBeDefined();
   expect(shown.payload.parse_mode).toBe('HTML');

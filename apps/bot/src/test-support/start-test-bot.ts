@@ -40,7 +40,10 @@ export async function startTestBot(
     ...options.bot,
   });
   return {
-    service, fake, bot, workDir,
+    service,
+    fake,
+    bot,
+    workDir,
     async stop() {
       await bot.stop();
       await fake.close();
@@ -53,6 +56,22 @@ export async function startTestBot(
 /** Converts a recording to OGG/Opus as Telegram sends voice messages (48 kHz mono); returns the path. */
 export async function toVoiceOgg(source: string, destDir: string): Promise<string> {
   const dest = join(destDir, `${basename(source).replace(/\.\w+$/, '')}.ogg`);
-  await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', source, '-c:a', 'libopus', '-b:a', '32k', '-ar', '48000', '-ac', '1', dest]);
+  await run('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    source,
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '32k',
+    '-ar',
+    '48000',
+    '-ac',
+    '1',
+    dest,
+  ]);
   return dest;
 }

@@ -5,7 +5,10 @@ import type { FakeBotApi } from './fake-bot-api.ts';
 let nextMessageId = 1;
 
 /** A private-chat message from `user` with the given content (`voice`, `document`, `text`, …). */
-export function messageUpdate(user: User, content: Record<string, unknown>): Omit<Update, 'update_id'> & { message: Update['message'] & Message } {
+export function messageUpdate(
+  user: User,
+  content: Record<string, unknown>,
+): Omit<Update, 'update_id'> & { message: Update['message'] & Message } {
   const message = {
     message_id: nextMessageId++,
     date: Math.floor(Date.now() / 1000),
@@ -24,7 +27,9 @@ export function commandUpdate(user: User, command: string) {
 
 /** A voice message as Telegram sends it (OGG/Opus). */
 export function voiceUpdate(user: User, fileId: string, fileSize?: number) {
-  return messageUpdate(user, { voice: { file_id: fileId, file_unique_id: `u-${fileId}`, duration: 4, mime_type: 'audio/ogg', file_size: fileSize } });
+  return messageUpdate(user, {
+    voice: { file_id: fileId, file_unique_id: `u-${fileId}`, duration: 4, mime_type: 'audio/ogg', file_size: fileSize },
+  });
 }
 
 /**
@@ -33,7 +38,8 @@ export function voiceUpdate(user: User, fileId: string, fileSize?: number) {
  */
 export function pressButton(fake: FakeBotApi, user: User, messageId: number, label: RegExp): string {
   const message = fake.messages.get(messageId);
-  const rows = (message?.reply_markup as { inline_keyboard?: { text: string; callback_data?: string }[][] } | undefined)?.inline_keyboard ?? [];
+  const rows =
+    (message?.reply_markup as { inline_keyboard?: { text: string; callback_data?: string }[][] } | undefined)?.inline_keyboard ?? [];
   const button = rows.flat().find((entry) => label.test(entry.text));
   if (!message || !button?.callback_data) {
     throw new Error(`no button ${label} under message ${messageId}: ${JSON.stringify(rows.flat().map((entry) => entry.text))}`);
