@@ -46,7 +46,7 @@ export function predictionViewRoutes(ctx: ServiceContext): Router {
       title: TITLES[row.status] ?? 'Transcribing',
       session: res.locals.portal,
       body: predictionPage(row, progress, res.locals.portal!.csrfToken),
-      head: progress.done ? undefined : html`<noscript><meta http-equiv="refresh" content="3" /></noscript>`,
+      head: progress.done ? undefined : html`<noscript><meta http-equiv="refresh" content="3"></noscript>`,
     });
   });
 

@@ -26,7 +26,6 @@ export function sendErrorPage(res: Response, session: PortalRequestSession | und
     title: TITLES[status] ?? 'Something went wrong',
     session,
     status,
-    body: html`<div class="notice error" role="alert"><p>${detail}</p></div>
-      <p>${back}</p>`,
+    body: html`<div class="notice error" role="alert"><p>${detail}</p></div><p>${back}</p>`,
   });
 }

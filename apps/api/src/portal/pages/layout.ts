@@ -36,46 +36,40 @@ export function sendPage(res: Response, options: PageOptions): void {
 export function renderPage(options: PageOptions): SafeHtml {
   const { session } = options;
   const links = NAV.filter((item) => session || !item.signedIn).map(
-    (item) => html`<li><a href="${item.href}" ${item.href === options.current ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
+    (item) => html`<li><a href="${item.href}"${item.href === options.current ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
   );
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <title>${options.title} · Transcription portal</title>
-        <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="/portal/static/portal.css" />
-        <script src="/portal/static/portal.js" defer></script>
-        ${options.head}
-      </head>
-      <body>
-        <a class="skip-link" href="#main">Skip to content</a>
-        <header class="top">
-          <a class="brand" href="/portal">Transcription portal</a>
-          <nav aria-label="Portal">
-            <ul>
-              ${links}
-            </ul>
-          </nav>
-          ${session ? signOut(session) : ''}
-        </header>
-        <main id="main" tabindex="-1">
-          <h1>${options.title}</h1>
-          ${options.body}
-        </main>
-        <footer class="bottom">
-          <p>Self-hosted transcription service · <a href="/openapi.json">OpenAPI document</a></p>
-        </footer>
-      </body>
-    </html>`;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${options.title} · Transcription portal</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/portal/static/portal.css">
+<script src="/portal/static/portal.js" defer></script>
+${options.head}
+</head>
+<body>
+<a class="skip-link" href="#main">Skip to content</a>
+<header class="top">
+  <a class="brand" href="/portal">Transcription portal</a>
+  <nav aria-label="Portal"><ul>${links}</ul></nav>
+  ${session ? signOut(session) : ''}
+</header>
+<main id="main" tabindex="-1">
+<h1>${options.title}</h1>
+${options.body}
+</main>
+<footer class="bottom"><p>Self-hosted transcription service · <a href="/openapi.json">OpenAPI document</a></p></footer>
+</body>
+</html>`;
 }
 
 function signOut(session: PortalRequestSession): SafeHtml {
   return html`<form class="sign-out" method="post" action="/portal/logout">
     <span class="who">Signed in as <strong>${describePortalOwner(session.owner)}</strong></span>
-    <input type="hidden" name="csrf" value="${session.csrfToken}" />
+    <input type="hidden" name="csrf" value="${session.csrfToken}">
     <button type="submit" class="secondary">Sign out</button>
   </form>`;
 }

@@ -20,23 +20,9 @@ export function usageChart(days: DailyMinutes[]): SafeHtml {
     const width = slot * 0.7;
     const chargedTop = y(day.chargedMinutes);
     const freeTop = y(day.chargedMinutes + day.freeMinutes);
-    return html`<g
-      ><title>${day.day}: ${day.chargedMinutes} min charged, ${day.freeMinutes} min free repeats</title>
-      <rect
-        class="bar-charged"
-        x="${x.toFixed(1)}"
-        y="${chargedTop.toFixed(1)}"
-        width="${width.toFixed(1)}"
-        height="${(y(0) - chargedTop).toFixed(1)}"
-      ></rect>
-      <rect
-        class="bar-free"
-        x="${x.toFixed(1)}"
-        y="${freeTop.toFixed(1)}"
-        width="${width.toFixed(1)}"
-        height="${(chargedTop - freeTop).toFixed(1)}"
-      ></rect
-    ></g>`;
+    return html`<g><title>${day.day}: ${day.chargedMinutes} min charged, ${day.freeMinutes} min free repeats</title>
+<rect class="bar-charged" x="${x.toFixed(1)}" y="${chargedTop.toFixed(1)}" width="${width.toFixed(1)}" height="${(y(0) - chargedTop).toFixed(1)}"></rect>
+<rect class="bar-free" x="${x.toFixed(1)}" y="${freeTop.toFixed(1)}" width="${width.toFixed(1)}" height="${(chargedTop - freeTop).toFixed(1)}"></rect></g>`;
   });
   const labelAt = [0, Math.floor((days.length - 1) / 2), days.length - 1].filter((value, index, all) => all.indexOf(value) === index);
   const labels = labelAt.map((index) => {
@@ -45,52 +31,28 @@ export function usageChart(days: DailyMinutes[]): SafeHtml {
     return html`<text class="axis" x="${x.toFixed(1)}" y="${HEIGHT - 8}" text-anchor="${anchor}">${days[index]?.day.slice(5) ?? ''}</text>`;
   });
   return html`<figure class="chart">
-      <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" preserveAspectRatio="xMidYMid meet">
-        <title id="chart-title">Audio minutes per day</title>
-        <desc id="chart-desc">${describeChart(days)}</desc>
-        <line class="axis-line" x1="${LEFT}" y1="${y(0)}" x2="${WIDTH}" y2="${y(0)}"></line>
-        <line class="grid-line" x1="${LEFT}" y1="${y(peak)}" x2="${WIDTH}" y2="${y(peak)}"></line>
-        <text class="axis" x="${LEFT - 6}" y="${y(peak) + 4}" text-anchor="end">${peak}</text>
-        <text class="axis" x="${LEFT - 6}" y="${y(0) + 4}" text-anchor="end">0</text>
-        ${bars}${labels}
-      </svg>
-      <figcaption>
-        <span class="key key-charged" aria-hidden="true"></span> charged minutes <span class="key key-free" aria-hidden="true"></span> free
-        repeats · UTC days
-      </figcaption>
-    </figure>
-    <details>
-      <summary>Show the numbers as a table</summary>
-      ${dayTable(days)}
-    </details>`;
+<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" preserveAspectRatio="xMidYMid meet">
+<title id="chart-title">Audio minutes per day</title>
+<desc id="chart-desc">${describeChart(days)}</desc>
+<line class="axis-line" x1="${LEFT}" y1="${y(0)}" x2="${WIDTH}" y2="${y(0)}"></line>
+<line class="grid-line" x1="${LEFT}" y1="${y(peak)}" x2="${WIDTH}" y2="${y(peak)}"></line>
+<text class="axis" x="${LEFT - 6}" y="${y(peak) + 4}" text-anchor="end">${peak}</text>
+<text class="axis" x="${LEFT - 6}" y="${y(0) + 4}" text-anchor="end">0</text>
+${bars}${labels}
+</svg>
+<figcaption><span class="key key-charged" aria-hidden="true"></span> charged minutes <span class="key key-free" aria-hidden="true"></span> free repeats · UTC days</figcaption>
+</figure>
+<details><summary>Show the numbers as a table</summary>${dayTable(days)}</details>`;
 }
 
 function dayTable(days: DailyMinutes[]): SafeHtml {
   const rows = days
     .filter((day) => day.chargedMinutes + day.freeMinutes > 0)
-    .map(
-      (day) =>
-        html`<tr>
-          <td>${day.day}</td>
-          <td>${day.chargedMinutes.toFixed(2)}</td>
-          <td>${day.freeMinutes.toFixed(2)}</td>
-        </tr>`,
-    );
+    .map((day) => html`<tr><td>${day.day}</td><td>${day.chargedMinutes.toFixed(2)}</td><td>${day.freeMinutes.toFixed(2)}</td></tr>`);
   if (rows.length === 0) return html`<p>No audio in this period.</p>`;
-  return html`<div class="table-scroll" role="region" aria-label="Audio minutes per day" tabindex="0">
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Day (UTC)</th>
-          <th scope="col">Charged minutes</th>
-          <th scope="col">Free-repeat minutes</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-  </div>`;
+  return html`<div class="table-scroll" role="region" aria-label="Audio minutes per day" tabindex="0"><table>
+<thead><tr><th scope="col">Day (UTC)</th><th scope="col">Charged minutes</th><th scope="col">Free-repeat minutes</th></tr></thead>
+<tbody>${rows}</tbody></table></div>`;
 }
 
 function describeChart(days: DailyMinutes[]): string {
