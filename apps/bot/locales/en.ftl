@@ -228,6 +228,7 @@ group-help = Hi! To have a voice message transcribed here, reply to it with a me
     Each transcription is charged to the person who asked. API keys and settings are private-chat only.
 group-transcribe-all-now = I transcribe every recording in this group.
 group-transcribe-mentioned-now = I transcribe recordings only when mentioned or replied to.
+group-admin-can-change = A group admin can change it with /autotranscribe on or /autotranscribe off.
 group-admins-only = Only a group admin can change this.
 group-transcribe-all-done = Done: I will transcribe every recording in this group.
 group-transcribe-mentioned-done = Done: I will transcribe recordings only when mentioned or replied to.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { normalizeForWer, predictions, saveBotUserSettings, wordErrorRate } from '@transcribe/core';
-import { NO_LANGUAGE_MODEL_REPLY, NO_SPEECH_REPLY, SEND_A_RECORDING_REPLY, STOPPED_REPLY } from './reply-for-error.ts';
+import { english } from './test-support/english-texts.ts';
 import { startBot } from './start-bot.ts';
 import { startFakeBotApi, testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
 import { AUDIO_DIR, startTestBot, toVoiceOgg, type TestBot } from './test-support/start-test-bot.ts';
@@ -79,7 +79,7 @@ describe('transcription in chat against the Bot API protocol', () => {
     const message = [...t.fake.messages.values()][0]!;
     pressData(t.fake, testUser(5001), message, `pp:${row!.id}:0`);
     const answer = await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery');
-    expect(answer.payload).toMatchObject({ text: NO_LANGUAGE_MODEL_REPLY, show_alert: true });
+    expect(answer.payload).toMatchObject({ text: english('error-no-language-model'), show_alert: true });
   });
 
   it('should send .srt subtitles as a document when the person chose srt', async () => {
@@ -154,7 +154,7 @@ describe('transcription in chat against the Bot API protocol', () => {
     const update = voiceUpdate(testUser(5008), 'silence');
     t.fake.pushUpdate(update);
     const statusId = await statusMessageFor(t.fake, update.message.message_id);
-    expect(await finalStatus(t.fake, statusId, /hear any speech/)).toBe(NO_SPEECH_REPLY);
+    expect(await finalStatus(t.fake, statusId, /hear any speech/)).toBe(english('error-no-speech'));
   });
 
   it('should read files from disk when a local Bot API server gives absolute paths', async () => {
@@ -163,14 +163,14 @@ describe('transcription in chat against the Bot API protocol', () => {
     const update = voiceUpdate(testUser(5012), 'local');
     t.fake.pushUpdate(update);
     const statusId = await statusMessageFor(t.fake, update.message.message_id);
-    expect(await finalStatus(t.fake, statusId, /hear any speech/)).toBe(NO_SPEECH_REPLY);
+    expect(await finalStatus(t.fake, statusId, /hear any speech/)).toBe(english('error-no-speech'));
   });
 
   it('should answer text that is not a command with what to send', async () => {
     const update = messageUpdate(testUser(5009), { text: 'hello?' });
     t.fake.pushUpdate(update);
     const reply = await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === 5009);
-    expect(reply.payload.text).toBe(SEND_A_RECORDING_REPLY);
+    expect(reply.payload.text).toBe(english('send-a-recording'));
   });
 
   it('should tell the chat to resend when the bot stops while the file is still downloading', async () => {
@@ -187,7 +187,7 @@ describe('transcription in chat against the Bot API protocol', () => {
       fake.pushUpdate(first);
       const statusId = await statusMessageFor(fake, first.message.message_id);
       await bot.stop();
-      expect(fake.messages.get(statusId)?.text).toBe(STOPPED_REPLY);
+      expect(fake.messages.get(statusId)?.text).toBe(english('error-stopped'));
     } finally {
       await bot.stop();
       await fake.close();

@@ -2,7 +2,7 @@ import type { PostProcessType, Transcript } from '@transcribe/core';
 import type { BotDeps } from './bot-context.ts';
 import { translatorFor, type Translate } from './bot-i18n.ts';
 import { asChatText, sendChatText } from './chat-text.ts';
-import { replyForError, STOPPED_REPLY } from './reply-for-error.ts';
+import { replyForError } from './reply-for-error.ts';
 import { typeLabel } from './result-buttons.ts';
 import { languageLabel } from './match-language.ts';
 import { openStatusMessage } from './status-message.ts';
@@ -37,7 +37,7 @@ export async function deliverResult(deps: BotDeps, job: ResultJob, signal: Abort
     const fileName = `${job.type}${job.targetLanguage ? `.${job.targetLanguage}` : ''}.${extension}`;
     await sendChatText(deps.api, job.chatId, asChatText(formatResult(job.type, result, t), fileName, t), { replyTo: status.messageId });
   } catch (error) {
-    const reply = signal.aborted ? STOPPED_REPLY : replyForError(error, deps.settings);
+    const reply = signal.aborted ? t('error-stopped') : replyForError(error, deps.settings, t);
     await status.update(t('result-failed', { title, reply }), true);
   }
 }

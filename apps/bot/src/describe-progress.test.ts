@@ -1,22 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { describeProgress } from './describe-progress.ts';
+import { english } from './test-support/english-texts.ts';
 
 const started = new Date();
 
 describe('describeProgress', () => {
   it('should show the download, then the queue', () => {
-    expect(describeProgress({ downloadedBytes: null, prediction: null })).toBe('⏳ Getting the file from Telegram…');
-    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: { status: 'processing', startedAt: null, logs: '' } })).toBe(
+    expect(describeProgress({ downloadedBytes: null, prediction: null }, english)).toBe('⏳ Getting the file from Telegram…');
+    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: { status: 'processing', startedAt: null, logs: '' } }, english)).toBe(
       '✅ File received (1.9 MiB)\n⏳ Waiting in the queue…',
     );
   });
 
   it('should show the place in the queue when it is known', () => {
     const waiting = { status: 'processing', startedAt: null, logs: '' };
-    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: waiting, ahead: 3 })).toMatch(
+    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: waiting, ahead: 3 }, english)).toMatch(
       /⏳ Waiting in the queue \(3 ahead\)…$/,
     );
-    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: waiting, ahead: 0 })).toMatch(
+    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: waiting, ahead: 0 }, english)).toMatch(
       /⏳ Waiting in the queue \(next in line\)…$/,
     );
   });
@@ -28,18 +29,18 @@ describe('describeProgress', () => {
       '2025-01-01T00:00:02.000Z recognized 0%',
       '2025-01-01T00:00:03.000Z recognized 40%',
     ].join('\n');
-    expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'processing', startedAt: started, logs } })).toBe(
+    expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'processing', startedAt: started, logs } }, english)).toBe(
       '✅ File received (1 KiB)\n✅ Audio decoded (11.0 s)\n✅ Speech found (8.9 s)\n⏳ Recognising speech… 40%',
     );
     const done = `${logs}\nx recognized 100%\nx succeeded`;
-    expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'succeeded', startedAt: started, logs: done } })).toMatch(
-      /✅ Speech recognised$/,
-    );
+    expect(
+      describeProgress({ downloadedBytes: 500, prediction: { status: 'succeeded', startedAt: started, logs: done } }, english),
+    ).toMatch(/✅ Speech recognised$/);
   });
 
   it('should say when no speech was found', () => {
     const logs = 'x decoded 10.0 s of audio (wav)\nx VAD: no speech';
-    expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'processing', startedAt: started, logs } })).toMatch(
+    expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'processing', startedAt: started, logs } }, english)).toMatch(
       /none found$/,
     );
   });

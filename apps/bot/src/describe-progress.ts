@@ -1,4 +1,5 @@
 import { formatMebibytes, type PredictionRow } from '@transcribe/core';
+import type { Translate } from './bot-i18n.ts';
 
 /** What is known about one chat transcription at a moment. */
 export interface ProgressState {
@@ -18,31 +19,32 @@ const RECOGNIZED = /recognized (\d+)%/g;
  * The text of the one status message the bot edits while a recording is transcribed:
  * one line per stage, ✅ when finished, ⏳ for the stage in progress. Stages come from the
  * prediction's log lines (pipeline/run-prediction.ts, pipeline/recognize/transcribe-recording.ts).
+ * In the reader's language (`t`); seconds are shown with one decimal.
  */
-export function describeProgress(state: ProgressState): string {
+export function describeProgress(state: ProgressState, t: Translate): string {
   const lines = [
-    state.downloadedBytes === null ? '⏳ Getting the file from Telegram…' : `✅ File received (${formatSize(state.downloadedBytes)})`,
+    state.downloadedBytes === null ? t('progress-downloading') : t('progress-received', { size: formatSize(state.downloadedBytes) }),
   ];
   const row = state.prediction;
   if (row === null) return lines.join('\n');
-  if (row.startedAt === null) return [...lines, `⏳ Waiting in the queue${describePlace(state.ahead ?? null)}…`].join('\n');
+  if (row.startedAt === null) return [...lines, describeWait(state.ahead ?? null, t)].join('\n');
   const decoded = DECODED.exec(row.logs);
-  lines.push(decoded ? `✅ Audio decoded (${Number(decoded[1]).toFixed(1)} s)` : '⏳ Decoding the audio…');
+  lines.push(decoded ? t('progress-decoded', { seconds: Number(decoded[1]).toFixed(1) }) : t('progress-decoding'));
   if (!decoded) return lines.join('\n');
   const speech = SPEECH.exec(row.logs);
-  if (!speech) return [...lines, '⏳ Looking for speech…'].join('\n');
-  if (speech[1] === undefined) return [...lines, '✅ Looked for speech: none found'].join('\n');
-  lines.push(`✅ Speech found (${Number(speech[1]).toFixed(1)} s)`);
+  if (!speech) return [...lines, t('progress-looking')].join('\n');
+  if (speech[1] === undefined) return [...lines, t('progress-no-speech')].join('\n');
+  lines.push(t('progress-speech', { seconds: Number(speech[1]).toFixed(1) }));
   const percent = Math.max(0, ...[...row.logs.matchAll(RECOGNIZED)].map((match) => Number(match[1])));
   const recognised = percent >= 100 || row.status === 'succeeded';
-  lines.push(recognised ? '✅ Speech recognised' : `⏳ Recognising speech… ${percent}%`);
+  lines.push(recognised ? t('progress-recognised') : t('progress-recognising', { percent }));
   return lines.join('\n');
 }
 
-/** ` (3 ahead)`, ` (next in line)`, or nothing when the position is unknown. */
-function describePlace(ahead: number | null): string {
-  if (ahead === null) return '';
-  return ahead === 0 ? ' (next in line)' : ` (${ahead} ahead)`;
+/** `⏳ Waiting in the queue (3 ahead)…`, `(next in line)`, or without a place when it is unknown. */
+function describeWait(ahead: number | null, t: Translate): string {
+  if (ahead === null) return t('progress-waiting');
+  return ahead === 0 ? t('progress-waiting-next') : t('progress-waiting-ahead', { ahead });
 }
 
 /** 2_000_000 → `1.9 MiB`; small files in KiB: 53248 → `52 KiB`. */

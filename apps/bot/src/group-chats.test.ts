@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys, botDeliveries, predictions } from '@transcribe/core';
-import { GROUP_HINT_REPLY } from './handle-media-message.ts';
+import { english } from './test-support/english-texts.ts';
 import { privateOnlyReply } from './handle-group-chats.ts';
 import { FAKE_BOT_USER, testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
 import { AUDIO_DIR, startTestBot, toVoiceOgg, type TestBot } from './test-support/start-test-bot.ts';
@@ -102,7 +102,7 @@ describe('the bot in a group chat', () => {
     const mention = groupMessage(testUser(7103), { text: `hi ${MENTION}` });
     t.fake.pushUpdate(mention);
     const reply = await t.fake.waitForCall((c) => answers(t.fake, mention.message.message_id).includes(c));
-    expect(reply.payload.text).toBe(GROUP_HINT_REPLY);
+    expect(reply.payload.text).toBe(english('group-hint'));
   });
 
   it('should never show or issue API keys or portal links in a group', async () => {
@@ -111,7 +111,7 @@ describe('the bot in a group chat', () => {
       const update = groupCommand(user, command);
       t.fake.pushUpdate(update);
       const reply = await t.fake.waitForCall((c) => answers(t.fake, update.message.message_id).includes(c));
-      expect(reply.payload.text).toBe(privateOnlyReply(FAKE_BOT_USER.username));
+      expect(reply.payload.text).toBe(privateOnlyReply(FAKE_BOT_USER.username, english));
       expect(reply.payload.reply_markup).toBeUndefined();
     }
     const keys = await t.service.service.ctx.database.db

@@ -1,13 +1,8 @@
 import { Composer } from 'grammy';
 import { cancelPrediction, listPendingBotDeliveries, type PendingBotDelivery } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
+import { textsFor } from './bot-i18n.ts';
 import { CANCEL_BUTTON_PREFIX, CANCEL_FETCH_BUTTON } from './transcribe-media.ts';
-
-/** /cancel when the person has no recording waiting or running. */
-export const NOTHING_TO_CANCEL_REPLY = 'There is nothing to cancel: none of your recordings is waiting or being transcribed.';
-
-/** Answer to ✖ Cancel pressed by someone else, or after the recording finished. */
-export const CANNOT_CANCEL_ANSWER = 'Only the person who sent this recording can cancel it, and only before it is done.';
 
 /**
  * Cancelling (core cancelPrediction: the prediction becomes `canceled`; a waiting one is never
@@ -20,29 +15,32 @@ export const CANNOT_CANCEL_ANSWER = 'Only the person who sent this recording can
 export function handleCancel(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.callbackQuery(new RegExp(`^${CANCEL_BUTTON_PREFIX}(.+)$`), async (ctx) => {
+    const t = textsFor(deps, ctx.from);
     const predictionId = ctx.match[1]!;
     const mine = await listPendingBotDeliveries(deps.service.database.db, { userId: ctx.from.id, unfinished: true });
     const delivery = mine.find((entry) => entry.predictionId === predictionId);
-    if (!delivery) return void (await ctx.answerCallbackQuery({ text: CANNOT_CANCEL_ANSWER, show_alert: true }));
+    if (!delivery) return void (await ctx.answerCallbackQuery({ text: t('cannot-cancel'), show_alert: true }));
     const canceled = await cancelDelivery(deps, delivery);
-    await ctx.answerCallbackQuery({ text: canceled ? 'Canceled.' : CANNOT_CANCEL_ANSWER });
+    await ctx.answerCallbackQuery({ text: t(canceled ? 'canceled-short' : 'cannot-cancel') });
   });
   composer.callbackQuery(CANCEL_FETCH_BUTTON, async (ctx) => {
+    const t = textsFor(deps, ctx.from);
     const message = ctx.callbackQuery.message;
     const found = message ? deps.downloads.cancelOne(`${message.chat.id}:${message.message_id}`, ctx.from.id) : 'not_found';
-    await ctx.answerCallbackQuery(found === 'canceled' ? { text: 'Canceled.' } : { text: CANNOT_CANCEL_ANSWER, show_alert: true });
+    await ctx.answerCallbackQuery(found === 'canceled' ? { text: t('canceled-short') } : { text: t('cannot-cancel'), show_alert: true });
   });
   composer.command('cancel', async (ctx) => {
     if (!ctx.from) return;
+    const t = textsFor(deps, ctx.from);
     const mine = await listPendingBotDeliveries(deps.service.database.db, { userId: ctx.from.id, unfinished: true });
-    const canceled = deps.downloads.cancel(ctx.from.id).map((name) => `• ${name} (was being fetched from Telegram)`);
+    const canceled = deps.downloads.cancel(ctx.from.id).map((name) => t('canceled-fetching', { name }));
     for (const delivery of mine) {
-      if (await cancelDelivery(deps, delivery))
-        canceled.push(`• ${delivery.fileName} (${delivery.startedAt ? 'was being transcribed' : 'was waiting in the queue'})`);
+      if (await cancelDelivery(deps, delivery)) {
+        canceled.push(t(delivery.startedAt ? 'canceled-running' : 'canceled-waiting', { name: delivery.fileName }));
+      }
     }
-    if (canceled.length === 0) return void (await ctx.reply(NOTHING_TO_CANCEL_REPLY));
-    const count = canceled.length === 1 ? '1 recording' : `${canceled.length} recordings`;
-    await ctx.reply([`Canceled ${count}:`, ...canceled].join('\n'));
+    if (canceled.length === 0) return void (await ctx.reply(t('nothing-to-cancel')));
+    await ctx.reply([t('canceled-list', { count: canceled.length }), ...canceled].join('\n'));
   });
   return composer;
 }

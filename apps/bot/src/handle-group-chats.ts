@@ -1,24 +1,19 @@
 import { Composer } from 'grammy';
 import { setGroupTranscribeAll, getGroupTranscribeAll } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
+import { textsFor, type Translate } from './bot-i18n.ts';
 
 /** Commands that show or change a person's own things (keys, sign-in links, settings, usage). */
 export const PRIVATE_ONLY_COMMANDS = ['api', 'portal', 'settings', 'usage'];
 
-/** The reply to a private-only command in a group. */
-export function privateOnlyReply(username: string): string {
-  return `API keys, portal links, settings and usage are private: I only handle them in a private chat with me. Open @${username} and send the command there.`;
+/** The reply to a private-only command in a group, in the reader's language. */
+export function privateOnlyReply(username: string, t: Translate): string {
+  return t('group-private-only', { bot: username });
 }
 
-/** The greeting when the bot is added to a group. */
-export function groupGreeting(username: string): string {
-  return [
-    'Hi! To have a voice message transcribed here, reply to it with a mention of me (@' +
-      username +
-      '), or mention me in the caption of a recording.',
-    'A group admin can have me transcribe every recording with /autotranscribe on (and stop with /autotranscribe off).',
-    'Each transcription is charged to the person who asked. API keys and settings are private-chat only.',
-  ].join('\n');
+/** The greeting when the bot is added to a group (in the language of whoever added it). */
+export function groupGreeting(username: string, t: Translate): string {
+  return t('group-help', { bot: username });
 }
 
 /**
@@ -31,35 +26,30 @@ export function groupGreeting(username: string): string {
 export function handleGroupChats(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   const groups = composer.chatType(['group', 'supergroup']);
-  groups.command(PRIVATE_ONLY_COMMANDS, (ctx) => ctx.reply(privateOnlyReply(ctx.me.username), replyHere(ctx.msg.message_id)));
+  groups.command(PRIVATE_ONLY_COMMANDS, (ctx) =>
+    ctx.reply(privateOnlyReply(ctx.me.username, textsFor(deps, ctx.from)), replyHere(ctx.msg.message_id)),
+  );
   groups.command('autotranscribe', async (ctx) => {
     const { db } = deps.service.database;
+    const t = textsFor(deps, ctx.from);
     const choice = ctx.match.trim().toLowerCase();
     if (choice !== 'on' && choice !== 'off') {
       const all = await getGroupTranscribeAll(db, ctx.chat.id);
-      const now = all ? 'I transcribe every recording in this group.' : 'I transcribe recordings only when mentioned or replied to.';
-      return void (await ctx.reply(
-        `${now} A group admin can change it with /autotranscribe on or /autotranscribe off.`,
-        replyHere(ctx.msg.message_id),
-      ));
+      const now = t(all ? 'group-transcribe-all-now' : 'group-transcribe-mentioned-now');
+      return void (await ctx.reply(`${now} ${t('group-admin-can-change')}`, replyHere(ctx.msg.message_id)));
     }
     if (!(await isGroupAdmin(ctx))) {
-      return void (await ctx.reply('Only a group admin can change this.', replyHere(ctx.msg.message_id)));
+      return void (await ctx.reply(t('group-admins-only'), replyHere(ctx.msg.message_id)));
     }
     await setGroupTranscribeAll(db, ctx.chat.id, choice === 'on');
-    const done =
-      choice === 'on'
-        ? 'Done: I will transcribe every recording in this group.'
-        : 'Done: I will transcribe recordings only when mentioned or replied to.';
+    const done = t(choice === 'on' ? 'group-transcribe-all-done' : 'group-transcribe-mentioned-done');
     await ctx.reply(done, replyHere(ctx.msg.message_id));
   });
-  composer
-    .chatType('private')
-    .command('autotranscribe', (ctx) => ctx.reply('This is a group setting: send it in a group I am a member of.'));
+  composer.chatType('private').command('autotranscribe', (ctx) => ctx.reply(textsFor(deps, ctx.from)('group-setting-in-private')));
   groups.on('my_chat_member', async (ctx) => {
     const { old_chat_member: before, new_chat_member: after } = ctx.myChatMember;
     const joined = ['left', 'kicked'].includes(before.status) && ['member', 'administrator'].includes(after.status);
-    if (joined) await ctx.reply(groupGreeting(ctx.me.username));
+    if (joined) await ctx.reply(groupGreeting(ctx.me.username, textsFor(deps, ctx.from)));
   });
   return composer;
 }

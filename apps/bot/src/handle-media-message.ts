@@ -1,12 +1,10 @@
 import { Composer } from 'grammy';
 import { AppError, getGroupTranscribeAll, mediaTooLargeError } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
-import { replyForError, STOPPED_REPLY } from './reply-for-error.ts';
+import { textsFor } from './bot-i18n.ts';
+import { replyForError } from './reply-for-error.ts';
 import { selectRecording } from './select-recording.ts';
 import { transcribeMedia } from './transcribe-media.ts';
-
-/** The answer to a group message that mentions the bot without a recording to transcribe. */
-export const GROUP_HINT_REPLY = 'Reply to a voice message or a recording with a mention of me, and I will transcribe it.';
 
 /**
  * Messages with files: recordings start a background transcription (never refused: each becomes a
@@ -28,15 +26,17 @@ export function handleMediaMessages(deps: BotDeps): Composer<BotContext> {
         reply_parameters: { message_id: replyTo, allow_sending_without_reply: true },
         ...(threadId ? { message_thread_id: threadId } : {}),
       });
-    if (request.kind === 'hint') return void (await answer(GROUP_HINT_REPLY, ctx.message.message_id));
+    // The person's texts; this also notes their Telegram language for the transcript that follows later.
+    const t = textsFor(deps, ctx.from);
+    if (request.kind === 'hint') return void (await answer(t('group-hint'), ctx.message.message_id));
     const { found, message } = request;
-    const reply = (error: AppError) => answer(replyForError(error, deps.settings), message.message_id);
+    const reply = (error: AppError) => answer(replyForError(error, deps.settings, t), message.message_id);
     if (found === 'unsupported') return void (await reply(new AppError('unsupported_media_type', 'not audio or video')));
     if (found.fileSize !== undefined && found.fileSize > deps.settings.maxFileBytes) {
       return void (await reply(mediaTooLargeError(deps.settings.maxFileBytes, found.fileSize)));
     }
     const job = { chatId: ctx.chat.id, threadId, userId: ctx.from.id, messageId: message.message_id, media: found };
-    if (!deps.jobs.tryRun((signal) => transcribeMedia(deps, job, signal))) await answer(STOPPED_REPLY, message.message_id);
+    if (!deps.jobs.tryRun((signal) => transcribeMedia(deps, job, signal))) await answer(t('error-stopped'), message.message_id);
   });
   return composer;
 }

@@ -157,7 +157,7 @@ async function startResult(deps: BotDeps, ctx: BotContext, request: ResultReques
     if (!deps.jobs.tryRun((signal) => deliverResult(deps, job, signal))) throw new AppError('service_busy', 'bot full');
     return t('working-on-it');
   } catch (error) {
-    const text = replyForError(error, deps.settings);
+    const text = replyForError(error, deps.settings, t);
     await ctx.reply(text);
     return text.slice(0, 200);
   }

@@ -65,7 +65,7 @@ async function sendFile(deps: BotDeps, ctx: BotContext, action: Extract<ResultAc
     const file = await renderTranscriptFile(transcript, action.format, fileBaseName(ctx), t);
     await sendChatText(deps.api, chatId, { kind: 'document', ...file }, { replyTo });
   } catch (error) {
-    const text = replyForError(error, deps.settings);
+    const text = replyForError(error, deps.settings, t);
     await ctx.answerCallbackQuery({ text: text.slice(0, 200) }).catch(() => undefined);
     await ctx.reply(text);
   }
@@ -102,7 +102,7 @@ async function startRerun(
     if (!deps.jobs.tryRun((signal) => transcribeMedia(deps, job, signal))) throw new AppError('service_busy', 'bot stopping');
     return t('rerun-started', { count: action.speakers });
   } catch (error) {
-    const text = replyForError(error, deps.settings);
+    const text = replyForError(error, deps.settings, t);
     await ctx.reply(text);
     return text.slice(0, 200);
   }

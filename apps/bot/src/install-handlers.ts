@@ -8,7 +8,8 @@ import { handleGroupChats } from './handle-group-chats.ts';
 import { handleMediaMessages } from './handle-media-message.ts';
 import { handleResultButtons } from './handle-result-buttons.ts';
 import { logBotFailure } from './log-bot-failure.ts';
-import { replyForError, SEND_A_RECORDING_REPLY } from './reply-for-error.ts';
+import { textsFor } from './bot-i18n.ts';
+import { replyForError } from './reply-for-error.ts';
 import { createSettingsConversation } from './settings-conversation.ts';
 
 /**
@@ -27,10 +28,10 @@ export function installHandlers(bot: Bot<BotContext>, deps: BotDeps): void {
   bot.use(handleCommands(deps, apiMenu));
   bot.use(handleResultButtons(deps));
   bot.use(handleMediaMessages(deps));
-  bot.chatType('private').on('message:text', (ctx) => ctx.reply(SEND_A_RECORDING_REPLY)); // group talk is not for the bot
-  bot.on('callback_query:data', (ctx) => ctx.answerCallbackQuery({ text: 'This button no longer works.' }));
+  bot.chatType('private').on('message:text', (ctx) => ctx.reply(textsFor(deps, ctx.from)('send-a-recording'))); // group talk is not for the bot
+  bot.on('callback_query:data', (ctx) => ctx.answerCallbackQuery({ text: textsFor(deps, ctx.from)('button-gone') }));
   bot.catch(async ({ ctx, error }) => {
     logBotFailure(deps.service, 'error', `update ${ctx.update.update_id} failed`, error, { update: ctx.update.update_id });
-    if (ctx.chat) await ctx.reply(replyForError(error, deps.settings)).catch(() => undefined);
+    if (ctx.chat) await ctx.reply(replyForError(error, deps.settings, textsFor(deps, ctx.from))).catch(() => undefined);
   });
 }

@@ -2,14 +2,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { botDeliveries, predictions } from '@transcribe/core';
-import { CANNOT_CANCEL_ANSWER, NOTHING_TO_CANCEL_REPLY } from './handle-cancel.ts';
 import { startBot } from './start-bot.ts';
-import { CANCELED_REPLY } from './transcribe-media.ts';
 import { testUser, type FakeBotApi } from './test-support/fake-bot-api.ts';
 import { AUDIO_DIR, startTestBot, toVoiceOgg, type TestBot } from './test-support/start-test-bot.ts';
 import { createTestDatabase, type TestDatabase } from '../../api/src/test-support/create-test-database.ts';
 import { startTestService, type TestService } from '../../api/src/test-support/start-test-service.ts';
 import { commandUpdate, pressButton, voiceUpdate } from './test-support/telegram-updates.ts';
+import { english } from './test-support/english-texts.ts';
 
 const CLIP = join(AUDIO_DIR, 'librispeech-test-clean/1089-134686-0001.wav');
 const LONG = join(AUDIO_DIR, 'long_hifitts6097_concat_16k.wav');
@@ -79,11 +78,11 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
     const deliveries = await t.service.service.ctx.database.db.select().from(botDeliveries);
     const last = deliveries.filter((d) => d.userId === 6101).at(-1)!;
     pressButton(t.fake, testUser(6102), last.statusMessageId, /Cancel/);
-    const refused = await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === CANNOT_CANCEL_ANSWER);
+    const refused = await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === english('cannot-cancel'));
     expect(refused.payload.show_alert).toBe(true);
     pressButton(t.fake, testUser(6101), last.statusMessageId, /Cancel/);
     await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === 'Canceled.');
-    await statusShows(t.fake, last.statusMessageId, new RegExp(CANCELED_REPLY.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    await statusShows(t.fake, last.statusMessageId, new RegExp(english('canceled-reply').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     expect(t.fake.messages.get(last.statusMessageId)?.reply_markup).toBeUndefined();
   });
 
@@ -96,7 +95,9 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
       'Canceled 2 recordings:\n• voice.ogg (was waiting in the queue)\n• voice.ogg (was waiting in the queue)',
     );
     t.fake.pushUpdate(commandUpdate(testUser(6101), '/cancel'));
-    await t.fake.waitForCall((c) => c.method === 'sendMessage' && c.payload.chat_id === 6101 && c.payload.text === NOTHING_TO_CANCEL_REPLY);
+    await t.fake.waitForCall(
+      (c) => c.method === 'sendMessage' && c.payload.chat_id === 6101 && c.payload.text === english('nothing-to-cancel'),
+    );
   });
 
   it('should cancel a recording still being fetched from Telegram with /cancel', async () => {
@@ -110,7 +111,7 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
       (c) => c.method === 'sendMessage' && c.payload.chat_id === 6103 && /^Canceled/.test(String(c.payload.text)),
     );
     expect(reply.payload.text).toBe('Canceled 1 recording:\n• voice.ogg (was being fetched from Telegram)');
-    expect(await statusShows(t.fake, status, /Canceled/)).toBe(CANCELED_REPLY);
+    expect(await statusShows(t.fake, status, /Canceled/)).toBe(english('canceled-reply'));
     const deliveries = await t.service.service.ctx.database.db.select().from(botDeliveries);
     expect(deliveries.some((row) => row.userId === 6103)).toBe(false);
   });
@@ -122,13 +123,13 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
     t.fake.pushUpdate(update);
     const status = await statusMessageFor(t.fake, update.message.message_id);
     pressButton(t.fake, testUser(6105), status, /Cancel/);
-    await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === CANNOT_CANCEL_ANSWER);
+    await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === english('cannot-cancel'));
     const mark = t.fake.calls.length;
     pressButton(t.fake, user, status, /Cancel/);
     await t.fake.waitForCall(
       (c) => c.method === 'answerCallbackQuery' && c.payload.text === 'Canceled.' && t.fake.calls.indexOf(c) >= mark,
     );
-    expect(await statusShows(t.fake, status, /Canceled/)).toBe(CANCELED_REPLY);
+    expect(await statusShows(t.fake, status, /Canceled/)).toBe(english('canceled-reply'));
     const deliveries = await t.service.service.ctx.database.db.select().from(botDeliveries);
     expect(deliveries.some((row) => row.userId === 6104)).toBe(false);
   });
@@ -183,7 +184,7 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
     await statusShows(t.fake, status, /Decoding|Looking for speech|Recognising/);
     pressButton(t.fake, user, status, /Cancel/);
     await t.fake.waitForCall((c) => c.method === 'answerCallbackQuery' && c.payload.text === 'Canceled.');
-    expect(await statusShows(t.fake, status, /Canceled/)).toBe(CANCELED_REPLY);
+    expect(await statusShows(t.fake, status, /Canceled/)).toBe(english('canceled-reply'));
   }, 120_000);
 
   it('should deliver every result after a restart in the middle of the queue', async () => {

@@ -1,9 +1,10 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listBotUserLocales } from '@transcribe/core';
 import { startBot } from './start-bot.ts';
 import { startFakeBotApi, testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
-import { startTestBot, type TestBot } from './test-support/start-test-bot.ts';
-import { commandUpdate, pressButton } from './test-support/telegram-updates.ts';
+import { AUDIO_DIR, startTestBot, toVoiceOgg, type TestBot } from './test-support/start-test-bot.ts';
+import { commandUpdate, pressButton, voiceUpdate } from './test-support/telegram-updates.ts';
 
 const RUSSIAN = { ...testUser(9201, 'Аня'), language_code: 'ru' };
 
@@ -24,6 +25,7 @@ describe('the bot in Russian', () => {
 
   beforeAll(async () => {
     t = await startTestBot({ kind: 'pglite' });
+    t.fake.addFile('ru-voice', { path: await toVoiceOgg(join(AUDIO_DIR, 'librispeech-test-clean/1089-134686-0001.wav'), t.workDir) });
   });
 
   afterAll(async () => {
@@ -58,6 +60,36 @@ describe('the bot in Russian', () => {
     const key = await nextMessage(fake, RUSSIAN.id, /^🔑 Ваш ключ API\./, from);
     expect(String(key.payload.text)).toContain('Храните его как пароль');
     expect(JSON.stringify(fake.messages.get(idOf(key))?.reply_markup)).toContain('Удалить это сообщение');
+  });
+
+  it('should show the status message, the transcript buttons and the files in Russian', async () => {
+    const { fake } = t;
+    const update = voiceUpdate(RUSSIAN, 'ru-voice');
+    fake.pushUpdate(update);
+    const status = await fake.waitForCall(
+      (c) =>
+        c.method === 'sendMessage' &&
+        (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === update.message.message_id,
+    );
+    expect(status.payload.text).toBe('⏳ Получаю файл из Telegram…');
+    await fake.waitForCall(
+      (c) =>
+        c.method === 'editMessageText' &&
+        c.payload.message_id === idOf(status) &&
+        /✅ Готово: расшифровка ниже\.$/.test(String(c.payload.text)),
+      90_000,
+    );
+    const transcript = await fake.waitForCall(
+      (c) =>
+        c.method === 'sendMessage' &&
+        JSON.stringify(c.payload.reply_markup ?? null).includes('pf:') &&
+        (c.payload.reply_parameters as { message_id?: number } | undefined)?.message_id === update.message.message_id,
+    );
+    expect(JSON.stringify(transcript.payload.reply_markup)).toContain('👥 Говорящие…');
+    const from = fake.calls.length;
+    pressButton(fake, RUSSIAN, idOf(transcript), /\.txt$/);
+    const file = await fake.waitForCall((c) => fake.calls.indexOf(c) >= from && c.method === 'sendDocument');
+    expect(file.payload.caption).toBe('Расшифровка (.txt)');
   });
 
   it('should ask the /settings questions in Russian, with language names in Russian', async () => {

@@ -20,14 +20,14 @@ import {
   type Transcript,
 } from '@transcribe/core';
 import type { BotDeps } from './bot-context.ts';
-import { textsFor } from './bot-i18n.ts';
+import { textsFor, type Translate } from './bot-i18n.ts';
 import { sendChatText } from './chat-text.ts';
 import { deliverResult } from './deliver-result.ts';
 import { describeProgress } from './describe-progress.ts';
 import { downloadTelegramFile } from './download-telegram-file.ts';
 import type { IncomingMedia } from './find-media.ts';
 import { isEmptyTranscript, renderChatTranscript } from './render-chat-transcript.ts';
-import { NO_SPEECH_REPLY, replyForError, replyForFailedPrediction, STILL_RUNNING_REPLY, STOPPED_REPLY } from './reply-for-error.ts';
+import { replyForError, replyForFailedPrediction } from './reply-for-error.ts';
 import { resultKeyboard } from './result-buttons.ts';
 import { openStatusMessage, type StatusMessage } from './status-message.ts';
 import { watchPrediction } from './watch-prediction.ts';
@@ -55,21 +55,20 @@ interface Run {
   settings: BotUserSettings;
   status: StatusMessage;
   signal: AbortSignal;
+  /** The person's texts. */
+  t: Translate;
 }
 
 /** Callback data of the ✖ Cancel button under a status message: `cancel:<prediction id>`. */
 export const CANCEL_BUTTON_PREFIX = 'cancel:';
 
 /** The ✖ Cancel button shown under the status message while the prediction waits or runs. */
-export function cancelKeyboard(predictionId: string): InlineKeyboardMarkup {
-  return { inline_keyboard: [[{ text: '✖ Cancel', callback_data: `${CANCEL_BUTTON_PREFIX}${predictionId}` }]] };
+export function cancelKeyboard(predictionId: string, t: Translate): InlineKeyboardMarkup {
+  return { inline_keyboard: [[{ text: t('button-cancel'), callback_data: `${CANCEL_BUTTON_PREFIX}${predictionId}` }]] };
 }
 
 /** Callback data of the ✖ Cancel button while the file is still fetched (before a prediction exists). */
 export const CANCEL_FETCH_BUTTON = 'cancel-fetch';
-
-/** Status text of a prediction canceled by the person (button or /cancel) or through the API/portal. */
-export const CANCELED_REPLY = '✖ Canceled: this recording will not be transcribed.';
 
 /**
  * Transcribes one recording sent in chat: one status message edited as stages finish, the file
@@ -79,8 +78,9 @@ export const CANCELED_REPLY = '✖ Canceled: this recording will not be transcri
  * result (followDelivery). Every failure before the prediction exists ends as a plain-words status text.
  */
 export async function transcribeMedia(deps: BotDeps, job: ChatJob, signal: AbortSignal): Promise<void> {
-  const first = describeProgress({ downloadedBytes: null, prediction: null });
-  const fetchKeyboard = { inline_keyboard: [[{ text: '✖ Cancel', callback_data: CANCEL_FETCH_BUTTON }]] };
+  const t = textsFor(deps, { id: job.userId });
+  const first = describeProgress({ downloadedBytes: null, prediction: null }, t);
+  const fetchKeyboard = { inline_keyboard: [[{ text: t('button-cancel'), callback_data: CANCEL_FETCH_BUTTON }]] };
   const status = await openStatusMessage(
     deps.api,
     job.chatId,
@@ -90,9 +90,9 @@ export async function transcribeMedia(deps: BotDeps, job: ChatJob, signal: Abort
   const download = deps.downloads.start(job.userId, job.media.fileName, signal, `${job.chatId}:${status.messageId}`);
   let delivery: NewBotDelivery;
   try {
-    delivery = await queueRecording(deps, job, status, download.signal);
+    delivery = await queueRecording(deps, job, status, download.signal, t);
   } catch (error) {
-    const text = download.canceled() ? CANCELED_REPLY : signal.aborted ? STOPPED_REPLY : replyForError(error, deps.settings);
+    const text = download.canceled() ? t('canceled-reply') : signal.aborted ? t('error-stopped') : replyForError(error, deps.settings, t);
     return void (await status.update(text, true));
   } finally {
     download.done();
@@ -110,21 +110,19 @@ export async function transcribeMedia(deps: BotDeps, job: ChatJob, signal: Abort
  * stops meanwhile, nothing is said: the delivery stays pending and the next start resumes it.
  */
 export async function followDelivery(deps: BotDeps, delivery: NewBotDelivery, status: StatusMessage, signal: AbortSignal): Promise<void> {
+  // The person's language: their /language choice, else the Telegram language last seen from them.
+  const t = textsFor(deps, { id: delivery.userId });
   try {
     const settings = await getBotUserSettings(deps.service.database.db, String(delivery.userId));
-    const run: Run = { deps, delivery, settings, status, signal };
+    const run: Run = { deps, delivery, settings, status, signal, t };
     const row = await watchQueued(run);
-    if (!isTerminalStatus(row.status)) return await finish(run, STILL_RUNNING_REPLY);
-    if (row.status === 'canceled') return await finish(run, CANCELED_REPLY);
-    if (row.status !== 'succeeded') return await finish(run, replyForFailedPrediction(row, deps.settings));
+    if (!isTerminalStatus(row.status)) return await finish(run, t('error-still-running'));
+    if (row.status === 'canceled') return await finish(run, t('canceled-reply'));
+    if (row.status !== 'succeeded') return await finish(run, replyForFailedPrediction(row, deps.settings, t));
     const transcript = row.transcript as Transcript;
-    if (isEmptyTranscript(transcript)) return await finish(run, NO_SPEECH_REPLY);
+    if (isEmptyTranscript(transcript)) return await finish(run, t('error-no-speech'));
     if (!(await markBotDelivered(deps.service.database.db, row.id))) return;
-    await status.update(
-      `${describeProgress({ downloadedBytes: inputBytes(row), prediction: row })}\n✅ Done: the transcript follows.`,
-      true,
-    );
-    const t = textsFor(deps, { id: delivery.userId });
+    await status.update(`${describeProgress({ downloadedBytes: inputBytes(row), prediction: row }, t)}\n${t('progress-done')}`, true);
     const keyboard = resultKeyboard(row.id, { postProcess: deps.postProcess !== null, t });
     const text = renderChatTranscript(transcript, settings.outputFormat, baseName(delivery.fileName), t);
     const transcriptId = await sendChatText(deps.api, delivery.chatId, text, { replyTo: delivery.messageId, keyboard });
@@ -132,7 +130,7 @@ export async function followDelivery(deps: BotDeps, delivery: NewBotDelivery, st
   } catch (error) {
     if (signal.aborted) return;
     if (await markBotDelivered(deps.service.database.db, delivery.predictionId))
-      await status.update(replyForError(error, deps.settings), true);
+      await status.update(replyForError(error, deps.settings, t), true);
   }
 }
 
@@ -145,7 +143,13 @@ async function finish(run: Run, text: string): Promise<void> {
  * Downloads the file, creates the prediction (priority minus the person's waiting recordings) and
  * stores its delivery.
  */
-async function queueRecording(deps: BotDeps, job: ChatJob, status: StatusMessage, signal: AbortSignal): Promise<NewBotDelivery> {
+async function queueRecording(
+  deps: BotDeps,
+  job: ChatJob,
+  status: StatusMessage,
+  signal: AbortSignal,
+  t: Translate,
+): Promise<NewBotDelivery> {
   const { db } = deps.service.database;
   const apiKeyId = await ensureOwnerApiKey(db, telegramOwner(job.userId), BOT_KEY_LABEL);
   const settings = await getBotUserSettings(db, String(job.userId));
@@ -155,7 +159,7 @@ async function queueRecording(deps: BotDeps, job: ChatJob, status: StatusMessage
   try {
     const download = { fileId: job.media.fileId, declaredBytes: job.media.fileSize, destPath: path, signal };
     const bytes = await downloadTelegramFile(deps.api, deps.settings, download);
-    await status.update(describeProgress({ downloadedBytes: bytes, prediction: null }));
+    await status.update(describeProgress({ downloadedBytes: bytes, prediction: null }, t));
     signal.throwIfAborted();
     const created = await createPrediction(deps.service, {
       apiKeyId,
@@ -184,8 +188,8 @@ async function queueRecording(deps: BotDeps, job: ChatJob, status: StatusMessage
 
 /** Follows the prediction to its end (or the wait limit), showing its queue place and stages with ✖ Cancel. */
 function watchQueued(run: Run): Promise<PredictionRow> {
-  const { deps, delivery, status, signal } = run;
-  const keyboard = cancelKeyboard(delivery.predictionId);
+  const { deps, delivery, status, signal, t } = run;
+  const keyboard = cancelKeyboard(delivery.predictionId, t);
   return watchPrediction(deps.service.database.db, delivery.predictionId, delivery.apiKeyId, {
     pollMs: deps.settings.progressPollMs,
     timeoutMs: deps.settings.transcriptionTimeoutMs,
@@ -193,7 +197,7 @@ function watchQueued(run: Run): Promise<PredictionRow> {
     queuePosition: () => countTranscribeJobsAhead(deps.service.database, delivery.predictionId),
     onChange: async (current, ahead) => {
       if (isTerminalStatus(current.status)) return;
-      await status.update(describeProgress({ downloadedBytes: inputBytes(current), prediction: current, ahead }), false, keyboard);
+      await status.update(describeProgress({ downloadedBytes: inputBytes(current), prediction: current, ahead }, t), false, keyboard);
     },
   });
 }
