@@ -35,28 +35,10 @@ export interface ResultKeyboardOptions {
 }
 
 /**
- * The types offered as buttons, in this order (`custom` needs a prompt and is not offered); their
+ * The types offered as buttons: spec 2.4's, in its order, but `custom` (it needs a prompt); their
  * labels are the catalog keys `type-<type>` (typeLabel).
  */
-export const OFFERED_TYPES: readonly PostProcessType[] = [
-  'summary',
-  'gist',
-  'detailed',
-  'meeting_minutes',
-  'lecture_notes',
-  'simple',
-  'key_facts',
-  'action_items',
-  'chapters',
-  'blog_post',
-  'article',
-  'quiz',
-  'customer_insights',
-  'clean_up',
-  'translation',
-  'translated_subtitles',
-  'speaker_names',
-];
+export const OFFERED_TYPES: readonly PostProcessType[] = POST_PROCESS_TYPE_NAMES.filter((type) => type !== 'custom');
 
 /** A type's label in the reader's language (`Summary`, `Краткое содержание`). */
 export function typeLabel(type: PostProcessType, t: Translate): string {
