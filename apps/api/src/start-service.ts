@@ -7,6 +7,7 @@ import PQueue from 'p-queue';
 import {
   createApiKeyCache,
   createPredictionEvents,
+  createPredictionInserter,
   failGivenUpPredictions,
   openDatabase,
   watchApiKeyChanges,
@@ -90,6 +91,7 @@ export async function startService(
     engine,
     recognitionQueue: new PQueue({ concurrency: env.RECOGNITION_CONCURRENCY }),
     predictionEvents: createPredictionEvents(),
+    insertPrediction: createPredictionInserter(database, boss),
     ...(apiKeyCache ? { apiKeyCache } : {}),
     stopping: stopping.signal,
     logger,

@@ -16,6 +16,7 @@ export { listPredictions } from './resources/predictions/list-predictions.ts';
 export { waitForPrediction } from './resources/predictions/wait-for-prediction.ts';
 export { cancelPrediction } from './resources/predictions/cancel-prediction.ts';
 export { createPredictionEvents } from './resources/predictions/prediction-events.ts';
+export { createPredictionInserter } from './resources/predictions/create-prediction-inserter.ts';
 export { SETTLED_STATUSES } from './resources/predictions/append-prediction-log.ts';
 export { parseWebhookParams } from './resources/predictions/parse-webhook-params.ts';
 export { isTerminalStatus } from './resources/predictions/public-prediction.ts';

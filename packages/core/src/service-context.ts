@@ -9,6 +9,7 @@ import type { MediaStore } from './platform/storage/media-store.ts';
 import type { ExternalService } from './platform/metrics/count-external-call.ts';
 import type { PipelineStage } from './platform/metrics/time-stage.ts';
 import type { PredictionEvents } from './resources/predictions/prediction-events.ts';
+import type { InsertPrediction } from './resources/predictions/create-prediction-inserter.ts';
 
 /** Settings the apps pass to core (core never reads `process.env`). Units are in the names. */
 export interface ServiceConfig {
@@ -125,6 +126,12 @@ export interface ServiceContext {
    * (resources/webhooks/start-webhook-worker.ts); made by the app that builds the context.
    */
   predictionEvents: PredictionEvents;
+  /**
+   * Stores a new prediction with its transcribe job, in one statement with the other creates of the
+   * same moment (group commit; resources/predictions/create-prediction-inserter.ts); made by the app
+   * that builds the context, one per process.
+   */
+  insertPrediction: InsertPrediction;
   /**
    * This process's cache of authenticated keys, kept true to revocations by a watcher on the
    * key-change channel (resources/keys/watch-api-key-changes.ts); revoking and reissuing pass it so the change

@@ -1,11 +1,8 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
-import { sql } from 'drizzle-orm';
 import { join } from 'node:path';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { containsNul } from '../../contract/validation/contains-nul.ts';
 import { predictions, type PredictionRow } from '../../platform/db/schema.ts';
-import { TRANSCRIBE_QUEUE } from '../../platform/jobs/open-job-queue.ts';
-import { captureJobInsert } from '../../platform/jobs/capture-job-insert.ts';
 import { wakeTranscribeWorkers } from '../../platform/jobs/wake-transcribe-workers.ts';
 import { writeDataUri, type DecodedDataUri } from '../../pipeline/fetch/decode-data-uri.ts';
 import { releaseUpload, shareUpload } from '../../platform/storage/share-upload.ts';
@@ -56,7 +53,7 @@ export interface CreatePredictionRequest {
 /**
  * Creates a prediction: validates the input (spec 2.2, 4.5: before anything is downloaded), stores an
  * inline `data:` recording as an upload, inserts the row in status `processing` (spec 3) and its job
- * in one statement, waking this process's idle workers (a repeat with a stored transcript then ends within
+ * in one statement (shared with the creates of the same moment: group commit), waking this process's idle workers (a repeat with a stored transcript then ends within
  * milliseconds instead of after the queue's polling interval). Returns the stored row.
  * @throws AppError `invalid_input` (422, no row made), `media_too_large`, `service_busy`.
  */
@@ -129,9 +126,8 @@ async function storeSource(
 }
 
 /**
- * Inserts the prediction and its pg-boss job in one statement (the job's insert, captureJobInsert,
- * as a data-modifying `WITH` of the prediction's INSERT): one commit and one round trip, and a job
- * never names a missing prediction nor is a prediction left without its job.
+ * Inserts the prediction and its pg-boss job in one statement, with the other creates of this moment
+ * (ServiceContext.insertPrediction: resources/predictions/create-prediction-inserter.ts).
  * @throws AppError `service_busy` when the row or the job cannot be stored (nothing is then kept, nor
  *   the stored upload).
  */
@@ -142,13 +138,7 @@ async function insertAndEnqueue(
   values: typeof predictions.$inferInsert,
 ): Promise<PredictionRow> {
   try {
-    const { db } = ctx.database;
-    const job = db
-      .$with('job', { id: sql<string>`id` })
-      .as(await captureJobInsert(ctx.boss, TRANSCRIBE_QUEUE, { predictionId: values.id }, { priority }));
-    const [row] = await db.with(job).insert(predictions).values(values).returning();
-    if (!row) throw new Error('insert into predictions returned no row');
-    return row;
+    return await ctx.insertPrediction({ values, priority });
   } catch (cause) {
     await releaseUpload(ctx, source); // no prediction owns it
     throw new AppError('service_busy', 'The service could not queue this prediction. Try again shortly.', { cause });

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { createLinkPrediction } from '../test-support/fake-engine-service.ts';
+import { startTestService, type TestDatabaseKind, type TestService } from '../test-support/start-test-service.ts';
+
+const BURST = 40;
+
+/** A fresh prediction id (26 characters like the service's own). */
+const newPredictionId = () => randomBytes(13).toString('hex');
+
+interface JobRow {
+  prediction_id: string;
+  retry_limit: number;
+  retry_backoff: boolean;
+  expire_seconds: number;
+  priority: number;
+  created_on: string;
+}
+
+async function transcribeJobs(t: TestService): Promise<JobRow[]> {
+  const { rows } = await t.service.ctx.database.executeSql(
+    `SELECT data->>'predictionId' AS prediction_id, retry_limit, retry_backoff, extract(epoch FROM expire_in)::int AS expire_seconds,
+            priority, created_on::text AS created_on
+       FROM pgboss.job WHERE name = 'transcribe'`,
+  );
+  return rows as JobRow[];
+}
+
+/**
+ * Creates that arrive together share statements (group commit,
+ * packages/core/src/resources/predictions/create-prediction-inserter.ts): every prediction still gets
+ * exactly one job with the queue's settings, and a row the database refuses fails only its own create.
+ */
+describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)', (kind) => {
+  let t: TestService;
+
+  beforeAll(async () => {
+    // No worker: the jobs stay queued as the creates left them.
+    t = await startTestService(kind, {
+      RECOGNITION_ENGINE: 'fake',
+      ALLOW_FAKE_ENGINE: '1',
+      WORKER_CONCURRENCY: '0',
+      JOB_EXPIRE_SECONDS: '1234',
+    });
+  });
+
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('should give each of 40 simultaneous creates its row and exactly one job, in fewer statements than creates on PostgreSQL', async () => {
+    const ids = await Promise.all(
+      Array.from({ length: BURST }, (_, n) =>
+        createLinkPrediction(t.url, t.key, { input: { audio: `http://127.0.0.1:9/burst-${n}.wav` } }),
+      ),
+    );
+    expect(new Set(ids).size).toBe(BURST);
+    const jobs = (await transcribeJobs(t)).filter((job) => ids.includes(job.prediction_id));
+    expect(jobs.map((job) => job.prediction_id).sort()).toEqual([...ids].sort());
+    for (const job of jobs) {
+      expect(job).toMatchObject({ retry_limit: 2, retry_backoff: true, expire_seconds: 1234, priority: 0 });
+    }
+    // now() is the time of the statement's transaction: rows written together share it. PGlite runs
+    // each statement in this thread before the next request is read, so its creates never wait.
+    if (kind === 'postgres') expect(new Set(jobs.map((job) => job.created_on)).size).toBeLessThan(BURST);
+    for (const id of ids) {
+      const response = await fetch(`${t.url}/v1/replicate/v1/predictions/${id}`, { headers: { authorization: `Bearer ${t.key}` } });
+      expect(((await response.json()) as { status: string }).status).toBe('processing');
+    }
+  });
+
+  it('should fail only the insert the database refuses when it shares a statement with others, and leave it no job', async () => {
+    const [keyRow] = (await t.service.ctx.database.executeSql(`SELECT id FROM api_keys LIMIT 1`)).rows as { id: string }[];
+    const taken = newPredictionId();
+    const values = (id: string) => ({
+      id,
+      apiKeyId: keyRow!.id,
+      namespace: 'api',
+      status: 'processing' as const,
+      input: { audio: `http://127.0.0.1:9/${id}.wav` },
+      params: { audio: `http://127.0.0.1:9/${id}.wav` } as never,
+      source: { kind: 'link' as const, url: `http://127.0.0.1:9/${id}.wav` },
+    });
+    await t.service.ctx.insertPrediction({ values: values(taken), priority: 0 });
+    const fresh = Array.from({ length: 5 }, () => newPredictionId());
+    const outcomes = await Promise.allSettled([
+      t.service.ctx.insertPrediction({ values: values(newPredictionId()), priority: 0 }), // written alone, at once
+      ...fresh.slice(0, 2).map((id) => t.service.ctx.insertPrediction({ values: values(id), priority: 3 })),
+      t.service.ctx.insertPrediction({ values: values(taken), priority: 3 }), // the same id again: refused
+      ...fresh.slice(2).map((id) => t.service.ctx.insertPrediction({ values: values(id), priority: 3 })),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    const jobs = await transcribeJobs(t);
+    expect(jobs.filter((job) => job.prediction_id === taken)).toHaveLength(1);
+    for (const id of fresh) expect(jobs.filter((job) => job.prediction_id === id)).toMatchObject([{ priority: 3 }]);
+  });
+});
