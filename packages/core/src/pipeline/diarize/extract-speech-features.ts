@@ -57,6 +57,7 @@ export async function extractSpeechFeatures(wavPath: string, speech: readonly Ti
   };
   const longest = spans.reduce((most, span) => Math.max(most, span.last - span.first), 0);
   const [bytes, samples] = [Buffer.alloc(longest * 2), new Float32Array(longest)];
+  const pcm = new Int16Array(bytes.buffer, bytes.byteOffset, longest);
   const extract = createMfccExtractor({
     frameSamples: FRAME_SAMPLES,
     sampleRate: SAMPLE_RATE,
@@ -70,7 +71,8 @@ export async function extractSpeechFeatures(wavPath: string, speech: readonly Ti
       const length = span.last - span.first;
       await file.read(bytes, 0, length * 2, header.dataOffset + span.first * 2);
       // int16 scale, not [-1, 1]: meyda's MFCC takes log(x + 1) of the mel energies, a true log only for large x.
-      for (let i = 0; i < length; i += 1) samples[i] = bytes.readInt16LE(i * 2);
+      // Through an Int16Array view (little-endian, as WAV on x86 and ARM): a readInt16LE call per sample cost ~2 µs per frame.
+      for (let i = 0; i < length; i += 1) samples[i] = pcm[i]!;
       for (let at = 0; at + FRAME_SAMPLES <= length; at += HOP_SAMPLES, frame += 1) {
         extract(samples, at, features.values, frame * MFCC_COEFFICIENTS);
         features.times[frame] = (span.first + at + FRAME_SAMPLES / 2) / SAMPLE_RATE;

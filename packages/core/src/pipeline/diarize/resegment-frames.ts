@@ -73,6 +73,9 @@ function absorbShortRuns(labels: Int32Array, regions: Uint32Array): Int32Array {
 /**
  * Log-density (up to a constant) of every frame under a full-covariance Gaussian fitted to the frames
  * labelled `speaker`; all -Infinity when the speaker has too few frames.
+ * The covariance is summed as a packed lower triangle and the Mahalanobis distance is |M (x − mean)|²
+ * with M = L⁻¹ (L the Cholesky factor), a packed triangular matrix–vector product whose rows do not
+ * wait for each other as forward substitution's do: the same distance up to rounding, ~2× faster.
  */
 function logLikelihoods(frames: FrameMatrix, labels: Int32Array, speaker: number): Float64Array {
   const { dimension: d, values } = frames;
@@ -80,36 +83,39 @@ function logLikelihoods(frames: FrameMatrix, labels: Int32Array, speaker: number
   const size = labels.reduce((count, label) => (label === speaker ? count + 1 : count), 0);
   if (size < MIN_SPEAKER_FRAMES) return result;
   const mean = new Float64Array(d);
-  const covariance = new Float64Array(d * d);
   for (let i = 0; i < frames.rows; i += 1) {
     if (labels[i] === speaker) for (let k = 0; k < d; k += 1) mean[k]! += values[i * d + k]!;
   }
   for (let k = 0; k < d; k += 1) mean[k]! /= size;
   // Sums first, one division per entry at the end (a division per frame and entry cost more than the rest).
+  const packed = new Float64Array((d * (d + 1)) / 2);
   const centred = new Float64Array(d);
   for (let i = 0; i < frames.rows; i += 1) {
     if (labels[i] !== speaker) continue;
     for (let k = 0; k < d; k += 1) centred[k] = values[i * d + k]! - mean[k]!;
+    let p = 0;
     for (let a = 0; a < d; a += 1) {
       const xa = centred[a]!;
-      for (let b = 0; b <= a; b += 1) covariance[a * d + b]! += xa * centred[b]!;
+      for (let b = 0; b <= a; b += 1, p += 1) packed[p]! += xa * centred[b]!;
     }
   }
-  for (let a = 0; a < d; a += 1) for (let b = 0; b <= a; b += 1) covariance[a * d + b]! /= size;
-  for (let a = 0; a < d; a += 1) covariance[a * d + a]! += RIDGE;
+  const covariance = new Float64Array(d * d);
+  for (let a = 0, p = 0; a < d; a += 1) {
+    for (let b = 0; b <= a; b += 1, p += 1) covariance[a * d + b] = packed[p]! / size;
+    covariance[a * d + a]! += RIDGE;
+  }
   const lower = cholesky(covariance, d);
   let logDet = 0;
   for (let a = 0; a < d; a += 1) logDet += 2 * Math.log(lower[a * d + a]!);
-  const y = new Float64Array(d);
-  const inverseDiagonal = Float64Array.from({ length: d }, (_, a) => 1 / lower[a * d + a]!);
+  const inverse = packLower(invertLower(lower, d), d);
   for (let i = 0; i < frames.rows; i += 1) {
     const row = i * d;
+    for (let k = 0; k < d; k += 1) centred[k] = values[row + k]! - mean[k]!;
     let distance = 0;
-    for (let a = 0; a < d; a += 1) {
-      let sum = values[row + a]! - mean[a]!;
-      for (let b = 0; b < a; b += 1) sum -= lower[a * d + b]! * y[b]!;
-      y[a] = sum * inverseDiagonal[a]!;
-      distance += y[a]! * y[a]!;
+    for (let a = 0, p = 0; a < d; a += 1) {
+      let y = 0;
+      for (let b = 0; b <= a; b += 1, p += 1) y += inverse[p]! * centred[b]!;
+      distance += y * y;
     }
     result[i] = -0.5 * (distance + logDet);
   }
@@ -127,6 +133,27 @@ function cholesky(matrix: Float64Array, d: number): Float64Array {
     }
   }
   return lower;
+}
+
+/** Inverse of a lower-triangular `d × d` matrix with a positive diagonal (lower triangular too), by forward substitution. */
+function invertLower(lower: Float64Array, d: number): Float64Array {
+  const inverse = new Float64Array(d * d);
+  for (let column = 0; column < d; column += 1) {
+    inverse[column * d + column] = 1 / lower[column * d + column]!;
+    for (let a = column + 1; a < d; a += 1) {
+      let sum = 0;
+      for (let b = column; b < a; b += 1) sum -= lower[a * d + b]! * inverse[b * d + column]!;
+      inverse[a * d + column] = sum / lower[a * d + a]!;
+    }
+  }
+  return inverse;
+}
+
+/** The lower triangle of a `d × d` matrix, row after row (`d (d + 1) / 2` values). */
+function packLower(matrix: Float64Array, d: number): Float64Array {
+  const packed = new Float64Array((d * (d + 1)) / 2);
+  for (let a = 0, p = 0; a < d; a += 1) for (let b = 0; b <= a; b += 1, p += 1) packed[p] = matrix[a * d + b]!;
+  return packed;
 }
 
 /**
