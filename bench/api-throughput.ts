@@ -8,7 +8,8 @@
  *   default PGlite service and on PostgreSQL with API and worker in separate processes, vs
  *   `GET /processing`.
  * - `POST …/predictions` repeating a link already transcribed (a cached repeat: key check, input
- *   validation, rate-limit count, one statement inserting the row and its job) vs `POST /predictions`
+ *   validation, rate-limit count, one statement inserting the row and its job, shared with the creates
+ *   of the same moment) vs `POST /predictions`
  *   (JSON parsed, same 201 body) and vs `POST /predictions-floor` (the same inserts in one transaction).
  * Goals: GETs ≥ 60 % of bare express; POST ≥ 30 % of bare express and ≥ 60 % of the floor.
  *
@@ -266,10 +267,14 @@ async function main(): Promise<void> {
           'A finished prediction never changes; an unfinished one is kept exact by the invalidations every prediction write makes before it returns ' +
           '(docs/architecture.md, "Where a poll\'s answer comes from"). ' +
           'A POST validates the input, counts the write in the PostgreSQL rate-limit table (a burst of one key in one upsert per round trip, http/batch-limiter-consumes.ts), ' +
-          'and inserts the prediction and its pg-boss job in one statement (the job insert as a data-modifying WITH; platform/jobs/capture-job-insert.ts), ' +
-          'one commit; the floor needs four round trips for its one commit (BEGIN, two INSERTs, COMMIT). An API-only process has no local worker to wake. ' +
-          'A profile of the service under POST load (`node --cpu-prof`) shows it idle about 40 % of the time, waiting for PostgreSQL, which shares the 2 cores with autocannon and the service; ' +
-          'createPrediction is about 5 % of its busy time, the HTTP stack and socket writes most of the rest.',
+          "and inserts the prediction and its pg-boss job in one statement (the jobs' insert as a data-modifying WITH; platform/jobs/capture-jobs-insert.ts); " +
+          'creates that arrive while an insert is on its way share the next statement and its commit (group commit: resources/predictions/create-prediction-inserter.ts, ' +
+          'platform/db/group-commit.ts), so under load the service makes fewer commits than creates, while the floor makes one transaction per create ' +
+          '(four round trips: BEGIN, two INSERTs, COMMIT). An API-only process has no local worker to wake. ' +
+          "Where a create's time goes now (a CPU profile of the service under this load, `--cpu-prof` through an `--import` preload): about a quarter idle waiting for PostgreSQL, " +
+          "which shares the 2 cores with autocannon; of the busy time, socket writes (HTTP answers and queries) about 15 %, building the INSERT's SQL text with drizzle about 10 %, " +
+          'the HTTP stack (router, body reading, JSON answer) most of the rest. Without the write rate limit (`RATE_LIMIT_PER_MINUTE=0`) creates went about 25 % faster in a probe. ' +
+          'Against bare express, which does none of this and no database work, 30 % is beyond one durable commit per batch on these 2 shared cores: the floor itself is 11–17 % of bare express.',
       ],
       `npx tsx bench/api-throughput.ts${FULL_RUN ? ' --full' : ''}`,
     );
