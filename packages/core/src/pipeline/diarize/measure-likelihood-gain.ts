@@ -13,15 +13,14 @@ const RIDGE = 1e-3;
  * @returns the smallest gain over all pairs; 0 when a speaker has fewer frames than dimensions.
  */
 export function smallestLikelihoodGain(frames: FrameMatrix, labels: Int32Array, count: number): number {
-  const stats = Array.from({ length: count }, () => emptyStats(frames.dimension));
-  for (let i = 0; i < frames.rows; i += 1) addFrame(stats[labels[i]!]!, frames.values, i * frames.dimension);
+  const stats = speakerStats(frames, labels, count);
   if (stats.some((s) => s.n <= frames.dimension)) return 0;
   const logDets = stats.map(logDeterminant);
   let smallest = Infinity;
   for (let a = 0; a < count; a += 1) {
     for (let b = 0; b < a; b += 1) {
       const [sa, sb] = [stats[a]!, stats[b]!];
-      const joined = { n: sa.n + sb.n, sum: sa.sum.map((x, k) => x + sb.sum[k]!), outer: sa.outer.map((x, k) => x + sb.outer[k]!) };
+      const joined = joinedStats([sa, sb]);
       const gain = (joined.n * logDeterminant(joined) - sa.n * logDets[a]! - sb.n * logDets[b]!) / (2 * joined.n);
       smallest = Math.min(smallest, gain);
     }
@@ -29,16 +28,58 @@ export function smallestLikelihoodGain(frames: FrameMatrix, labels: Int32Array, 
   return smallest;
 }
 
-/** Gain per frame of `count` full-covariance Gaussians (one per speaker) over one for all frames. */
+/**
+ * Gain per frame of `count` full-covariance Gaussians (one per speaker) over one for all frames.
+ * The statistics of all frames are the sum of the speakers' (one pass over the frames, not two).
+ */
 export function totalLikelihoodGain(frames: FrameMatrix, labels: Int32Array, count: number): number {
-  const stats = Array.from({ length: count }, () => emptyStats(frames.dimension));
-  const all = emptyStats(frames.dimension);
-  for (let i = 0; i < frames.rows; i += 1) {
-    addFrame(stats[labels[i]!]!, frames.values, i * frames.dimension);
-    addFrame(all, frames.values, i * frames.dimension);
-  }
+  const stats = speakerStats(frames, labels, count);
   if (stats.some((s) => s.n <= frames.dimension)) return 0;
+  const all = joinedStats(stats);
   return (all.n * logDeterminant(all) - stats.reduce((sum, s) => sum + s.n * logDeterminant(s), 0)) / (2 * all.n);
+}
+
+/**
+ * The statistics of every speaker's frames, in one pass: each frame's lower-triangle outer product is
+ * added to its speaker's sums (`rows × d (d + 1) / 2` multiply-adds), with the arrays held in locals.
+ */
+function speakerStats(frames: FrameMatrix, labels: Int32Array, count: number): GaussianStats[] {
+  const d = frames.dimension;
+  const values = frames.values;
+  const stats = Array.from({ length: count }, () => emptyStats(d));
+  const n = new Float64Array(count);
+  const sums = new Float64Array(count * d);
+  const outers = new Float64Array(count * d * d);
+  for (let i = 0; i < frames.rows; i += 1) {
+    const s = labels[i]!;
+    const row = i * d;
+    const sumAt = s * d;
+    const outerAt = s * d * d;
+    n[s]! += 1;
+    for (let a = 0; a < d; a += 1) {
+      const xa = values[row + a]!;
+      sums[sumAt + a]! += xa;
+      const at = outerAt + a * d;
+      for (let b = 0; b <= a; b += 1) outers[at + b]! += xa * values[row + b]!;
+    }
+  }
+  stats.forEach((stat, s) => {
+    stat.n = n[s]!;
+    stat.sum.set(sums.subarray(s * d, (s + 1) * d));
+    stat.outer.set(outers.subarray(s * d * d, (s + 1) * d * d));
+  });
+  return stats;
+}
+
+/** The statistics of the union of disjoint frame sets: counts, sums and outer products added. */
+function joinedStats(parts: readonly GaussianStats[]): GaussianStats {
+  const joined = emptyStats(parts[0]!.sum.length);
+  for (const part of parts) {
+    joined.n += part.n;
+    for (let k = 0; k < joined.sum.length; k += 1) joined.sum[k]! += part.sum[k]!;
+    for (let k = 0; k < joined.outer.length; k += 1) joined.outer[k]! += part.outer[k]!;
+  }
+  return joined;
 }
 
 /** Frame count, sum and sum of outer products (lower triangle, `d × d`) of one speaker's frames. */
@@ -50,16 +91,6 @@ interface GaussianStats {
 
 function emptyStats(d: number): GaussianStats {
   return { n: 0, sum: new Float64Array(d), outer: new Float64Array(d * d) };
-}
-
-function addFrame(stats: GaussianStats, values: Float64Array, offset: number): void {
-  const d = stats.sum.length;
-  stats.n += 1;
-  for (let a = 0; a < d; a += 1) {
-    const xa = values[offset + a]!;
-    stats.sum[a]! += xa;
-    for (let b = 0; b <= a; b += 1) stats.outer[a * d + b]! += xa * values[offset + b]!;
-  }
 }
 
 /** log|Σ| of the maximum-likelihood covariance of `stats` (plus RIDGE), by Cholesky factorisation. */

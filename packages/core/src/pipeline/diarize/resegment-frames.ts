@@ -17,7 +17,9 @@ const MIN_RUN_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
  * highest, and repeats (3 times at most, or until nothing changes); runs under 0.3 s then join a
  * neighbour. Fixes window-sized boundaries.
  * @param labels speaker index per frame (from the window clustering); `regions` as SpeechFeatures.regions.
- * Yields to the event loop after each speaker model.
+ * Yields to the event loop after each speaker model. With 2 speakers (the first count the estimate
+ * tries) each frame is scored once, by the difference of the two log-likelihoods as one quadratic form
+ * (the same choice up to rounding, half the work).
  * @returns new speaker indices per frame (a speaker with under 0.3 s may vanish).
  * @throws `signal.reason` when aborted.
  */
@@ -30,19 +32,31 @@ export async function resegmentFrames(
 ): Promise<Int32Array> {
   let current = labels;
   for (let iteration = 0; iteration < ITERATIONS; iteration += 1) {
-    const scores: Float64Array[] = [];
-    for (let s = 0; s < speakers; s += 1) {
-      scores.push(smooth(logLikelihoods(frames, current, s), regions));
-      await yieldToEventLoop();
-      signal?.throwIfAborted();
-    }
+    const models: (SpeakerGaussian | null)[] = [];
+    for (let s = 0; s < speakers; s += 1) models.push(fitSpeaker(frames, current, s));
     const next = new Int32Array(frames.rows);
     let changed = false;
-    for (let i = 0; i < frames.rows; i += 1) {
-      let best = current[i]!;
-      for (let s = 0; s < speakers; s += 1) if (scores[s]![i]! > scores[best]![i]!) best = s;
-      next[i] = best;
-      changed ||= best !== current[i];
+    if (speakers === 2 && models[0] && models[1]) {
+      // Two speakers: only the sign of the smoothed difference matters, one quadratic form per frame.
+      const difference = smooth(likelihoodDifference(frames, models[0], models[1]), regions);
+      await pause(signal);
+      for (let i = 0; i < frames.rows; i += 1) {
+        const d = difference[i]!;
+        next[i] = d > 0 ? 0 : d < 0 ? 1 : current[i]!;
+        changed ||= next[i] !== current[i];
+      }
+    } else {
+      const scores: Float64Array[] = [];
+      for (const model of models) {
+        scores.push(smooth(logLikelihoods(frames, model), regions));
+        await pause(signal);
+      }
+      for (let i = 0; i < frames.rows; i += 1) {
+        let best = current[i]!;
+        for (let s = 0; s < speakers; s += 1) if (scores[s]![i]! > scores[best]![i]!) best = s;
+        next[i] = best;
+        changed ||= best !== current[i];
+      }
     }
     current = next;
     if (!changed) break;
@@ -70,24 +84,27 @@ function absorbShortRuns(labels: Int32Array, regions: Uint32Array): Int32Array {
   return result;
 }
 
+/** A speaker's full-covariance Gaussian: mean, M = L⁻¹ packed by rows (L the Cholesky factor of Σ), log|Σ|. */
+interface SpeakerGaussian {
+  mean: Float64Array;
+  inverse: Float64Array;
+  logDet: number;
+}
+
 /**
- * Log-density (up to a constant) of every frame under a full-covariance Gaussian fitted to the frames
- * labelled `speaker`; all -Infinity when the speaker has too few frames.
- * The covariance is summed as a packed lower triangle and the Mahalanobis distance is |M (x − mean)|²
- * with M = L⁻¹ (L the Cholesky factor), a packed triangular matrix–vector product whose rows do not
- * wait for each other as forward substitution's do: the same distance up to rounding, ~2× faster.
+ * The Gaussian of the frames labelled `speaker` (covariance plus RIDGE on the diagonal), or null when the
+ * speaker has under MIN_SPEAKER_FRAMES frames. The covariance is summed as a packed lower triangle, sums
+ * first and one division per entry at the end (a division per frame and entry cost more than the rest).
  */
-function logLikelihoods(frames: FrameMatrix, labels: Int32Array, speaker: number): Float64Array {
+function fitSpeaker(frames: FrameMatrix, labels: Int32Array, speaker: number): SpeakerGaussian | null {
   const { dimension: d, values } = frames;
-  const result = new Float64Array(frames.rows).fill(-Infinity);
   const size = labels.reduce((count, label) => (label === speaker ? count + 1 : count), 0);
-  if (size < MIN_SPEAKER_FRAMES) return result;
+  if (size < MIN_SPEAKER_FRAMES) return null;
   const mean = new Float64Array(d);
   for (let i = 0; i < frames.rows; i += 1) {
     if (labels[i] === speaker) for (let k = 0; k < d; k += 1) mean[k]! += values[i * d + k]!;
   }
   for (let k = 0; k < d; k += 1) mean[k]! /= size;
-  // Sums first, one division per entry at the end (a division per frame and entry cost more than the rest).
   const packed = new Float64Array((d * (d + 1)) / 2);
   const centred = new Float64Array(d);
   for (let i = 0; i < frames.rows; i += 1) {
@@ -107,7 +124,20 @@ function logLikelihoods(frames: FrameMatrix, labels: Int32Array, speaker: number
   const lower = cholesky(covariance, d);
   let logDet = 0;
   for (let a = 0; a < d; a += 1) logDet += 2 * Math.log(lower[a * d + a]!);
-  const inverse = packLower(invertLower(lower, d), d);
+  return { mean, inverse: packLower(invertLower(lower, d), d), logDet };
+}
+
+/**
+ * Log-density (up to a constant) of every frame under `model`; all -Infinity without a model. The
+ * Mahalanobis distance is |M (x − mean)|², a packed triangular matrix–vector product whose rows do not
+ * wait for each other as forward substitution's do (the same distance up to rounding, ~2× faster).
+ */
+function logLikelihoods(frames: FrameMatrix, model: SpeakerGaussian | null): Float64Array {
+  const { dimension: d, values } = frames;
+  const result = new Float64Array(frames.rows).fill(-Infinity);
+  if (model === null) return result;
+  const { mean, inverse, logDet } = model;
+  const centred = new Float64Array(d);
   for (let i = 0; i < frames.rows; i += 1) {
     const row = i * d;
     for (let k = 0; k < d; k += 1) centred[k] = values[row + k]! - mean[k]!;
@@ -118,6 +148,54 @@ function logLikelihoods(frames: FrameMatrix, labels: Int32Array, speaker: number
       distance += y * y;
     }
     result[i] = -0.5 * (distance + logDet);
+  }
+  return result;
+}
+
+/**
+ * logLikelihoods(first) − logLikelihoods(second) for every frame, as −½ (xᵀ A x − 2 hᵀ x + c) with
+ * A = P₁ − P₂ (P = Σ⁻¹ = MᵀM), h = P₁μ₁ − P₂μ₂, c = μ₁ᵀP₁μ₁ − μ₂ᵀP₂μ₂ + log|Σ₁| − log|Σ₂|: one packed
+ * symmetric form per frame instead of two distances.
+ */
+function likelihoodDifference(frames: FrameMatrix, first: SpeakerGaussian, second: SpeakerGaussian): Float64Array {
+  const { dimension: d, values } = frames;
+  const [p1, p2] = [precision(first.inverse, d), precision(second.inverse, d)];
+  const form = new Float64Array((d * (d + 1)) / 2); // row a: 2 A[a][b] for b < a, then A[a][a]
+  for (let a = 0, p = 0; a < d; a += 1)
+    for (let b = 0; b <= a; b += 1, p += 1) form[p] = (a === b ? 1 : 2) * (p1[a * d + b]! - p2[a * d + b]!);
+  const linear = new Float64Array(d); // −2 h
+  let constant = first.logDet - second.logDet;
+  for (let a = 0; a < d; a += 1) {
+    let [h1, h2] = [0, 0];
+    for (let b = 0; b < d; b += 1) [h1, h2] = [h1 + p1[a * d + b]! * first.mean[b]!, h2 + p2[a * d + b]! * second.mean[b]!];
+    linear[a] = -2 * (h1 - h2);
+    constant += first.mean[a]! * h1 - second.mean[a]! * h2;
+  }
+  const result = new Float64Array(frames.rows);
+  for (let i = 0; i < frames.rows; i += 1) {
+    const row = i * d;
+    let sum = constant;
+    for (let a = 0, p = 0; a < d; a += 1) {
+      let inner = linear[a]!;
+      for (let b = 0; b <= a; b += 1, p += 1) inner += form[p]! * values[row + b]!;
+      sum += values[row + a]! * inner;
+    }
+    result[i] = -0.5 * sum;
+  }
+  return result;
+}
+
+/** P = MᵀM, the precision matrix Σ⁻¹ (full `d × d`), from M = L⁻¹ packed by rows. */
+function precision(inverse: Float64Array, d: number): Float64Array {
+  const full = new Float64Array(d * d);
+  for (let a = 0, p = 0; a < d; a += 1) for (let b = 0; b <= a; b += 1, p += 1) full[a * d + b] = inverse[p]!;
+  const result = new Float64Array(d * d);
+  for (let a = 0; a < d; a += 1) {
+    for (let b = 0; b < d; b += 1) {
+      let sum = 0;
+      for (let k = Math.max(a, b); k < d; k += 1) sum += full[k * d + a]! * full[k * d + b]!;
+      result[a * d + b] = sum;
+    }
   }
   return result;
 }
@@ -179,4 +257,9 @@ function smooth(values: Float64Array, regions: Uint32Array): Float64Array {
     start = end;
   }
   return result;
+}
+
+async function pause(signal?: AbortSignal): Promise<void> {
+  await yieldToEventLoop();
+  signal?.throwIfAborted();
 }

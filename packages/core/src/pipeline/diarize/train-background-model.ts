@@ -14,13 +14,18 @@ export interface BackgroundModel {
 
 const VARIANCE_FLOOR = 1e-2;
 const EM_ITERATIONS = 10;
-/** Frames used to train the model; longer recordings are subsampled evenly. */
-const MAX_TRAINING_FRAMES = 20_000;
+/**
+ * Frames used to train the model (80 s of speech; 16 per parameter of 8 diagonal Gaussians); longer
+ * recordings are subsampled evenly. Measured against 20 000: the same turns on every recording of the
+ * quality bench, and on a 514 s join of five readers the same DER (0.288 against 0.290 with 4 speakers
+ * given); the training's CPU 0.011 → 0.004 s per audio minute.
+ */
+const MAX_TRAINING_FRAMES = 5_000;
 
 /**
  * Trains a `components`-Gaussian mixture (a power of two) on the recording's own frames by binary
  * splitting (LBG: each Gaussian split at ±0.2 standard deviations) and 10 EM iterations after each
- * split; deterministic. At most 20 000 frames (~5 minutes of speech) are used; yields to the event loop
+ * split; deterministic. At most 5 000 frames (80 s of speech) are used; yields to the event loop
  * after each EM iteration.
  * @throws `signal.reason` when aborted.
  */
