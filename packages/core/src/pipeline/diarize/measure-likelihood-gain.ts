@@ -40,35 +40,73 @@ export function totalLikelihoodGain(frames: FrameMatrix, labels: Int32Array, cou
 }
 
 /**
- * The statistics of every speaker's frames, in one pass: each frame's lower-triangle outer product is
- * added to its speaker's sums (`rows × d (d + 1) / 2` multiply-adds), with the arrays held in locals.
+ * The statistics of every speaker's frames: the frames copied column by column (gatherColumns), then
+ * sums and outer products as dot products of columns (frameProducts), in frame order as before.
  */
 function speakerStats(frames: FrameMatrix, labels: Int32Array, count: number): GaussianStats[] {
   const d = frames.dimension;
-  const values = frames.values;
-  const stats = Array.from({ length: count }, () => emptyStats(d));
-  const n = new Float64Array(count);
-  const sums = new Float64Array(count * d);
-  const outers = new Float64Array(count * d * d);
-  for (let i = 0; i < frames.rows; i += 1) {
-    const s = labels[i]!;
-    const row = i * d;
-    const sumAt = s * d;
-    const outerAt = s * d * d;
-    n[s]! += 1;
-    for (let a = 0; a < d; a += 1) {
-      const xa = values[row + a]!;
-      sums[sumAt + a]! += xa;
-      const at = outerAt + a * d;
-      for (let b = 0; b <= a; b += 1) outers[at + b]! += xa * values[row + b]!;
+  const sizes = new Array<number>(count).fill(0);
+  for (let i = 0; i < frames.rows; i += 1) sizes[labels[i]!] = sizes[labels[i]!]! + 1;
+  const scratch = new Float64Array(Math.max(...sizes) * d);
+  return sizes.map((size, speaker) => {
+    const stats = emptyStats(d);
+    stats.n = size;
+    if (size === 0) return stats;
+    const columns = gatherColumns(frames, labels, speaker, size, scratch);
+    for (let k = 0; k < d; k += 1) {
+      let sum = 0;
+      for (let j = k * size; j < (k + 1) * size; j += 1) sum += columns[j]!;
+      stats.sum[k] = sum;
+    }
+    const packed = frameProducts(columns, size, d);
+    for (let a = 0, p = 0; a < d; a += 1) for (let b = 0; b <= a; b += 1, p += 1) stats.outer[a * d + b] = packed[p]!;
+    return stats;
+  });
+}
+
+/**
+ * The `size` frames labelled `speaker`, in frame order, as `dimension` columns: value `k` of the
+ * speaker's `j`-th frame at `k × size + j` of `into` (at least `size × dimension` long; returned).
+ */
+export function gatherColumns(frames: FrameMatrix, labels: Int32Array, speaker: number, size: number, into: Float64Array): Float64Array {
+  const { dimension: d, values } = frames;
+  for (let i = 0, j = 0; i < frames.rows; i += 1) {
+    if (labels[i] !== speaker) continue;
+    for (let k = 0; k < d; k += 1) into[k * size + j] = values[i * d + k]!;
+    j += 1;
+  }
+  return into;
+}
+
+/**
+ * Σ_j x_a[j] · x_b[j] for every b ≤ a of `dimension` columns of `size` values (gatherColumns), packed by
+ * rows (`d (d + 1) / 2` values), each summed in column order. Column pairs share one pass, two sums at
+ * a time, so the additions of one sum need not wait for each other's: ~1 ns per product instead of the
+ * ~3 of adding each frame's outer product into memory.
+ */
+export function frameProducts(columns: Float64Array, size: number, dimension: number): Float64Array {
+  const packed = new Float64Array((dimension * (dimension + 1)) / 2);
+  for (let a = 0, p = 0; a < dimension; a += 1) {
+    const ca = a * size;
+    let b = 0;
+    for (; b + 1 <= a; b += 2, p += 2) {
+      const [c0, c1] = [b * size, (b + 1) * size];
+      let [s0, s1] = [0, 0];
+      for (let j = 0; j < size; j += 1) {
+        const x = columns[ca + j]!;
+        s0 += x * columns[c0 + j]!;
+        s1 += x * columns[c1 + j]!;
+      }
+      [packed[p], packed[p + 1]] = [s0, s1];
+    }
+    for (; b <= a; b += 1, p += 1) {
+      const cb = b * size;
+      let sum = 0;
+      for (let j = 0; j < size; j += 1) sum += columns[ca + j]! * columns[cb + j]!;
+      packed[p] = sum;
     }
   }
-  stats.forEach((stat, s) => {
-    stat.n = n[s]!;
-    stat.sum.set(sums.subarray(s * d, (s + 1) * d));
-    stat.outer.set(outers.subarray(s * d * d, (s + 1) * d * d));
-  });
-  return stats;
+  return packed;
 }
 
 /** The statistics of the union of disjoint frame sets: counts, sums and outer products added. */

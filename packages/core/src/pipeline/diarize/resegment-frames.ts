@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { FRAMES_PER_SECOND } from './extract-speech-features.ts';
+import { frameProducts, gatherColumns } from './measure-likelihood-gain.ts';
 import type { FrameMatrix } from './standardize-features.ts';
 
 const ITERATIONS = 3;
@@ -31,9 +32,10 @@ export async function resegmentFrames(
   signal?: AbortSignal,
 ): Promise<Int32Array> {
   let current = labels;
+  const scratch = new Float64Array(frames.rows * frames.dimension);
   for (let iteration = 0; iteration < ITERATIONS; iteration += 1) {
     const models: (SpeakerGaussian | null)[] = [];
-    for (let s = 0; s < speakers; s += 1) models.push(fitSpeaker(frames, current, s));
+    for (let s = 0; s < speakers; s += 1) models.push(fitSpeaker(frames, current, s, scratch));
     const next = new Int32Array(frames.rows);
     let changed = false;
     if (speakers === 2 && models[0] && models[1]) {
@@ -93,29 +95,25 @@ interface SpeakerGaussian {
 
 /**
  * The Gaussian of the frames labelled `speaker` (covariance plus RIDGE on the diagonal), or null when the
- * speaker has under MIN_SPEAKER_FRAMES frames. The covariance is summed as a packed lower triangle, sums
- * first and one division per entry at the end (a division per frame and entry cost more than the rest).
+ * speaker has under MIN_SPEAKER_FRAMES frames. The speaker's frames are copied column by column, centred,
+ * and each covariance entry is one dot product of two columns (frameProducts): the same sums in the same
+ * order as adding each frame's outer product, ~3× faster, and one division per entry at the end.
+ * @param scratch at least `rows × dimension` values, overwritten.
  */
-function fitSpeaker(frames: FrameMatrix, labels: Int32Array, speaker: number): SpeakerGaussian | null {
-  const { dimension: d, values } = frames;
-  const size = labels.reduce((count, label) => (label === speaker ? count + 1 : count), 0);
+function fitSpeaker(frames: FrameMatrix, labels: Int32Array, speaker: number, scratch: Float64Array): SpeakerGaussian | null {
+  const d = frames.dimension;
+  let size = 0;
+  for (let i = 0; i < frames.rows; i += 1) if (labels[i] === speaker) size += 1;
   if (size < MIN_SPEAKER_FRAMES) return null;
+  const columns = gatherColumns(frames, labels, speaker, size, scratch);
   const mean = new Float64Array(d);
-  for (let i = 0; i < frames.rows; i += 1) {
-    if (labels[i] === speaker) for (let k = 0; k < d; k += 1) mean[k]! += values[i * d + k]!;
+  for (let k = 0; k < d; k += 1) {
+    let sum = 0;
+    for (let j = k * size; j < (k + 1) * size; j += 1) sum += columns[j]!;
+    mean[k] = sum / size;
+    for (let j = k * size; j < (k + 1) * size; j += 1) columns[j]! -= mean[k]!;
   }
-  for (let k = 0; k < d; k += 1) mean[k]! /= size;
-  const packed = new Float64Array((d * (d + 1)) / 2);
-  const centred = new Float64Array(d);
-  for (let i = 0; i < frames.rows; i += 1) {
-    if (labels[i] !== speaker) continue;
-    for (let k = 0; k < d; k += 1) centred[k] = values[i * d + k]! - mean[k]!;
-    let p = 0;
-    for (let a = 0; a < d; a += 1) {
-      const xa = centred[a]!;
-      for (let b = 0; b <= a; b += 1, p += 1) packed[p]! += xa * centred[b]!;
-    }
-  }
+  const packed = frameProducts(columns, size, d);
   const covariance = new Float64Array(d * d);
   for (let a = 0, p = 0; a < d; a += 1) {
     for (let b = 0; b <= a; b += 1, p += 1) covariance[a * d + b] = packed[p]! / size;
