@@ -100,43 +100,112 @@ export async function detectSpeechLevels(
 }
 
 /**
- * Runs the VAD worker. On abort the promise rejects at once and the worker is asked to stop through
- * a shared flag it reads between chunks (about every second of audio) and then ends by itself: it is
- * never terminated in the middle of a native onnxruntime call, which can abort the whole process
+ * Runs one job on a VAD worker. On abort the promise rejects at once and the worker is asked to stop
+ * through a shared flag it reads between model calls (about every second of audio): it is never
+ * terminated in the middle of a native onnxruntime call, which can abort the whole process
  * ("terminate called after throwing an instance of 'Napi::Error'").
- * The worker gets no command-line options (`execArgv: []`): it is plain CommonJS, and inheriting the
- * service's `--import tsx` made every worker boot the TypeScript loader again (measured on an 11 s
- * file: 0.25–0.36 → 0.12 s of CPU per call, model load included).
+ * Workers are kept: after its job's final message a worker waits, unreferenced, with its model session
+ * loaded, for the next job (takeWorker, keepWorker); booting a worker, loading onnxruntime-node and
+ * the model cost ~0.1 s of CPU per call, as much as scoring 15 s of audio. Workers get no command-line
+ * options (`execArgv: []`): the worker is plain CommonJS, and inheriting the service's `--import tsx`
+ * made each one boot the TypeScript loader again (measured on an 11 s file: 0.25–0.36 → 0.12 s of CPU
+ * per call with a new worker, ~0.05 s with a kept one).
  */
 function runVadWorker(
-  workerData: Record<string, unknown>,
+  job: Record<string, unknown>,
   options: DetectSpeechOptions,
 ): Promise<{ intervals: VadInterval[]; quietIntervals?: VadInterval[] }> {
   return new Promise((resolve, reject) => {
     const stop = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(WORKER_URL, { workerData: { ...workerData, stop }, execArgv: [] });
+    const worker = takeWorker();
+    let settled = false;
+    const settle = (action: () => void) => {
+      if (settled) return;
+      settled = true;
+      options.signal?.removeEventListener('abort', onAbort);
+      action();
+    };
     const onAbort = () => {
       Atomics.store(stop, 0, 1);
-      finish(() => reject(options.signal?.reason));
+      settle(() => reject(options.signal?.reason));
     };
-    const finish = (settle: () => void) => {
-      options.signal?.removeEventListener('abort', onAbort);
-      worker.removeAllListeners();
-      worker.on('error', () => {}); // late errors after settling are irrelevant
-      settle();
+    const detach = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    const onMessage = (message: WorkerMessage) => {
+      if (message.type === 'progress') {
+        if (!settled) options.onProgress?.(message.fraction);
+        return;
+      }
+      detach();
+      keepWorker(worker); // the job is over (done, failed or stopped): the worker is free
+      if (message.type === 'done') settle(() => resolve(message));
+      else if (message.type === 'error')
+        settle(() => reject(new AppError(message.code, `Voice activity detection failed: ${message.message}`)));
+    };
+    const onError = (error: Error) => {
+      detach();
+      worker.on('error', () => {}); // late errors of a dead worker are irrelevant
+      settle(() => reject(new AppError('recognition_failed', `Voice activity detection crashed: ${error.message}`, { cause: error })));
+    };
+    const onExit = (code: number) => {
+      detach();
+      settle(() => reject(new AppError('recognition_failed', `Voice activity detection worker exited early (code ${code})`)));
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (message: WorkerMessage) => {
-      if (message.type === 'progress') options.onProgress?.(message.fraction);
-      else if (message.type === 'done') finish(() => resolve(message));
-      else if (message.type === 'error')
-        finish(() => reject(new AppError(message.code, `Voice activity detection failed: ${message.message}`)));
-    });
-    worker.on('error', (error) =>
-      finish(() => reject(new AppError('recognition_failed', `Voice activity detection crashed: ${error.message}`, { cause: error }))),
-    );
-    worker.on('exit', (code) =>
-      finish(() => reject(new AppError('recognition_failed', `Voice activity detection worker exited early (code ${code})`))),
-    );
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.ref(); // a running job keeps the process alive, as any pending work does
+    worker.postMessage({ type: 'job', job: { ...job, stop } });
   });
+}
+
+/** How long a free worker waits for the next job before it ends (a few MB of model and a thread). */
+const IDLE_WORKER_MS = 60_000;
+
+/** The one free worker kept for the next job, if any, and the timer that ends it. */
+let freeWorker: { worker: Worker; timer: NodeJS.Timeout; forget: () => void } | null = null;
+
+/** The free worker, or a new one when there is none (jobs running at once each get their own). */
+function takeWorker(): Worker {
+  if (freeWorker !== null) {
+    const { worker, timer, forget } = freeWorker;
+    freeWorker = null;
+    clearTimeout(timer);
+    // Only these: removeAllListeners would also drop Node's own listeners that start the worker's message port.
+    worker.off('error', forget);
+    worker.off('exit', forget);
+    return worker;
+  }
+  return new Worker(WORKER_URL, { execArgv: [] });
+}
+
+/**
+ * Keeps a worker whose job is over for the next one, unreferenced so it never holds the process open;
+ * it ends after IDLE_WORKER_MS unused. When one is already kept, this one ends now: it is idle, so no
+ * native call can be interrupted.
+ */
+function keepWorker(worker: Worker): void {
+  if (freeWorker !== null) {
+    void worker.terminate();
+    return;
+  }
+  worker.unref();
+  const timer = setTimeout(() => {
+    if (freeWorker?.worker === worker) freeWorker = null;
+    void worker.terminate();
+  }, IDLE_WORKER_MS);
+  timer.unref();
+  const forget = () => {
+    if (freeWorker?.worker === worker) {
+      clearTimeout(timer);
+      freeWorker = null;
+    }
+  };
+  worker.on('error', forget);
+  worker.on('exit', forget);
+  freeWorker = { worker, timer, forget };
 }

@@ -13,15 +13,16 @@
  * 0.13 ms per window alone, 0.045 ms per window in a batch of 16, 0.040 in one of 32), which is what makes VAD cheap
  * per audio minute.
  *
- * workerData: { wavPath, dataOffset, dataBytes, sampleRate, modelPath, threshold, minSilenceSeconds,
- *   minSpeechSeconds, maxSpeechSeconds, speechPadSeconds, stop, maxStreams?, quietThreshold? }: `stop` is an Int32Array
- *   on shared memory; when its first value becomes 1 the worker stops between model calls, posts
- *   { type: 'stopped' } and ends (it is never terminated from outside, which could abort the process
- *   inside a native call).
+ * Kept alive between runs by detect-speech.ts, with the model session of the last run loaded: each
+ * { type: 'job', job } message is one run, job = { wavPath, dataOffset, dataBytes, sampleRate, modelPath,
+ *   threshold, minSilenceSeconds, minSpeechSeconds, maxSpeechSeconds, speechPadSeconds, stop, maxStreams?,
+ *   quietThreshold? }: `stop` is an Int32Array on shared memory; when its first value becomes 1 the run
+ *   stops between model calls and posts { type: 'stopped' } (the worker is never terminated during a
+ *   run, which could abort the process inside a native call).
  * Posts { type: 'progress', fraction } messages, then { type: 'done', intervals: [{start, end}],
  * quietIntervals?: [{start, end}] } (seconds, rounded to ms; quietIntervals when quietThreshold is set) or { type: 'error', code: 'engine_unavailable' | 'recognition_failed', message }.
  */
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 
 /** Silero VAD v5 at 16 kHz: 512 new samples per call, plus the previous call's last 64 as context. */
@@ -251,25 +252,42 @@ function findQuietIntervals(probabilities, totalSamples, options) {
   return regions.map((r) => ({ start: ms(r.start), end: ms(r.end) }));
 }
 
-async function run() {
+/** The model session of the last job, kept for the next one (loading it costs ~50 ms of CPU). */
+let cached = null; // { modelPath, ort, session }
+
+async function sessionFor(modelPath) {
+  if (cached !== null && cached.modelPath === modelPath) return cached;
+  if (cached !== null) {
+    const old = cached;
+    cached = null;
+    await old.session.release().catch(() => {});
+  }
+  const created = await createSession(modelPath);
+  cached = { modelPath, ...created };
+  return cached;
+}
+
+/** One job: what detect-speech.ts sent (the workerData described above); resolves to the final message. */
+async function run(job) {
   const messageOf = (error) => (error instanceof Error ? error.message : String(error));
   let model;
   try {
-    model = await createSession(workerData.modelPath);
+    model = await sessionFor(job.modelPath);
   } catch (error) {
     return { type: 'error', code: 'engine_unavailable', message: messageOf(error) };
   }
   try {
-    const scored = await scoreWindows(workerData, model.ort, model.session);
+    const scored = await scoreWindows(job, model.ort, model.session);
     if (scored === null) return { type: 'stopped' };
-    const intervals = findIntervals(scored.probabilities, scored.totalSamples, workerData);
-    if (typeof workerData.quietThreshold !== 'number') return { type: 'done', intervals };
-    return { type: 'done', intervals, quietIntervals: findQuietIntervals(scored.probabilities, scored.totalSamples, workerData) };
+    const intervals = findIntervals(scored.probabilities, scored.totalSamples, job);
+    if (typeof job.quietThreshold !== 'number') return { type: 'done', intervals };
+    return { type: 'done', intervals, quietIntervals: findQuietIntervals(scored.probabilities, scored.totalSamples, job) };
   } catch (error) {
     return { type: 'error', code: 'recognition_failed', message: messageOf(error) };
-  } finally {
-    await model.session.release().catch(() => {});
   }
 }
 
-run().then((message) => parentPort.postMessage(message));
+// One job per { type: 'job', job } message, one at a time (detect-speech.ts sends the next only after the last one's final message).
+parentPort.on('message', (message) => {
+  if (message && message.type === 'job') run(message.job).then((result) => parentPort.postMessage(result));
+});
