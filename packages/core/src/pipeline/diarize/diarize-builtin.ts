@@ -40,8 +40,9 @@ const WINDOWS_PER_SLICE = 1000;
  * pauses under 0.58 s filled (fillShortPauses, pyannote 2.1's `min_duration_off`).
  * With `speakers` = n the clustering is cut as pyannote.audio does for a given `num_clusters`
  * (cutLargeClusters: at most n speakers of at least 2 s of speech each, fewer when the recording has
- * less); without it estimateSpeakerCount picks 1…6. CPU: ~0.3 s per 30 s of speech, ~7 s per hour, plus
- * Silero over the gaps (~6 ms per second of gap, ~0.5 s to load the model), in slices between which the
+ * less); without it estimateSpeakerCount picks 1…6. CPU: ~0.07 s per minute of read speech with the
+ * count estimated (~4 s per hour; bench/vad-diarization-cpu.ts), plus, without `quietSpeech`, Silero
+ * over the gaps (~6 ms per second of gap, ~0.5 s to load the model), in slices between which the
  * event loop runs. Memory: ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's
  * garbage.
  * @param input.speech sorted speech intervals in seconds (the transcript's VAD); not modified.

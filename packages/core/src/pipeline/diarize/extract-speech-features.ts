@@ -32,7 +32,7 @@ const FRAMES_PER_SLICE = 4000; // yield to the event loop about every 100 ms of 
  * Computes 20 MFCCs (meyda's definition, bit for bit: 40 mel bands, Hann window of 32 ms every 16 ms;
  * compute-mfcc.ts) over the `speech` regions of a 16 kHz mono 16-bit WAV file, reading one region at a
  * time, and yields to the event loop between slices of work so a long recording never blocks it
- * (~20 µs per frame: ~5 s of CPU per hour of speech).
+ * (~9 µs per frame: ~2 s of CPU per hour of speech; bench/vad-diarization-cpu.ts).
  * Memory: the samples of the longest region (6 bytes per sample) plus 92 bytes per frame, allocated
  * once (the frame count follows from the regions): ~21 MB per hour of speech.
  * @throws AppError `media_unreadable` (not 16-bit PCM WAV), `recognition_failed` (not 16 kHz mono);

@@ -41,8 +41,9 @@ const WORKER_URL = new URL('./detect-speech.worker.cjs', import.meta.url);
 /**
  * Finds the speech intervals of a 16 kHz mono 16-bit WAV file with Silero VAD v5 (onnxruntime-node,
  * the rules of Silero's `get_speech_timestamps`), in a worker thread so the event loop never blocks.
- * Pieces of the file are scored in one batch (detect-speech.worker.cjs): about 0.1 s of CPU per
- * audio minute, a third of one window per model call (bench/pipeline-overhead.ts).
+ * Pieces of the file are scored in one batch (detect-speech.worker.cjs) on a worker kept between calls:
+ * about 0.1 s of CPU per audio minute, under half of one window per model call, plus ~0.05 s per call
+ * (bench/vad-diarization-cpu.ts).
  * @returns intervals in seconds from the start, rounded to ms, sorted, non-overlapping; [] when none.
  * @throws AppError `engine_unavailable` (model missing/not ONNX/not Silero v5, onnxruntime-node not loadable),
  *   `media_unreadable` (not a WAV file), `recognition_failed` (wrong sample format, VAD failure);
