@@ -69,6 +69,21 @@ describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)
     }
   });
 
+  it('should store the input echo with its members in the order shown (a json column, written as text)', async () => {
+    const input = { audio: 'http://127.0.0.1:9/order.wav', domain: 'meeting', speakers: 2, language: 'en' };
+    const response = await fetch(`${t.url}/v1/replicate/v1/models/service/transcribe/predictions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input }),
+    });
+    const created = (await response.json()) as { id: string; input: Record<string, unknown> };
+    expect(response.status).toBe(201);
+    // The echo's order (resources/predictions/describe-input.ts), which jsonb would have changed to audio, domain, language, speakers.
+    expect(Object.keys(created.input)).toEqual(['audio', 'language', 'speakers', 'domain']);
+    const { rows } = await t.service.ctx.database.executeSql(`SELECT input::text AS text FROM predictions WHERE id = $1`, [created.id]);
+    expect(Object.keys(JSON.parse((rows[0] as { text: string }).text) as object)).toEqual(['audio', 'language', 'speakers', 'domain']);
+  });
+
   it('should fail only the insert the database refuses when it shares a statement with others, and leave it no job', async () => {
     const [keyRow] = (await t.service.ctx.database.executeSql(`SELECT id FROM api_keys LIMIT 1`)).rows as { id: string }[];
     const taken = newPredictionId();
