@@ -14,7 +14,14 @@
  * Run: `npx tsx bench/vad-diarization-cpu.ts [--full]` (quick: a 30-minute file, 2 runs each, medians;
  * full: 60 minutes, 3 runs). Writes bench/results/vad-diarization-cpu.md.
  */
-import { detectSpeechLevels, diarizeRecording, QUIET_SPEECH_ONSET, resolveDefaultVadModelPath, type VadInterval } from '@transcribe/core';
+import {
+  createVadWorkerPool,
+  detectSpeechLevels,
+  diarizeRecording,
+  QUIET_SPEECH_ONSET,
+  resolveDefaultVadModelPath,
+  type VadInterval,
+} from '@transcribe/core';
 import { FULL_RUN, fixed, median, writeResult } from './support/bench-kit.ts';
 import { buildRecording } from './support/long-recordings.ts';
 
@@ -36,10 +43,16 @@ async function cpuSeconds<T>(work: () => Promise<T>): Promise<[T, number]> {
   return [result, (used.user + used.system) / 1e6];
 }
 
+/** The service's VAD workers (ctx.vadWorkers): the subject's runs reuse a kept worker as the service's do. */
+const vadWorkers = createVadWorkerPool();
+
 async function measure(wavPath: string, subject: boolean): Promise<Measured> {
   const modelPath = resolveDefaultVadModelPath();
   const [levels, vad] = await cpuSeconds(() =>
-    detectSpeechLevels(wavPath, subject ? { modelPath, quietThreshold: QUIET_SPEECH_ONSET } : { modelPath, batchStreams: 1 }),
+    detectSpeechLevels(
+      wavPath,
+      subject ? { modelPath, quietThreshold: QUIET_SPEECH_ONSET, workers: vadWorkers } : { modelPath, batchStreams: 1 },
+    ),
   );
   const input = { wavPath, speech: levels.speech, speakers: null, engine: 'builtin' as const };
   const [turns, diarization] = await cpuSeconds(() => diarizeRecording(subject ? { ...input, quietSpeech: levels.quietSpeech } : input));

@@ -8,6 +8,7 @@ import {
   createApiKeyCache,
   createPredictionEvents,
   createPredictionInserter,
+  createVadWorkerPool,
   failGivenUpPredictions,
   openDatabase,
   watchApiKeyChanges,
@@ -90,6 +91,7 @@ export async function startService(
     boss,
     engine,
     recognitionQueue: new PQueue({ concurrency: env.RECOGNITION_CONCURRENCY }),
+    vadWorkers: createVadWorkerPool(),
     predictionEvents: createPredictionEvents(),
     insertPrediction: createPredictionInserter(database, boss),
     ...(apiKeyCache ? { apiKeyCache } : {}),
@@ -178,6 +180,7 @@ export async function startService(
     await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS, wait: true });
     await keyWatch?.stop();
     await predictionWatch?.stop();
+    await ctx.vadWorkers?.close();
     await database.close();
     if (embedded) await removeServiceLock(dataDir);
   };

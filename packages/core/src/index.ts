@@ -123,6 +123,7 @@ export { decodeToPcm } from './pipeline/decode/decode-to-pcm.ts';
 // Pipeline, VAD: Silero voice-activity detection.
 export { assertVadModel, resolveDefaultVadModelPath } from './pipeline/vad/locate-vad-model.ts';
 export { detectSpeech, detectSpeechLevels } from './pipeline/vad/detect-speech.ts';
+export { createVadWorkerPool, type VadWorkerPool } from './pipeline/vad/create-vad-worker-pool.ts';
 
 // Pipeline, recognize: the engines, one recording at a time, and the word error rate.
 export type { RecognitionEngine, RecognizedSegment } from './pipeline/recognize/recognition-engine.ts';

@@ -10,6 +10,7 @@ import type { ExternalService } from './platform/metrics/count-external-call.ts'
 import type { PipelineStage } from './platform/metrics/time-stage.ts';
 import type { PredictionEvents } from './resources/predictions/prediction-events.ts';
 import type { InsertPrediction } from './resources/predictions/create-prediction-inserter.ts';
+import type { VadWorkerPool } from './pipeline/vad/create-vad-worker-pool.ts';
 
 /** Settings the apps pass to core (core never reads `process.env`). Units are in the names. */
 export interface ServiceConfig {
@@ -119,6 +120,11 @@ export interface ServiceContext {
   engine: RecognitionEngine;
   /** Bounds how many recognitions run at once in this process (CPU-bound). */
   recognitionQueue: PQueue;
+  /**
+   * The VAD's worker threads, kept between recordings with the model loaded
+   * (pipeline/vad/create-vad-worker-pool.ts); absent: each VAD pass starts a worker of its own.
+   */
+  vadWorkers?: VadWorkerPool;
   config: ServiceConfig;
   /**
    * Where prediction code announces `started`, `log-appended` and `ended`

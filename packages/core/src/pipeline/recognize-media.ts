@@ -91,6 +91,7 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
           formatName: job.probe.formatName,
           engine: ctx.engine,
           vadModelPath: ctx.config.vadModelPath,
+          ...(ctx.vadWorkers ? { vadWorkers: ctx.vadWorkers } : {}),
           language: params.language,
           prompt: params.prompt,
           hotwords: params.hotwords,

@@ -3,6 +3,7 @@ import { applySpellingHints } from './hints/apply-spelling-hints.ts';
 import { collapseRepeats } from './collapse-repeats.ts';
 import { derivePromptHints } from './hints/derive-prompt-hints.ts';
 import { detectSpeechLevels } from '../vad/detect-speech.ts';
+import type { VadWorkerPool } from '../vad/create-vad-worker-pool.ts';
 import { gateWordsToSpeech } from './gate-words-to-speech.ts';
 import { DEFAULT_PRONUNCIATION_DICTIONARY } from './hints/read-pronunciations.ts';
 import type { NativeHints, RecognitionEngine, RecognizedSegment } from './recognition-engine.ts';
@@ -23,6 +24,8 @@ export interface TranscribeRecordingInput {
   engine: RecognitionEngine;
   /** Silero VAD model (resolveDefaultVadModelPath()). */
   vadModelPath: string;
+  /** The process's VAD worker threads, kept between recordings (ctx.vadWorkers); absent: a worker per call. */
+  vadWorkers?: VadWorkerPool;
   /** Requested language code, or null for the engine's choice. */
   language: string | null;
   /** Spec 2.2 `prompt`: passed to the engine; its names and terms become spelling hints when the engine cannot read it. */
@@ -77,6 +80,7 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     minSilenceSeconds: profile.vad.minSilenceSeconds,
     minSpeechSeconds: profile.vad.minSpeechSeconds,
     signal: input.signal,
+    ...(input.vadWorkers ? { workers: input.vadWorkers } : {}),
     ...(input.quietSpeechThreshold === undefined ? {} : { quietThreshold: input.quietSpeechThreshold }),
   });
   input.onStage?.(describeSpeech(speech), { seconds: vad.done() });

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { AppError, type AppErrorCode } from '../../platform/errors/app-error.ts';
 import type { VadInterval } from '../render/transcript-model.ts';
 import { assertVadModel } from './locate-vad-model.ts';
+import { VAD_WORKER_URL, type VadWorkerPool } from './create-vad-worker-pool.ts';
 import { assertPcm16kMono, readWavLayout } from '../recognize/read-wav-layout.ts';
 
 export interface DetectSpeechOptions {
@@ -22,6 +23,11 @@ export interface DetectSpeechOptions {
    * sequential pass). Only benchmarks and tests set it.
    */
   batchStreams?: number;
+  /**
+   * Where the worker thread comes from and goes back to (create-vad-worker-pool.ts; the service passes
+   * ctx.vadWorkers); absent: a worker of its own for this call.
+   */
+  workers?: VadWorkerPool;
   signal?: AbortSignal;
   /** Called with the fraction 0..1 of the file scanned. */
   onProgress?: (fraction: number) => void;
@@ -35,8 +41,6 @@ type WorkerMessage =
 
 /** Re-exported so callers find the model helpers beside detectSpeech. */
 export { assertVadModel, resolveDefaultVadModelPath } from './locate-vad-model.ts';
-
-const WORKER_URL = new URL('./detect-speech.worker.cjs', import.meta.url);
 
 /**
  * Finds the speech intervals of a 16 kHz mono 16-bit WAV file with Silero VAD v5 (onnxruntime-node,
@@ -105,9 +109,10 @@ export async function detectSpeechLevels(
  * through a shared flag it reads between model calls (about every second of audio): it is never
  * terminated in the middle of a native onnxruntime call, which can abort the whole process
  * ("terminate called after throwing an instance of 'Napi::Error'").
- * Workers are kept: after its job's final message a worker waits, unreferenced, with its model session
- * loaded, for the next job (takeWorker, keepWorker); booting a worker, loading onnxruntime-node and
- * the model cost ~0.1 s of CPU per call, as much as scoring 15 s of audio. Workers get no command-line
+ * With `options.workers` (the process's VadWorkerPool, ctx.vadWorkers) the worker comes from the pool
+ * and goes back to it after its job's final message, its model session loaded; booting a worker, loading
+ * onnxruntime-node and the model cost ~0.1 s of CPU per call, as much as scoring 15 s of audio. Without
+ * a pool each call starts its own worker, which ends after the job. Workers get no command-line
  * options (`execArgv: []`): the worker is plain CommonJS, and inheriting the service's `--import tsx`
  * made each one boot the TypeScript loader again (measured on an 11 s file: 0.25–0.36 → 0.12 s of CPU
  * per call with a new worker, ~0.05 s with a kept one).
@@ -118,7 +123,7 @@ function runVadWorker(
 ): Promise<{ intervals: VadInterval[]; quietIntervals?: VadInterval[] }> {
   return new Promise((resolve, reject) => {
     const stop = new Int32Array(new SharedArrayBuffer(4));
-    const worker = takeWorker();
+    const worker = options.workers ? options.workers.take() : new Worker(VAD_WORKER_URL, { execArgv: [] });
     let settled = false;
     const settle = (action: () => void) => {
       if (settled) return;
@@ -141,7 +146,9 @@ function runVadWorker(
         return;
       }
       detach();
-      keepWorker(worker); // the job is over (done, failed or stopped): the worker is free
+      // The job is over (done, failed or stopped): the worker is free for the pool's next job, or ends.
+      if (options.workers) options.workers.keep(worker);
+      else void worker.terminate();
       if (message.type === 'done') settle(() => resolve(message));
       else if (message.type === 'error')
         settle(() => reject(new AppError(message.code, `Voice activity detection failed: ${message.message}`)));
@@ -162,51 +169,4 @@ function runVadWorker(
     worker.ref(); // a running job keeps the process alive, as any pending work does
     worker.postMessage({ type: 'job', job: { ...job, stop } });
   });
-}
-
-/** How long a free worker waits for the next job before it ends (a few MB of model and a thread). */
-const IDLE_WORKER_MS = 60_000;
-
-/** The one free worker kept for the next job, if any, and the timer that ends it. */
-let freeWorker: { worker: Worker; timer: NodeJS.Timeout; forget: () => void } | null = null;
-
-/** The free worker, or a new one when there is none (jobs running at once each get their own). */
-function takeWorker(): Worker {
-  if (freeWorker !== null) {
-    const { worker, timer, forget } = freeWorker;
-    freeWorker = null;
-    clearTimeout(timer);
-    // Only these: removeAllListeners would also drop Node's own listeners that start the worker's message port.
-    worker.off('error', forget);
-    worker.off('exit', forget);
-    return worker;
-  }
-  return new Worker(WORKER_URL, { execArgv: [] });
-}
-
-/**
- * Keeps a worker whose job is over for the next one, unreferenced so it never holds the process open;
- * it ends after IDLE_WORKER_MS unused. When one is already kept, this one ends now: it is idle, so no
- * native call can be interrupted.
- */
-function keepWorker(worker: Worker): void {
-  if (freeWorker !== null) {
-    void worker.terminate();
-    return;
-  }
-  worker.unref();
-  const timer = setTimeout(() => {
-    if (freeWorker?.worker === worker) freeWorker = null;
-    void worker.terminate();
-  }, IDLE_WORKER_MS);
-  timer.unref();
-  const forget = () => {
-    if (freeWorker?.worker === worker) {
-      clearTimeout(timer);
-      freeWorker = null;
-    }
-  };
-  worker.on('error', forget);
-  worker.on('exit', forget);
-  freeWorker = { worker, timer, forget };
 }
