@@ -1,7 +1,16 @@
 import { Worker } from 'node:worker_threads';
 
-/** The VAD's worker script (plain CommonJS: it needs no loader, so workers start without `--import tsx`). */
-export const VAD_WORKER_URL = new URL('./detect-speech.worker.cjs', import.meta.url);
+/** The VAD's worker script (plain CommonJS: it needs no loader). */
+const VAD_WORKER_URL = new URL('./detect-speech.worker.cjs', import.meta.url);
+
+/**
+ * Starts a VAD worker thread (detect-speech.worker.cjs), idle until it gets a job message. It gets no
+ * command-line options (`execArgv: []`): inheriting the service's `--import tsx` made each worker boot
+ * the TypeScript loader again (0.25–0.36 instead of 0.12 s of CPU per call on an 11 s file).
+ */
+export function startVadWorker(): Worker {
+  return new Worker(VAD_WORKER_URL, { execArgv: [] });
+}
 
 /**
  * The VAD worker threads of one process (ServiceContext.vadWorkers): a worker whose job is over keeps
@@ -37,7 +46,7 @@ export function createVadWorkerPool(options: { idleMs?: number } = {}): VadWorke
 
   return {
     take() {
-      if (free === null) return new Worker(VAD_WORKER_URL, { execArgv: [] });
+      if (free === null) return startVadWorker();
       const { worker, timer, forget } = free;
       free = null;
       clearTimeout(timer);

@@ -1,8 +1,7 @@
-import { Worker } from 'node:worker_threads';
 import { AppError, type AppErrorCode } from '../../platform/errors/app-error.ts';
 import type { VadInterval } from '../render/transcript-model.ts';
 import { assertVadModel } from './locate-vad-model.ts';
-import { VAD_WORKER_URL, type VadWorkerPool } from './create-vad-worker-pool.ts';
+import { startVadWorker, type VadWorkerPool } from './create-vad-worker-pool.ts';
 import { assertPcm16kMono, readWavLayout } from '../recognize/read-wav-layout.ts';
 
 export interface DetectSpeechOptions {
@@ -112,10 +111,8 @@ export async function detectSpeechLevels(
  * With `options.workers` (the process's VadWorkerPool, ctx.vadWorkers) the worker comes from the pool
  * and goes back to it after its job's final message, its model session loaded; booting a worker, loading
  * onnxruntime-node and the model cost ~0.1 s of CPU per call, as much as scoring 15 s of audio. Without
- * a pool each call starts its own worker, which ends after the job. Workers get no command-line
- * options (`execArgv: []`): the worker is plain CommonJS, and inheriting the service's `--import tsx`
- * made each one boot the TypeScript loader again (measured on an 11 s file: 0.25–0.36 → 0.12 s of CPU
- * per call with a new worker, ~0.05 s with a kept one).
+ * a pool each call starts its own worker (startVadWorker), which ends after the job (measured on an
+ * 11 s file: ~0.12 s of CPU per call with a new worker, ~0.05 s with a kept one).
  */
 function runVadWorker(
   job: Record<string, unknown>,
@@ -123,7 +120,7 @@ function runVadWorker(
 ): Promise<{ intervals: VadInterval[]; quietIntervals?: VadInterval[] }> {
   return new Promise((resolve, reject) => {
     const stop = new Int32Array(new SharedArrayBuffer(4));
-    const worker = options.workers ? options.workers.take() : new Worker(VAD_WORKER_URL, { execArgv: [] });
+    const worker = options.workers ? options.workers.take() : startVadWorker();
     let settled = false;
     const settle = (action: () => void) => {
       if (settled) return;

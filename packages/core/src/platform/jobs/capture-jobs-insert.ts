@@ -1,16 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 
-/** One job of a captured multi-job insert: pg-boss `JobInsert` fields this service uses. */
-export interface CapturedJob {
-  /** Queue name. */
-  name: string;
-  /** The job's data (stored as `jsonb`). */
-  data: object;
-  /** pg-boss priority: higher is fetched first; default 0. */
-  priority?: number;
-}
-
 /**
  * The statement with which pg-boss would insert `jobs` (pg-boss 10 `insert(jobs, { db })` with its
  * `ConnectionOptions.db` executor, which records the statement instead of running it), as a drizzle
@@ -24,7 +14,7 @@ export interface CapturedJob {
  * @throws Error when pg-boss issued no statement or more than one (a pg-boss that inserts jobs in
  *   several statements cannot be folded into one).
  */
-export async function captureJobsInsert(boss: PgBoss, jobs: readonly CapturedJob[]): Promise<SQL> {
+export async function captureJobsInsert(boss: PgBoss, jobs: readonly PgBoss.JobInsert[]): Promise<SQL> {
   const statements: SQL[] = [];
   const executeSql = async (text: string, values: unknown[]) => {
     statements.push(toDrizzleSql(text, values));
@@ -42,9 +32,7 @@ function toDrizzleSql(text: string, values: unknown[]): SQL {
     if (i % 2 === 0) {
       if (parts[i]) chunks.push(sql.raw(parts[i]!));
     } else {
-      const value = values[Number(parts[i]) - 1];
-      const plainObject = typeof value === 'object' && value !== null && !(value instanceof Date) && !Buffer.isBuffer(value);
-      chunks.push(sql`${plainObject ? JSON.stringify(value) : (value ?? null)}`);
+      chunks.push(sql`${values[Number(parts[i]) - 1] ?? null}`); // pg-boss passes the jobs as one JSON text
     }
   }
   return sql.join(chunks);

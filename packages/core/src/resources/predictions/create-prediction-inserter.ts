@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import { predictions, type PredictionRow } from '../../platform/db/schema.ts';
 import type { Database } from '../../platform/db/open-database.ts';
@@ -36,7 +35,7 @@ export function createPredictionInserter(database: Database, boss: PgBoss, maxBa
       boss,
       batch.map(({ values, priority }) => ({ name: TRANSCRIBE_QUEUE, data: { predictionId: values.id }, priority })),
     );
-    const job = database.db.$with('job', { id: sql<string>`id` }).as(jobs);
+    const job = database.db.$with('job', {}).as(jobs); // returns no rows: only run for its insert
     const rows = await database.db
       .with(job)
       .insert(predictions)
