@@ -3,7 +3,9 @@
  * built-in diarizer (estimate-speaker-count.ts) on every recording of ../shared/audio with a known number
  * of speakers, plus joins of different readers made with ffmpeg (positives) and of one reader's clips
  * (negatives). Prints a Markdown table: per candidate count the resegmented clusters' smallest separation
- * and likelihood gain, and the estimated count. `--quick` skips the single HiFi-TTS clips.
+ * and likelihood gain, the estimated count, and the verdict of the one-speaker screen that runs before
+ * the estimate on 32 ms frames (diarize-builtin.ts mayHoldSecondSpeaker: it must say 2+ wherever the
+ * estimate finds more than one speaker). `--quick` skips the single HiFi-TTS clips.
  * The thresholds live in estimate-speaker-count.ts; the table goes to docs/diarization.md.
  */
 import { execFile } from 'node:child_process';
@@ -19,11 +21,13 @@ import {
   detectSpeech,
   embedWindows,
   extractSpeechFeatures,
+  scoreSecondSpeakerCoarsely,
   resolveDefaultVadModelPath,
   scoreSpeakerCounts,
   spreadWindowLabels,
   standardizeFeatures,
   trainBackgroundModel,
+  type SpeakerCountScore,
 } from '@transcribe/core';
 
 const AUDIO = process.env.SHARED_AUDIO_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'audio');
@@ -90,31 +94,38 @@ function ffmpeg(args: string[]) {
 /** The steps of diarize-builtin.ts up to the count estimate. */
 async function scoreRecording(wavPath: string) {
   const speech = await detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() });
-  if (speech.length === 0) return { seconds: 0, scores: [] };
+  if (speech.length === 0) return { seconds: 0, scores: [], screen: undefined };
+  const screen = await scoreSecondSpeakerCoarsely({ wavPath, speech });
   const features = await extractSpeechFeatures(wavPath, speech);
   const frames = standardizeFeatures(features);
   const windows = cutWindows(features.regions);
   const seconds = frames.rows * features.hopSeconds;
-  if (windows.length < 2) return { seconds, scores: [] };
+  if (windows.length < 2) return { seconds, scores: [], screen };
   const model = await trainBackgroundModel(frames, 8);
   const dendrogram = clusterWindows(embedWindows(windows, frames, model, componentPosteriors(model, frames)));
   const labelsFor = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
-  return { seconds, scores: await scoreSpeakerCounts(frames, features.regions, labelsFor, Math.min(6, windows.length)) };
+  return { seconds, scores: await scoreSpeakerCounts(frames, features.regions, labelsFor, Math.min(6, windows.length)), screen };
+}
+
+/** The one-speaker screen's verdict (as mayHoldSecondSpeaker), in bold where it would end the diarization the 16 ms estimate continues. */
+function screenVerdict(screen: SpeakerCountScore | undefined, estimated: number): string {
+  if (screen && chooseSpeakerCount([screen])) return '2+';
+  return estimated > 1 ? '**1 (misses)**' : '1';
 }
 
 const workDir = await mkdtemp(join(tmpdir(), 'calibrate-speakers-'));
 try {
   console.log(
-    '| recording | speakers | speech s | separation k=2…6 | pair gain k=2…6 | total gain k=2…6 | estimated |\n| --- | ---: | ---: | --- | --- | --- | ---: |',
+    '| recording | speakers | speech s | separation k=2…6 | pair gain k=2…6 | total gain k=2…6 | estimated | screen: separation, gain k=2 | screen |\n| --- | ---: | ---: | --- | --- | --- | ---: | --- | --- |',
   );
   for (const [name, speakers, path] of await recordings(workDir, process.argv.includes('--quick'))) {
     const wavPath = join(workDir, `decoded-${basename(path)}`);
     await ffmpeg(['-i', path, wavPath]);
-    const { seconds, scores } = await scoreRecording(wavPath);
+    const { seconds, scores, screen } = await scoreRecording(wavPath);
     const estimated = chooseSpeakerCount(scores)?.count ?? 1;
     const column = (key: 'separation' | 'gain' | 'totalGain') => scores.map((s) => s[key].toFixed(2)).join(' ') || '–';
     console.log(
-      `| ${name} | ${speakers} | ${seconds.toFixed(1)} | ${column('separation')} | ${column('gain')} | ${column('totalGain')} | ${estimated === speakers ? estimated : `**${estimated}**`} |`,
+      `| ${name} | ${speakers} | ${seconds.toFixed(1)} | ${column('separation')} | ${column('gain')} | ${column('totalGain')} | ${estimated === speakers ? estimated : `**${estimated}**`} | ${screen ? `${screen.separation.toFixed(2)} ${screen.gain.toFixed(2)}` : '–'} | ${screenVerdict(screen, estimated)} |`,
     );
   }
 } finally {

@@ -158,7 +158,8 @@ export { standardizeFeatures } from './pipeline/diarize/standardize-features.ts'
 export { componentPosteriors, trainBackgroundModel } from './pipeline/diarize/train-background-model.ts';
 export { cutWindows, embedWindows, spreadWindowLabels } from './pipeline/diarize/embed-windows.ts';
 export { clusterWindows } from './pipeline/diarize/cluster-windows.ts';
-export { chooseSpeakerCount, scoreSpeakerCounts } from './pipeline/diarize/estimate-speaker-count.ts';
+export { chooseSpeakerCount, scoreSpeakerCounts, type SpeakerCountScore } from './pipeline/diarize/estimate-speaker-count.ts';
+export { mayHoldSecondSpeaker, scoreSecondSpeakerCoarsely } from './pipeline/diarize/diarize-builtin.ts';
 
 // Pipeline, render: the transcript model and its formats.
 export type { Transcript, TranscriptSegment, VadInterval } from './pipeline/render/transcript-model.ts';

@@ -2,8 +2,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { clusterWindows } from './cluster-windows.ts';
 import { cutLargeClusters } from './cut-large-clusters.ts';
 import { cutWindows, embedWindows, spreadWindowLabels, type FrameWindow } from './embed-windows.ts';
-import { estimateSpeakerCount } from './estimate-speaker-count.ts';
-import { extractSpeechFeatures } from './extract-speech-features.ts';
+import { chooseSpeakerCount, estimateSpeakerCount, scoreSpeakerCounts, type SpeakerCountScore } from './estimate-speaker-count.ts';
+import { COARSE_HOP_SAMPLES, extractSpeechFeatures } from './extract-speech-features.ts';
 import { addQuietSpeech, findQuietSpeech } from './find-quiet-speech.ts';
 import { fillShortPauses } from './fill-short-pauses.ts';
 import { framesToTurns } from './frames-to-turns.ts';
@@ -40,8 +40,10 @@ const WINDOWS_PER_SLICE = 1000;
  * pauses under 0.58 s filled (fillShortPauses, pyannote 2.1's `min_duration_off`).
  * With `speakers` = n the clustering is cut as pyannote.audio does for a given `num_clusters`
  * (cutLargeClusters: at most n speakers of at least 2 s of speech each, fewer when the recording has
- * less); without it estimateSpeakerCount picks 1…6. CPU: ~0.07 s per minute of read speech with the
- * count estimated (~4 s per hour; bench/vad-diarization-cpu.ts), plus, without `quietSpeech`, Silero
+ * less); without it a screen on 32 ms frames first asks whether a second speaker is there at all
+ * (mayHoldSecondSpeaker: one speaker ends the work at about half the cost), and only then does
+ * estimateSpeakerCount pick 1…6 on the 16 ms frames. CPU: ~0.04 s per minute of one reader with the
+ * count estimated (~2.4 s per hour; bench/vad-diarization-cpu.ts; ~1.5× that when the screen finds a second speaker), plus, without `quietSpeech`, Silero
  * over the gaps (~6 ms per second of gap, ~0.5 s to load the model), in slices between which the
  * event loop runs. Memory: ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's
  * garbage.
@@ -63,8 +65,9 @@ export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<Sp
 
 /** diarizeBuiltin on the speech found by findQuietSpeech, before fillShortPauses. */
 async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
+  if (input.speakers === null && !(await mayHoldSecondSpeaker(input))) return oneSpeaker(input.speech);
   const { frames, times, regions } = await speechFrames(input);
-  const windows = cutWindows(regions);
+  const windows = cutWindows(regions, frames.framesPerSecond);
   if (windows.length < 2) return oneSpeaker(input.speech);
   const model = await trainBackgroundModel(frames, BACKGROUND_COMPONENTS, input.signal);
   await pause(input.signal);
@@ -88,9 +91,50 @@ async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTur
   return framesToTurns(input.speech, times, regions, estimated.labels);
 }
 
+/**
+ * The one-speaker screen, run before the count is estimated: the estimate's first step (does a second
+ * speaker pass the thresholds of estimate-speaker-count.ts?) on 32 ms frames every 32 ms, every other
+ * frame of the 16 ms grid, which costs about half as much (MFCCs, embeddings and resegmentation scale
+ * with the frames; rules in seconds follow FrameMatrix.framesPerSecond). When it finds no second speaker
+ * the recording gets one speaker without the 16 ms pass; otherwise the full estimate runs as if there
+ * were no screen. Safe only as long as the screen finds a second speaker wherever the 16 ms estimate
+ * does: checked on every recording of the speaker-count set (bench/quality/calibrate-speaker-count.ts,
+ * columns "screen"; docs/diarization.md "One-speaker screen").
+ * @param input its `speech` already holds the quiet speech (diarizeBuiltin).
+ * @returns false when the recording has one speaker by the 32 ms estimate (or too little speech to split).
+ * @throws as diarizeBuiltin.
+ */
+export async function mayHoldSecondSpeaker(input: Pick<BuiltinDiarizationInput, 'wavPath' | 'speech' | 'signal'>): Promise<boolean> {
+  const score = await scoreSecondSpeakerCoarsely(input);
+  return score !== undefined && chooseSpeakerCount([score]) !== undefined;
+}
+
+/**
+ * The screen's scores (mayHoldSecondSpeaker): the 2-speaker SpeakerCountScore on 32 ms frames, or
+ * undefined when there are under two windows of speech.
+ * @throws as diarizeBuiltin.
+ */
+export async function scoreSecondSpeakerCoarsely(
+  input: Pick<BuiltinDiarizationInput, 'wavPath' | 'speech' | 'signal'>,
+): Promise<SpeakerCountScore | undefined> {
+  const { frames, regions } = await speechFrames(input, COARSE_HOP_SAMPLES);
+  const windows = cutWindows(regions, frames.framesPerSecond);
+  if (windows.length < 2) return undefined;
+  const model = await trainBackgroundModel(frames, BACKGROUND_COMPONENTS, input.signal);
+  await pause(input.signal);
+  const dendrogram = clusterWindows(await embedInSlices(windows, frames, model, input.signal));
+  await pause(input.signal);
+  const labels = spreadWindowLabels(windows, dendrogram.cut(2), frames.rows);
+  const [score] = await scoreSpeakerCounts(frames, regions, () => labels, 2, input.signal);
+  return score;
+}
+
 /** The standardised frames with their times and regions; the raw MFCCs are not kept (4 bytes × 20 per frame). */
-async function speechFrames(input: BuiltinDiarizationInput): Promise<{ frames: FrameMatrix; times: Float64Array; regions: Uint32Array }> {
-  const features = await extractSpeechFeatures(input.wavPath, input.speech, input.signal);
+async function speechFrames(
+  input: Pick<BuiltinDiarizationInput, 'wavPath' | 'speech' | 'signal'>,
+  hopSamples?: number,
+): Promise<{ frames: FrameMatrix; times: Float64Array; regions: Uint32Array }> {
+  const features = await extractSpeechFeatures(input.wavPath, input.speech, input.signal, hopSamples);
   return { frames: standardizeFeatures(features), times: features.times, regions: features.regions };
 }
 

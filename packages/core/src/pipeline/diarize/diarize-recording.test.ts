@@ -4,12 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectSpeech } from '../vad/detect-speech.ts';
+import { detectSpeech, detectSpeechLevels } from '../vad/detect-speech.ts';
 import { resolveDefaultVadModelPath } from '../vad/locate-vad-model.ts';
 import { audioPath } from '../recognize/shared-audio.test-helper.ts';
 import type { VadInterval } from '../render/transcript-model.ts';
 import { diarizationErrorRate } from './diarization-error-rate.ts';
+import { mayHoldSecondSpeaker } from './diarize-builtin.ts';
 import { diarizeRecording } from './diarize-recording.ts';
+import { QUIET_SPEECH_ONSET } from './find-quiet-speech.ts';
 import { parseRttm } from './parse-rttm.ts';
 import type { SpeakerTurn } from './speaker-turn.ts';
 
@@ -112,6 +114,32 @@ describe('diarizeRecording with the built-in diarizer', () => {
     expect(turns.filter((turn) => turn.start >= 11.6).every((turn) => turn.speaker === 'SPEAKER_2')).toBe(true);
   });
 
+  it('should find one speaker in the first 30 s of one reader, with the quiet speech the service passes', async () => {
+    // Before the one-speaker screen (diarize-builtin.ts mayHoldSecondSpeaker) the 16 ms count estimate gave this
+    // reader two speakers; the screen's 32 ms estimate gives one (bench/quality/calibrate-speaker-count.ts).
+    const clip = path.join(scratch, 'hifitts-first-30s.wav');
+    const args = [
+      '-v',
+      'error',
+      '-nostdin',
+      '-i',
+      audioPath('long_hifitts6097_concat_16k.wav'),
+      '-t',
+      '30',
+      '-ar',
+      '16000',
+      '-ac',
+      '1',
+      clip,
+    ];
+    await promisify(execFile)('ffmpeg', args);
+    const levels = await detectSpeechLevels(clip, { modelPath: resolveDefaultVadModelPath(), quietThreshold: QUIET_SPEECH_ONSET });
+    expect(levels.quietSpeech.length).toBeGreaterThan(0);
+    const turns = await diarizeRecording({ wavPath: clip, speech: levels.speech, quietSpeech: levels.quietSpeech, speakers: null });
+    expect(labelsOf(turns)).toEqual(['SPEAKER_1']);
+    expect(turns.at(-1)!.end).toBeGreaterThan(25);
+  });
+
   it('should return no turns without speech', async () => {
     expect(await diarizeRecording({ wavPath: SAMPLE, speech: [], speakers: null })).toEqual([]);
   });
@@ -121,6 +149,24 @@ describe('diarizeRecording with the built-in diarizer', () => {
     const running = diarizeRecording({ wavPath: SAMPLE, speech, speakers: 2, signal: controller.signal });
     controller.abort(new Error('canceled'));
     await expect(running).rejects.toThrow('canceled');
+  });
+});
+
+describe('mayHoldSecondSpeaker (the one-speaker screen on 32 ms frames)', () => {
+  it('should see a second speaker in pyannote_sample.wav', async () => {
+    expect(await mayHoldSecondSpeaker({ wavPath: SAMPLE, speech })).toBe(true);
+  });
+
+  it('should see one speaker in jfk.wav, and none without enough speech for two windows', async () => {
+    const wav = audioPath('jfk.wav');
+    expect(await mayHoldSecondSpeaker({ wavPath: wav, speech: await vad(wav) })).toBe(false);
+    expect(await mayHoldSecondSpeaker({ wavPath: SAMPLE, speech: [{ start: 1, end: 1.4 }] })).toBe(false);
+  });
+
+  it('should stop with the signal reason when aborted', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('canceled'));
+    await expect(mayHoldSecondSpeaker({ wavPath: SAMPLE, speech, signal: controller.signal })).rejects.toThrow('canceled');
   });
 });
 

@@ -26,3 +26,30 @@ describe('embedWindows', () => {
     }
   });
 });
+
+describe('cutWindows', () => {
+  const regions = (...lengths: number[]) => Uint32Array.from(lengths.flatMap((length, region) => Array<number>(length).fill(region)));
+
+  it('should cut 1 s windows every 0.5 s of 16 ms frames, the last one ending at the region end, and skip regions under 0.5 s', () => {
+    // 62.5 frames per second: windows of 63 frames every 31; a region of 100 frames, one of 20 (under 0.5 s), one of 40.
+    expect(cutWindows(regions(100, 20, 40))).toEqual([
+      { first: 0, end: 63 },
+      { first: 31, end: 94 },
+      { first: 37, end: 100 },
+      { first: 120, end: 160 },
+    ]);
+  });
+
+  it('should keep the lengths in seconds on 32 ms frames', () => {
+    // 31.25 frames per second: windows of 31 frames every 16; 100 frames make 6 windows.
+    const windows = cutWindows(regions(100, 10), 31.25);
+    expect(windows).toEqual([
+      { first: 0, end: 31 },
+      { first: 16, end: 47 },
+      { first: 32, end: 63 },
+      { first: 48, end: 79 },
+      { first: 64, end: 95 },
+      { first: 69, end: 100 },
+    ]);
+  });
+});

@@ -8,26 +8,28 @@ export interface FrameWindow {
   end: number;
 }
 
-/** Window length and hop in frames: 1 s windows every 0.5 s. */
-const WINDOW_FRAMES = Math.round(1 * FRAMES_PER_SECOND);
-const HOP_FRAMES = Math.round(0.5 * FRAMES_PER_SECOND);
-/** A region shorter than this (0.5 s) gets no window; resegmentation labels its frames. */
-const MIN_WINDOW_FRAMES = HOP_FRAMES;
+/** Window length and hop: 1 s windows every 0.5 s; a region shorter than the hop gets no window (resegmentation labels its frames). */
+const WINDOW_SECONDS = 1;
+const HOP_SECONDS = 0.5;
 
 /**
  * Cuts each speech region (frames with the same `regions` index) into 1 s windows every 0.5 s; the last
  * window of a region ends at its last frame; a region of 0.5–1 s is one window.
+ * @param framesPerSecond of the frames (FrameMatrix.framesPerSecond).
  * @returns windows in time order.
  */
-export function cutWindows(regions: Uint32Array): FrameWindow[] {
+export function cutWindows(regions: Uint32Array, framesPerSecond: number = FRAMES_PER_SECOND): FrameWindow[] {
+  const windowFrames = Math.round(WINDOW_SECONDS * framesPerSecond);
+  const hopFrames = Math.round(HOP_SECONDS * framesPerSecond);
+  const minWindowFrames = hopFrames;
   const windows: FrameWindow[] = [];
   for (let start = 0; start < regions.length;) {
     let end = start;
     while (end < regions.length && regions[end] === regions[start]) end += 1;
-    if (end - start >= MIN_WINDOW_FRAMES) {
+    if (end - start >= minWindowFrames) {
       let first = start;
-      for (; first + WINDOW_FRAMES < end; first += HOP_FRAMES) windows.push({ first, end: first + WINDOW_FRAMES });
-      windows.push({ first: Math.max(start, end - WINDOW_FRAMES), end });
+      for (; first + windowFrames < end; first += hopFrames) windows.push({ first, end: first + windowFrames });
+      windows.push({ first: Math.max(start, end - windowFrames), end });
     }
     start = end;
   }

@@ -12,8 +12,8 @@ import type { FrameMatrix } from './standardize-features.ts';
  */
 export const SPEAKER_SEPARATION_THRESHOLD = 1.8;
 export const SPEAKER_GAIN_THRESHOLD = 0.8;
-/** When the count is estimated, every speaker needs this many frames (3 s of speech). */
-const MIN_ESTIMATED_SPEAKER_FRAMES = 3 * FRAMES_PER_SECOND;
+/** When the count is estimated, every speaker needs this much speech. */
+const MIN_ESTIMATED_SPEAKER_SECONDS = 3;
 
 /** The scores of one candidate count: its resegmented labels and their weakest pair of speakers. */
 export interface SpeakerCountScore {
@@ -56,7 +56,8 @@ async function scoreSpeakerCount(
   const labels = await resegmentFrames(frames, regions, initial, count, signal);
   const sizes = new Array<number>(count).fill(0);
   for (const label of labels) sizes[label] = (sizes[label] ?? 0) + 1;
-  if (sizes.some((size) => size < MIN_ESTIMATED_SPEAKER_FRAMES)) return { count, separation: 0, gain: 0, totalGain: 0, labels };
+  const minFrames = MIN_ESTIMATED_SPEAKER_SECONDS * (frames.framesPerSecond ?? FRAMES_PER_SECOND);
+  if (sizes.some((size) => size < minFrames)) return { count, separation: 0, gain: 0, totalGain: 0, labels };
   const [separation, gain] = [smallestSeparation(frames, labels, count), smallestLikelihoodGain(frames, labels, count)];
   return { count, separation, gain, totalGain: totalLikelihoodGain(frames, labels, count), labels };
 }

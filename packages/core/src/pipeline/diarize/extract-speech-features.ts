@@ -22,6 +22,8 @@ export interface SpeechFeatures {
 const SAMPLE_RATE = 16000;
 const FRAME_SAMPLES = 512; // 32 ms; a power of two for the FFT
 const HOP_SAMPLES = 256; // 16 ms
+/** The coarse grid: 32 ms frames every 32 ms, half the frames (diarize-builtin.ts's one-speaker screen). */
+export const COARSE_HOP_SAMPLES = 512;
 /** Feature frames per second of speech. */
 export const FRAMES_PER_SECOND = SAMPLE_RATE / HOP_SAMPLES;
 const MFCC_COEFFICIENTS = 20;
@@ -33,12 +35,19 @@ const FRAMES_PER_SLICE = 4000; // yield to the event loop about every 100 ms of 
  * compute-mfcc.ts) over the `speech` regions of a 16 kHz mono 16-bit WAV file, reading one region at a
  * time, and yields to the event loop between slices of work so a long recording never blocks it
  * (~9 µs per frame: ~2 s of CPU per hour of speech; bench/vad-diarization-cpu.ts).
+ * @param hopSamples samples between frame starts: 256 (16 ms, the diarizer's grid) or COARSE_HOP_SAMPLES
+ *   (32 ms: every other frame of the 16 ms grid, half the work).
  * Memory: the samples of the longest region (6 bytes per sample) plus 92 bytes per frame, allocated
  * once (the frame count follows from the regions): ~21 MB per hour of speech.
  * @throws AppError `media_unreadable` (not 16-bit PCM WAV), `recognition_failed` (not 16 kHz mono);
  *   `signal.reason` when aborted.
  */
-export async function extractSpeechFeatures(wavPath: string, speech: readonly TimeRegion[], signal?: AbortSignal): Promise<SpeechFeatures> {
+export async function extractSpeechFeatures(
+  wavPath: string,
+  speech: readonly TimeRegion[],
+  signal?: AbortSignal,
+  hopSamples: number = HOP_SAMPLES,
+): Promise<SpeechFeatures> {
   const header = await readWavHeader(wavPath);
   if (header.sampleRate !== SAMPLE_RATE || header.channels !== 1 || header.bitsPerSample !== 16) {
     throw new AppError(
@@ -47,13 +56,13 @@ export async function extractSpeechFeatures(wavPath: string, speech: readonly Ti
     );
   }
   const spans = sampleSpans(speech, Math.floor(header.dataBytes / 2));
-  const frames = spans.reduce((sum, span) => sum + framesIn(span), 0);
+  const frames = spans.reduce((sum, span) => sum + framesIn(span, hopSamples), 0);
   const features: SpeechFeatures = {
     dimension: MFCC_COEFFICIENTS,
     values: new Float32Array(frames * MFCC_COEFFICIENTS),
     times: new Float64Array(frames),
     regions: new Uint32Array(frames),
-    hopSeconds: HOP_SAMPLES / SAMPLE_RATE,
+    hopSeconds: hopSamples / SAMPLE_RATE,
   };
   const longest = spans.reduce((most, span) => Math.max(most, span.last - span.first), 0);
   const [bytes, samples] = [Buffer.alloc(longest * 2), new Float32Array(longest)];
@@ -73,7 +82,7 @@ export async function extractSpeechFeatures(wavPath: string, speech: readonly Ti
       // int16 scale, not [-1, 1]: meyda's MFCC takes log(x + 1) of the mel energies, a true log only for large x.
       // Through an Int16Array view (little-endian, as WAV on x86 and ARM): a readInt16LE call per sample cost ~2 µs per frame.
       for (let i = 0; i < length; i += 1) samples[i] = pcm[i]!;
-      for (let at = 0; at + FRAME_SAMPLES <= length; at += HOP_SAMPLES, frame += 1) {
+      for (let at = 0; at + FRAME_SAMPLES <= length; at += hopSamples, frame += 1) {
         extract(samples, at, features.values, frame * MFCC_COEFFICIENTS);
         features.times[frame] = (span.first + at + FRAME_SAMPLES / 2) / SAMPLE_RATE;
         features.regions[frame] = span.region;
@@ -103,8 +112,8 @@ function sampleSpans(speech: readonly TimeRegion[], totalSamples: number): Sampl
   return spans.filter((span) => span.last - span.first >= FRAME_SAMPLES);
 }
 
-function framesIn(span: SampleSpan): number {
-  return Math.floor((span.last - span.first - FRAME_SAMPLES) / HOP_SAMPLES) + 1;
+function framesIn(span: SampleSpan, hopSamples: number): number {
+  return Math.floor((span.last - span.first - FRAME_SAMPLES) / hopSamples) + 1;
 }
 
 async function pause(signal?: AbortSignal): Promise<void> {

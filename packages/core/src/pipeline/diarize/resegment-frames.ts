@@ -4,13 +4,18 @@ import { frameProducts, gatherColumns } from './measure-likelihood-gain.ts';
 import type { FrameMatrix } from './standardize-features.ts';
 
 const ITERATIONS = 3;
-/** Frame log-likelihoods are averaged over 0.3 s before each frame picks its speaker. */
-const SMOOTHING_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
-/** A speaker needs this many frames (0.3 s) to get a model; smaller ones are dropped. */
-const MIN_SPEAKER_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
+/**
+ * 0.3 s, three rules in one length: frame log-likelihoods are averaged over it before each frame picks
+ * its speaker; a speaker needs that much speech to get a model (smaller ones are dropped); runs of one
+ * speaker shorter than it inside a speech region join a neighbour.
+ */
+const SPAN_SECONDS = 0.3;
 const RIDGE = 1e-3;
-/** Runs of one speaker shorter than this (0.3 s) inside a speech region join a neighbour. */
-const MIN_RUN_FRAMES = Math.round(0.3 * FRAMES_PER_SECOND);
+
+/** SPAN_SECONDS in frames of `frames` (FrameMatrix.framesPerSecond, FRAMES_PER_SECOND when not given). */
+function spanFrames(frames: FrameMatrix): number {
+  return Math.round(SPAN_SECONDS * (frames.framesPerSecond ?? FRAMES_PER_SECOND));
+}
 
 /**
  * Viterbi-free resegmentation: fits one full-covariance Gaussian per speaker to its frames, gives each
@@ -32,15 +37,16 @@ export async function resegmentFrames(
   signal?: AbortSignal,
 ): Promise<Int32Array> {
   let current = labels;
+  const span = spanFrames(frames);
   const scratch = new Float64Array(frames.rows * frames.dimension);
   for (let iteration = 0; iteration < ITERATIONS; iteration += 1) {
     const models: (SpeakerGaussian | null)[] = [];
-    for (let s = 0; s < speakers; s += 1) models.push(fitSpeaker(frames, current, s, scratch));
+    for (let s = 0; s < speakers; s += 1) models.push(fitSpeaker(frames, current, s, scratch, span));
     const next = new Int32Array(frames.rows);
     let changed = false;
     if (speakers === 2 && models[0] && models[1]) {
       // Two speakers: only the sign of the smoothed difference matters, one quadratic form per frame.
-      const difference = smooth(likelihoodDifference(frames, models[0], models[1]), regions);
+      const difference = smooth(likelihoodDifference(frames, models[0], models[1]), regions, span);
       await pause(signal);
       for (let i = 0; i < frames.rows; i += 1) {
         const d = difference[i]!;
@@ -50,7 +56,7 @@ export async function resegmentFrames(
     } else {
       const scores: Float64Array[] = [];
       for (const model of models) {
-        scores.push(smooth(logLikelihoods(frames, model), regions));
+        scores.push(smooth(logLikelihoods(frames, model), regions, span));
         await pause(signal);
       }
       for (let i = 0; i < frames.rows; i += 1) {
@@ -63,23 +69,23 @@ export async function resegmentFrames(
     current = next;
     if (!changed) break;
   }
-  return absorbShortRuns(current, regions);
+  return absorbShortRuns(current, regions, span);
 }
 
 /**
- * Gives each run of one speaker shorter than MIN_RUN_FRAMES inside a speech region to the speaker before it
+ * Gives each run of one speaker shorter than `minRun` frames inside a speech region to the speaker before it
  * (or after it, at the start of a region), shortest runs first, so flickering frames do not become turns.
  */
-function absorbShortRuns(labels: Int32Array, regions: Uint32Array): Int32Array {
+function absorbShortRuns(labels: Int32Array, regions: Uint32Array, minRun: number): Int32Array {
   const result = Int32Array.from(labels);
-  for (let limit = 1; limit < MIN_RUN_FRAMES; limit *= 2) {
+  for (let limit = 1; limit < minRun; limit *= 2) {
     for (let start = 0; start < result.length;) {
       let end = start + 1;
       while (end < result.length && result[end] === result[start] && regions[end] === regions[start]) end += 1;
       const before = start > 0 && regions[start - 1] === regions[start] ? result[start - 1] : undefined;
       const after = end < result.length && regions[end] === regions[start] ? result[end] : undefined;
       const into = before ?? after;
-      if (end - start < Math.min(limit * 2, MIN_RUN_FRAMES) && into !== undefined) result.fill(into, start, end);
+      if (end - start < Math.min(limit * 2, minRun) && into !== undefined) result.fill(into, start, end);
       start = end;
     }
   }
@@ -95,16 +101,22 @@ interface SpeakerGaussian {
 
 /**
  * The Gaussian of the frames labelled `speaker` (covariance plus RIDGE on the diagonal), or null when the
- * speaker has under MIN_SPEAKER_FRAMES frames. The speaker's frames are copied column by column, centred,
+ * speaker has under `minFrames` frames. The speaker's frames are copied column by column, centred,
  * and each covariance entry is one dot product of two columns (frameProducts): the same sums in the same
  * order as adding each frame's outer product, ~3× faster, and one division per entry at the end.
  * @param scratch at least `rows × dimension` values, overwritten.
  */
-function fitSpeaker(frames: FrameMatrix, labels: Int32Array, speaker: number, scratch: Float64Array): SpeakerGaussian | null {
+function fitSpeaker(
+  frames: FrameMatrix,
+  labels: Int32Array,
+  speaker: number,
+  scratch: Float64Array,
+  minFrames: number,
+): SpeakerGaussian | null {
   const d = frames.dimension;
   let size = 0;
   for (let i = 0; i < frames.rows; i += 1) if (labels[i] === speaker) size += 1;
-  if (size < MIN_SPEAKER_FRAMES) return null;
+  if (size < minFrames) return null;
   const columns = gatherColumns(frames, labels, speaker, size, scratch);
   const mean = new Float64Array(d);
   for (let k = 0; k < d; k += 1) {
@@ -233,12 +245,12 @@ function packLower(matrix: Float64Array, d: number): Float64Array {
 }
 
 /**
- * Centred moving average over SMOOTHING_FRAMES frames (`[i − half, i + half)`) that never crosses a
+ * Centred moving average over `span` frames (`[i − half, i + half)`) that never crosses a
  * speech-region boundary; frames of one region are contiguous, so each frame's window is cut to its
  * region. -Infinity (a speaker without a model) stays -Infinity. Running sums: O(frames).
  */
-function smooth(values: Float64Array, regions: Uint32Array): Float64Array {
-  const half = SMOOTHING_FRAMES >> 1;
+function smooth(values: Float64Array, regions: Uint32Array, span: number): Float64Array {
+  const half = span >> 1;
   const n = values.length;
   const result = new Float64Array(n);
   if (n > 0 && values[0] === -Infinity) return result.fill(-Infinity); // logLikelihoods: all or none

@@ -5,12 +5,19 @@ export interface FrameMatrix {
   dimension: number;
   rows: number;
   values: Float64Array;
+  /**
+   * Rows per second of speech when the rows are feature frames in time order (standardizeFeatures sets
+   * it from the hop); rules given in seconds (resegmentFrames, estimateSpeakerCount) read it, and take
+   * FRAMES_PER_SECOND (16 ms frames) when it is absent.
+   */
+  framesPerSecond?: number;
 }
 
 /**
  * Cepstral mean and variance normalisation over all speech frames of the recording, dropping c0
  * (loudness, which says more about the microphone distance than about the speaker).
- * @returns `rows = frames`, `dimension = features.dimension - 1`, every column with mean 0 and variance 1.
+ * @returns `rows = frames`, `dimension = features.dimension - 1`, every column with mean 0 and variance 1;
+ *   `framesPerSecond = 1 / features.hopSeconds`.
  */
 export function standardizeFeatures(features: SpeechFeatures): FrameMatrix {
   const rows = features.times.length;
@@ -35,5 +42,5 @@ export function standardizeFeatures(features: SpeechFeatures): FrameMatrix {
   for (let i = 0; i < rows; i += 1) {
     for (let k = 0; k < dimension; k += 1) values[i * dimension + k] = (features.values[i * inDim + k + 1]! - mean[k]!) * scale[k]!;
   }
-  return { dimension, rows, values };
+  return { dimension, rows, values, framesPerSecond: 1 / features.hopSeconds };
 }
