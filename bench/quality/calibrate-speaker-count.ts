@@ -48,6 +48,18 @@ const JOINS: [string, number, string[]][] = [
   ['ru_deepspeech + FLEURS en-001', 2, ['ru_deepspeech_smoke.wav', FL('en-001')]],
   ['HiFi-TTS 0639 + jfk', 2, [HIFI, JFK]],
   ['jfk / LibriSpeech / HiFi-TTS twice', 3, [JFK, LS0, HIFI, JFK, LS0, HIFI]],
+  ['jfk / LibriSpeech 0000, twice (turns back and forth)', 2, [JFK, LS0, JFK, LS0]],
+  ['FLEURS en-003 / de-001, twice', 2, [FL('en-003'), FL('de-001'), FL('en-003'), FL('de-001')]],
+  ['FLEURS fr-000 + pt-001', 2, [FL('fr-000'), FL('pt-001')]],
+  ['FLEURS en-001 + en-003', 2, [FL('en-001'), FL('en-003')]],
+  ['FLEURS en-004 + LibriSpeech 0001', 2, [FL('en-004'), LS1]],
+  ['LibriVox 0890 + HiFi-TTS 0639', 2, [LV('0890'), HIFI]],
+  ['jfk + FLEURS en-004 + LibriVox 0880 + FLEURS es-000 (4 readers)', 4, [JFK, FL('en-004'), LV('0880'), FL('es-000')]],
+  [
+    'FLEURS de-001 / es-000 / fr-000 / pt-000 / en-000 (5 readers)',
+    5,
+    [FL('de-001'), FL('es-000'), FL('fr-000'), FL('pt-000'), FL('en-000')],
+  ],
   ['LibriVox 0870 + 0880 + 0890 (one reader)', 1, [LV('0870'), LV('0880'), LV('0890')]],
   ['LibriSpeech 0000 + 0001 (one reader)', 1, [LS0, LS1]],
 ];
@@ -82,6 +94,7 @@ async function recordings(workDir: string, quick: boolean): Promise<[string, num
     await ffmpeg([...inputs, '-filter_complex', `${clips.map((_, i) => `[${i}:a]`).join('')}concat=n=${clips.length}:v=0:a=1`, out]);
     list.push([name, speakers, out]);
   }
+  list.push(['stereo_two_speakers, both channels mixed', 2, join(AUDIO, 'stereo_two_speakers.wav')]);
   for (const name of ['pyannote_sample', 'ami_debug_tst01'])
     list.push([`multispeaker/${name}`, name === 'ami_debug_tst01' ? 4 : 2, join(AUDIO, 'multispeaker', `${name}.wav`)]);
   return list;

@@ -13,7 +13,10 @@ export type MfccExtractor = (samples: Float32Array, at: number, out: Float32Arra
 /**
  * meyda 5.6's `mfcc` (Hann window, radix-2 FFT, power spectrum, triangular mel filters from 0 Hz to
  * Nyquist, log(energy + 1), DCT-II × 2) with precomputed twiddles, filters and cosines and no
- * allocation per frame: ~40× faster than `Meyda.extract('mfcc', …)` (about 6 µs per 512-sample frame).
+ * allocation per frame: ~40× faster than `Meyda.extract('mfcc', …)` (about 5 µs per 512-sample frame).
+ * The mel sums run two filters at a time and the DCT four coefficients at a time: each sum is still one
+ * chain in meyda's order, but independent chains in one loop overlap their latencies (5.9 → 5.0 µs per
+ * frame); the FFT's first butterfly of every stage skips its multiplications by exactly 1 + 0i.
  * The spectrum of the n real samples comes from one complex FFT of n/2 points (the standard
  * real-input split, e.g. Numerical Recipes §12.3) instead of meyda's n-point FFT of a signal with a
  * zero imaginary part; it differs from meyda's in the last bits of float64, which the float32
@@ -62,8 +65,27 @@ function buildExtractor(settings: MfccSettings): MfccExtractor {
     transform(re, im, twiddles);
     realPower(re, im, split, power);
     const bands = filters.length;
-    for (let f = 0; f < bands; f += 1) logged[f] = melEnergy(filters[f]!, power);
-    for (let k = 0; k < settings.coefficients; k += 1) {
+    let f = 0;
+    for (; f + 1 < bands; f += 2) melEnergyPair(filters[f]!, filters[f + 1]!, power, logged, f);
+    for (; f < bands; f += 1) logged[f] = melEnergy(filters[f]!, power);
+    const coefficients = settings.coefficients;
+    let k = 0;
+    for (; k + 3 < coefficients; k += 4) {
+      let [s0, s1, s2, s3] = [0, 0, 0, 0];
+      const [c0, c1, c2, c3] = [k * bands, (k + 1) * bands, (k + 2) * bands, (k + 3) * bands];
+      for (let b = 0; b < bands; b += 1) {
+        const x = logged[b]!;
+        s0 = s0 + x * cosines[c0 + b]!;
+        s1 = s1 + x * cosines[c1 + b]!;
+        s2 = s2 + x * cosines[c2 + b]!;
+        s3 = s3 + x * cosines[c3 + b]!;
+      }
+      out[outAt + k] = 2 * s0;
+      out[outAt + k + 1] = 2 * s1;
+      out[outAt + k + 2] = 2 * s2;
+      out[outAt + k + 3] = 2 * s3;
+    }
+    for (; k < coefficients; k += 1) {
       let sum = 0;
       for (let b = 0; b < bands; b += 1) sum = sum + logged[b]! * cosines[b + k * bands]!;
       out[outAt + k] = 2 * sum;
@@ -121,6 +143,23 @@ function melEnergy(filter: MelFilter, power: Float32Array): number {
   return Math.fround(Math.log(sum + 1));
 }
 
+/** melEnergy of two filters into logged[at], logged[at + 1]: two independent float32 chains in one loop, each in its own order. */
+function melEnergyPair(a: MelFilter, b: MelFilter, power: Float32Array, logged: Float64Array, at: number): void {
+  const [lengthA, lengthB] = [a.end - a.first, b.end - b.first];
+  const both = Math.min(lengthA, lengthB);
+  const [wa, wb, fa, fb] = [a.weights, b.weights, a.first, b.first];
+  let [sa, sb] = [0, 0];
+  let j = 0;
+  for (; j < both; j += 1) {
+    sa = Math.fround(sa + Math.fround(wa[j]! * power[fa + j]!));
+    sb = Math.fround(sb + Math.fround(wb[j]! * power[fb + j]!));
+  }
+  for (let i = j; i < lengthA; i += 1) sa = Math.fround(sa + Math.fround(wa[i]! * power[fa + i]!));
+  for (let i = j; i < lengthB; i += 1) sb = Math.fround(sb + Math.fround(wb[i]! * power[fb + i]!));
+  logged[at] = Math.fround(Math.log(sa + 1));
+  logged[at + 1] = Math.fround(Math.log(sb + 1));
+}
+
 /** In-place radix-2 decimation-in-time butterflies on bit-reversed input (meyda's fftjs order of operations). */
 function transform(re: Float64Array, im: Float64Array, twiddles: readonly Float64Array[]): void {
   const n = re.length;
@@ -128,7 +167,19 @@ function transform(re: Float64Array, im: Float64Array, twiddles: readonly Float6
     const stage = twiddles[s]!;
     const step = 1 << s;
     const span = step << 1;
-    for (let k = 0; k < step; k += 1) {
+    // k = 0: the twiddle is exactly 1 (cos 0, sin 0), so the product is the odd value itself (up to the sign of a zero).
+    for (let even = 0; even < n; even += span) {
+      const odd = even + step;
+      const oddRe = re[odd]!;
+      const oddIm = im[odd]!;
+      const evenRe = re[even]!;
+      const evenIm = im[even]!;
+      re[odd] = evenRe - oddRe;
+      im[odd] = evenIm - oddIm;
+      re[even] = oddRe + evenRe;
+      im[even] = oddIm + evenIm;
+    }
+    for (let k = 1; k < step; k += 1) {
       const wr = stage[2 * k]!;
       const wi = stage[2 * k + 1]!;
       for (let even = k; even < n; even += span) {
