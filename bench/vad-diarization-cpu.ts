@@ -22,11 +22,18 @@ import {
   resolveDefaultVadModelPath,
   type VadInterval,
 } from '@transcribe/core';
+import { setTimeout as delay } from 'node:timers/promises';
 import { FULL_RUN, fixed, median, writeResult } from './support/bench-kit.ts';
 import { buildRecording } from './support/long-recordings.ts';
 
 const SECONDS = FULL_RUN ? 3600 : 1800;
-const RUNS = FULL_RUN ? 3 : 2;
+/** Three runs per side: the median is then a middle run (bench-kit's median of two is the larger one). */
+const RUNS = 3;
+/**
+ * Pause before each measured run: the previous run's threads (a terminated VAD worker of the baseline,
+ * garbage collection of its arrays) finish first instead of being billed to the next run by process.cpuUsage().
+ */
+const SETTLE_MS = 1000;
 const GOAL = 0.15;
 
 interface Measured {
@@ -66,6 +73,7 @@ async function main(): Promise<void> {
   const runs: Record<'baseline' | 'subject', Measured[]> = { baseline: [], subject: [] };
   for (let run = 0; run < RUNS; run += 1) {
     for (const side of run % 2 === 0 ? (['baseline', 'subject'] as const) : (['subject', 'baseline'] as const)) {
+      await delay(SETTLE_MS);
       const result = await measure(wavPath, side === 'subject');
       runs[side].push(result);
       console.log(

@@ -1,6 +1,7 @@
-import { agnes, type Cluster } from 'ml-hclust';
+import type { Cluster } from 'ml-hclust';
+import { linkAverage } from './link-average.ts';
 
-/** Windows clustered directly; more are assigned to the nearest cluster (agnes costs O(n³): ~0.35 s at 300). */
+/** Windows clustered directly; more are assigned to the nearest cluster (average linkage costs O(n³): ~10 ms at 300). */
 const MAX_CLUSTERED = 300;
 
 /** A dendrogram of window embeddings that can be cut into any number of clusters. */
@@ -10,7 +11,7 @@ export interface WindowDendrogram {
 }
 
 /**
- * Agglomerative clustering (ml-hclust `agnes`, average linkage) of window embeddings by cosine distance,
+ * Agglomerative clustering (average linkage: linkAverage, ml-hclust `agnes`'s dendrogram) of window embeddings by cosine distance,
  * after subtracting their mean (what all windows of the recording share says nothing about who speaks).
  * With more than 300 windows, 300 evenly spread ones build the dendrogram and every window is then
  * assigned to the nearest cluster centre.
@@ -20,7 +21,7 @@ export function clusterWindows(embeddings: readonly Float64Array[]): WindowDendr
   const centered = center(embeddings);
   const step = Math.max(1, centered.length / MAX_CLUSTERED);
   const sample = Array.from({ length: Math.min(centered.length, MAX_CLUSTERED) }, (_, i) => Math.floor(i * step));
-  const tree = agnes(distanceMatrix(sample.map((i) => centered[i]!)), { method: 'average', isDistanceMatrix: true });
+  const tree = linkAverage(distanceMatrix(sample.map((i) => centered[i]!)), sample.length);
   return {
     cut(count: number): number[] {
       const groups = count <= 1 || sample.length < 2 ? [tree] : tree.group(Math.min(count, sample.length)).children;
@@ -42,12 +43,18 @@ function labelsOf(groups: readonly Cluster[], size: number): number[] {
 
 function center(vectors: readonly Float64Array[]): Float64Array[] {
   const average = mean(vectors);
-  return vectors.map((vector) => vector.map((x, k) => x - average[k]!));
+  return vectors.map((vector) => {
+    const centred = new Float64Array(vector.length);
+    for (let k = 0; k < vector.length; k += 1) centred[k] = vector[k]! - average[k]!;
+    return centred;
+  });
 }
 
+/** The mean vector, each value added as x / count in the vectors' order (plain loops: a callback per value cost more than the sums). */
 function mean(vectors: readonly Float64Array[]): Float64Array {
   const sum = new Float64Array(vectors[0]?.length ?? 0);
-  for (const vector of vectors) vector.forEach((x, k) => (sum[k]! += x / vectors.length));
+  const count = vectors.length;
+  for (const vector of vectors) for (let k = 0; k < vector.length; k += 1) sum[k] = sum[k]! + vector[k]! / count;
   return sum;
 }
 
@@ -61,10 +68,12 @@ function cosineDistance(a: Float64Array, b: Float64Array): number {
   return aa > 0 && bb > 0 ? 1 - dot / Math.sqrt(aa * bb) : 1;
 }
 
-function distanceMatrix(vectors: readonly Float64Array[]): number[][] {
-  const matrix = vectors.map(() => new Array<number>(vectors.length).fill(0));
-  for (let i = 0; i < vectors.length; i += 1) {
-    for (let j = 0; j < i; j += 1) matrix[i]![j] = matrix[j]![i] = cosineDistance(vectors[i]!, vectors[j]!);
+/** Cosine distances of every pair, `n × n` row after row (linkAverage's layout). */
+function distanceMatrix(vectors: readonly Float64Array[]): Float64Array {
+  const n = vectors.length;
+  const matrix = new Float64Array(n * n);
+  for (let i = 0; i < n; i += 1) {
+    for (let j = 0; j < i; j += 1) matrix[i * n + j] = matrix[j * n + i] = cosineDistance(vectors[i]!, vectors[j]!);
   }
   return matrix;
 }

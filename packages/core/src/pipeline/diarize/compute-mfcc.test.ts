@@ -5,15 +5,15 @@ import { readWavHeader } from '../decode/read-wav-samples.ts';
 import { audioPath } from '../recognize/shared-audio.test-helper.ts';
 import { createMfccExtractor, type MfccSettings } from './compute-mfcc.ts';
 
-/** The samples of a 16-bit mono WAV file at int16 scale, as the diarizer feeds them. */
-async function readSamples(relative: string): Promise<Float32Array> {
+/** The samples of a 16-bit mono WAV file, as the diarizer feeds them. */
+async function readSamples(relative: string): Promise<Int16Array> {
   const header = await readWavHeader(audioPath(relative));
   const bytes = await readFile(audioPath(relative));
-  return Float32Array.from({ length: Math.floor(header.dataBytes / 2) }, (_, i) => bytes.readInt16LE(header.dataOffset + 2 * i));
+  return Int16Array.from({ length: Math.floor(header.dataBytes / 2) }, (_, i) => bytes.readInt16LE(header.dataOffset + 2 * i));
 }
 
-/** meyda's own MFCCs of every `stride`-th hop, rounded to float32 as the diarizer stores them. */
-function meydaFrames(samples: Float32Array, settings: MfccSettings, hop: number, stride: number): Float32Array[] {
+/** meyda's own MFCCs (of the samples at int16 scale) of every `stride`-th hop, rounded to float32 as the diarizer stores them. */
+function meydaFrames(samples: Int16Array, settings: MfccSettings, hop: number, stride: number): Float32Array[] {
   Object.assign(Meyda, {
     bufferSize: settings.frameSamples,
     sampleRate: settings.sampleRate,
@@ -24,13 +24,13 @@ function meydaFrames(samples: Float32Array, settings: MfccSettings, hop: number,
   });
   const frames: Float32Array[] = [];
   for (let at = 0; at + settings.frameSamples <= samples.length; at += hop * stride) {
-    const mfcc = Meyda.extract('mfcc', samples.subarray(at, at + settings.frameSamples)) as unknown as number[];
+    const mfcc = Meyda.extract('mfcc', Float32Array.from(samples.subarray(at, at + settings.frameSamples))) as unknown as number[];
     frames.push(Float32Array.from(mfcc));
   }
   return frames;
 }
 
-function ourFrames(samples: Float32Array, settings: MfccSettings, hop: number, stride: number): Float32Array[] {
+function ourFrames(samples: Int16Array, settings: MfccSettings, hop: number, stride: number): Float32Array[] {
   const extract = createMfccExtractor(settings);
   const frames: Float32Array[] = [];
   for (let at = 0; at + settings.frameSamples <= samples.length; at += hop * stride) {
@@ -65,8 +65,8 @@ describe('createMfccExtractor', () => {
   });
 
   it("should give meyda's values for silence and for a full-scale square wave", () => {
-    const silence = new Float32Array(512);
-    const square = Float32Array.from({ length: 512 }, (_, i) => (i % 16 < 8 ? 32767 : -32768));
+    const silence = new Int16Array(512);
+    const square = Int16Array.from({ length: 512 }, (_, i) => (i % 16 < 8 ? 32767 : -32768));
     for (const samples of [silence, square]) {
       expect(ourFrames(samples, DIARIZER, 512, 1)).toEqual(meydaFrames(samples, DIARIZER, 512, 1));
     }

@@ -7,8 +7,12 @@ export interface MfccSettings {
   coefficients: number;
 }
 
-/** Writes the MFCCs of `samples[at .. at + frameSamples)` to `out[outAt .. outAt + coefficients)`. */
-export type MfccExtractor = (samples: Float32Array, at: number, out: Float32Array, outAt: number) => void;
+/**
+ * Writes the MFCCs of `samples[at .. at + frameSamples)` to `out[outAt .. outAt + coefficients)`.
+ * `samples` are 16-bit PCM values as they lie in the WAV file (int16 scale: meyda's MFCC takes
+ * log(x + 1) of the mel energies, a true log only for large x), read in place with no copy to floats.
+ */
+export type MfccExtractor = (samples: Int16Array, at: number, out: Float32Array, outAt: number) => void;
 
 /**
  * meyda 5.6's `mfcc` (Hann window, radix-2 FFT, power spectrum, triangular mel filters from 0 Hz to

@@ -1,5 +1,5 @@
 import { FRAMES_PER_SECOND } from './extract-speech-features.ts';
-import { smallestLikelihoodGain, totalLikelihoodGain } from './measure-likelihood-gain.ts';
+import { likelihoodGains } from './measure-likelihood-gain.ts';
 import { resegmentFrames } from './resegment-frames.ts';
 import type { FrameMatrix } from './standardize-features.ts';
 
@@ -58,8 +58,8 @@ async function scoreSpeakerCount(
   for (const label of labels) sizes[label] = (sizes[label] ?? 0) + 1;
   const minFrames = MIN_ESTIMATED_SPEAKER_SECONDS * (frames.framesPerSecond ?? FRAMES_PER_SECOND);
   if (sizes.some((size) => size < minFrames)) return { count, separation: 0, gain: 0, totalGain: 0, labels };
-  const [separation, gain] = [smallestSeparation(frames, labels, count), smallestLikelihoodGain(frames, labels, count)];
-  return { count, separation, gain, totalGain: totalLikelihoodGain(frames, labels, count), labels };
+  const gains = likelihoodGains(frames, labels, count);
+  return { count, separation: smallestSeparation(frames, labels, count), gain: gains.smallest, totalGain: gains.total, labels };
 }
 
 /**

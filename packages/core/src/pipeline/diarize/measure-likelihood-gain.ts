@@ -13,8 +13,25 @@ const RIDGE = 1e-3;
  * @returns the smallest gain over all pairs; 0 when a speaker has fewer frames than dimensions.
  */
 export function smallestLikelihoodGain(frames: FrameMatrix, labels: Int32Array, count: number): number {
+  return likelihoodGains(frames, labels, count).smallest;
+}
+
+/**
+ * Gain per frame of `count` full-covariance Gaussians (one per speaker) over one for all frames.
+ * The statistics of all frames are the sum of the speakers' (one pass over the frames, not two).
+ */
+export function totalLikelihoodGain(frames: FrameMatrix, labels: Int32Array, count: number): number {
+  return likelihoodGains(frames, labels, count).total;
+}
+
+/**
+ * smallestLikelihoodGain and totalLikelihoodGain from one pass over the frames (the speakers'
+ * statistics are shared; the same values as the two calls).
+ * @returns both 0 when a speaker has fewer frames than dimensions.
+ */
+export function likelihoodGains(frames: FrameMatrix, labels: Int32Array, count: number): { smallest: number; total: number } {
   const stats = speakerStats(frames, labels, count);
-  if (stats.some((s) => s.n <= frames.dimension)) return 0;
+  if (stats.some((s) => s.n <= frames.dimension)) return { smallest: 0, total: 0 };
   const logDets = stats.map(logDeterminant);
   let smallest = Infinity;
   for (let a = 0; a < count; a += 1) {
@@ -25,18 +42,9 @@ export function smallestLikelihoodGain(frames: FrameMatrix, labels: Int32Array, 
       smallest = Math.min(smallest, gain);
     }
   }
-  return smallest;
-}
-
-/**
- * Gain per frame of `count` full-covariance Gaussians (one per speaker) over one for all frames.
- * The statistics of all frames are the sum of the speakers' (one pass over the frames, not two).
- */
-export function totalLikelihoodGain(frames: FrameMatrix, labels: Int32Array, count: number): number {
-  const stats = speakerStats(frames, labels, count);
-  if (stats.some((s) => s.n <= frames.dimension)) return 0;
   const all = joinedStats(stats);
-  return (all.n * logDeterminant(all) - stats.reduce((sum, s) => sum + s.n * logDeterminant(s), 0)) / (2 * all.n);
+  const total = (all.n * logDeterminant(all) - stats.reduce((sum, s, i) => sum + s.n * logDets[i]!, 0)) / (2 * all.n);
+  return { smallest, total };
 }
 
 /**
