@@ -42,8 +42,8 @@ const WINDOWS_PER_SLICE = 1000;
  * (cutLargeClusters: at most n speakers of at least 2 s of speech each, fewer when the recording has
  * less); without it a screen on 32 ms frames first asks whether a second speaker is there at all
  * (mayHoldSecondSpeaker: one speaker ends the work at about half the cost), and only then does
- * estimateSpeakerCount pick 1…6 on the 16 ms frames. CPU: ~0.04 s per minute of one reader with the
- * count estimated (~2.4 s per hour; bench/vad-diarization-cpu.ts; ~1.5× that when the screen finds a second speaker), plus, without `quietSpeech`, Silero
+ * estimateSpeakerCount pick 1…6 on the 16 ms frames. CPU: ~0.03 s per minute of one reader with the
+ * count estimated (~2 s per hour; bench/vad-diarization-cpu.ts; the screen adds 15–30 % when it finds a second speaker), plus, without `quietSpeech`, Silero
  * over the gaps (~6 ms per second of gap, ~0.5 s to load the model), in slices between which the
  * event loop runs. Memory: ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's
  * garbage.
