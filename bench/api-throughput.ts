@@ -266,14 +266,16 @@ async function main(): Promise<void> {
           'prediction and `X-Service-Output-Transformers` value (http/prediction-body-cache.ts, `PREDICTION_CACHE_BYTES`), with their ETag. ' +
           'A finished prediction never changes; an unfinished one is kept exact by the invalidations every prediction write makes before it returns ' +
           '(docs/architecture.md, "Where a poll\'s answer comes from"). ' +
-          'A POST validates the input, counts the write in the PostgreSQL rate-limit table (a burst of one key in one upsert per round trip, http/batch-limiter-consumes.ts), ' +
+          'A POST validates the input, counts the write in the PostgreSQL rate-limit table (a burst of one key in one upsert per round trip, http/batch-limiter-consumes.ts; ' +
+          'the table is UNLOGGED, so that count commits without waiting for a WAL flush: creates went from 1210 to 1431–1486 a second in two runs of this bench on 2026-11-25, docs/reliability.md), ' +
           "and inserts the prediction and its pg-boss job in one statement (the jobs' insert as a data-modifying WITH; platform/jobs/capture-jobs-insert.ts); " +
           'creates that arrive while an insert is on its way share the next statement and its commit (group commit: resources/predictions/create-prediction-inserter.ts, ' +
           'platform/db/group-commit.ts), so under load the service makes fewer commits than creates, while the floor makes one transaction per create ' +
           '(four round trips: BEGIN, two INSERTs, COMMIT). An API-only process has no local worker to wake. ' +
-          "Where a create's time goes now (a CPU profile of the service under this load, `--cpu-prof` through an `--import` preload): about a quarter idle waiting for PostgreSQL, " +
-          "which shares the 2 cores with autocannon; of the busy time, socket writes (HTTP answers and queries) about 15 %, building the INSERT's SQL text with drizzle about 10 %, " +
-          'the HTTP stack (router, body reading, JSON answer) most of the rest. Without the write rate limit (`RATE_LIMIT_PER_MINUTE=0`) creates went about 25 % faster in a probe. ' +
+          "Where a create's time goes now (a CPU profile of the service under this load, through an `--import` preload with node:inspector): about a third idle waiting for PostgreSQL, " +
+          'which shares the 2 cores with autocannon; of the busy time, socket writes (HTTP answers and queries) about 17 %, drizzle building SQL text (its `is` checks and chunks) about 15 %, ' +
+          'garbage collection 8 %, the HTTP stack (router, body reading, JSON answer) most of the rest. Without the write rate limit (`RATE_LIMIT_PER_MINUTE=0`) creates are no longer measurably faster ' +
+          '(alternating probes: 1416–1616 against 1414–1599 a second; before the table was UNLOGGED, about 25 % faster). ' +
           'Against bare express, which does none of this and no database work, 30 % is beyond one durable commit per batch on these 2 shared cores: the floor itself is 11–17 % of bare express.',
       ],
       `npx tsx bench/api-throughput.ts${FULL_RUN ? ' --full' : ''}`,

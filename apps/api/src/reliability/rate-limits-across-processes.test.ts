@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openDatabase } from '@transcribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
 import { createKeyWithCli, fakeEngineEnv, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
@@ -70,4 +71,18 @@ describe('per-key rate limits across API processes', () => {
       expect((await create(b, other)).status).toBe(201);
     },
   );
+
+  it('should keep the counts in an UNLOGGED table, so a create does not wait for a second WAL flush', async () => {
+    // Counts need no crash safety (after a database crash every key starts a fresh window); an UNLOGGED
+    // table's writes skip the write-ahead log, and a transaction that wrote none commits without a flush.
+    const admin = await openDatabase({ databaseUrl: database.url });
+    try {
+      const table = await admin.executeSql("SELECT relpersistence FROM pg_class WHERE relname = 'rate_limits'");
+      expect(table.rows).toEqual([{ relpersistence: 'u' }]);
+      const counts = await admin.executeSql('SELECT points FROM rate_limits ORDER BY points DESC');
+      expect((counts.rows as { points: number }[]).map((row) => row.points)).toEqual(expect.arrayContaining([5, 1])); // 3 counted + 2 refused, and the other key's 1
+    } finally {
+      await admin.close();
+    }
+  });
 });
