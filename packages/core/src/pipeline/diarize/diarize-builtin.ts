@@ -3,7 +3,7 @@ import { clusterWindows } from './cluster-windows.ts';
 import { cutLargeClusters } from './cut-large-clusters.ts';
 import { cutWindows, embedWindows, spreadWindowLabels, type FrameWindow } from './embed-windows.ts';
 import { chooseSpeakerCount, estimateSpeakerCount, scoreSpeakerCounts, type SpeakerCountScore } from './estimate-speaker-count.ts';
-import { COARSE_HOP_SAMPLES, extractSpeechFeatures } from './extract-speech-features.ts';
+import { COARSE_HOP_SAMPLES, extractSpeechFeatures, refineSpeechFeatures, type SpeechFeatures } from './extract-speech-features.ts';
 import { addQuietSpeech, findQuietSpeech } from './find-quiet-speech.ts';
 import { fillShortPauses } from './fill-short-pauses.ts';
 import { framesToTurns } from './frames-to-turns.ts';
@@ -43,7 +43,7 @@ const WINDOWS_PER_SLICE = 1000;
  * less); without it a screen on 32 ms frames first asks whether a second speaker is there at all
  * (mayHoldSecondSpeaker: one speaker ends the work at about half the cost), and only then does
  * estimateSpeakerCount pick 1…6 on the 16 ms frames. CPU: ~0.03 s per minute of one reader with the
- * count estimated (~2 s per hour; bench/vad-diarization-cpu.ts; the screen adds 15–30 % when it finds a second speaker), plus, without `quietSpeech`, Silero
+ * count estimated (~2 s per hour; bench/vad-diarization-cpu.ts; the screen costs ~0.04 s per minute more when it finds a second speaker, its MFCCs reused), plus, without `quietSpeech`, Silero
  * over the gaps (~6 ms per second of gap, ~0.5 s to load the model), in slices between which the
  * event loop runs. Memory: ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's
  * garbage.
@@ -65,8 +65,9 @@ export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<Sp
 
 /** diarizeBuiltin on the speech found by findQuietSpeech, before fillShortPauses. */
 async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
-  if (input.speakers === null && !(await mayHoldSecondSpeaker(input))) return oneSpeaker(input.speech);
-  const { frames, times, regions } = await speechFrames(input);
+  const screened = await speechFrames(input);
+  if (screened === null) return oneSpeaker(input.speech);
+  const { frames, times, regions } = screened;
   const windows = cutWindows(regions, frames.framesPerSecond);
   if (windows.length < 2) return oneSpeaker(input.speech);
   const model = await trainBackgroundModel(frames, BACKGROUND_COMPONENTS, input.signal);
@@ -97,8 +98,9 @@ async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTur
  * frame of the 16 ms grid, which costs about half as much (MFCCs, embeddings and resegmentation scale
  * with the frames; rules in seconds follow FrameMatrix.framesPerSecond). When it finds no second speaker
  * the recording gets one speaker without the 16 ms pass; otherwise the full estimate runs as if there
- * were no screen. Safe only as long as the screen finds a second speaker wherever the 16 ms estimate
- * does: checked on every recording of the speaker-count set (bench/quality/calibrate-speaker-count.ts,
+ * were no screen, on the same 16 ms frames (diarizeBuiltin keeps the screen's raw MFCCs, which are the
+ * even frames, and computes only the odd ones: refineSpeechFeatures). Safe only as long as the screen
+ * finds a second speaker wherever the 16 ms estimate does: checked on every recording of the speaker-count set (bench/quality/calibrate-speaker-count.ts,
  * columns "screen"; docs/diarization.md "One-speaker screen").
  * @param input its `speech` already holds the quiet speech (diarizeBuiltin).
  * @returns false when the recording has one speaker by the 32 ms estimate (or too little speech to split).
@@ -117,24 +119,40 @@ export async function mayHoldSecondSpeaker(input: Pick<BuiltinDiarizationInput, 
 export async function scoreSecondSpeakerCoarsely(
   input: Pick<BuiltinDiarizationInput, 'wavPath' | 'speech' | 'signal'>,
 ): Promise<SpeakerCountScore | undefined> {
-  const { frames, regions } = await speechFrames(input, COARSE_HOP_SAMPLES);
+  return scoreSecondSpeaker(await extractSpeechFeatures(input.wavPath, input.speech, input.signal, COARSE_HOP_SAMPLES), input.signal);
+}
+
+/** scoreSecondSpeakerCoarsely on features already computed (any grid; FrameMatrix.framesPerSecond follows it). */
+async function scoreSecondSpeaker(features: SpeechFeatures, signal?: AbortSignal): Promise<SpeakerCountScore | undefined> {
+  const frames = standardizeFeatures(features);
+  const regions = features.regions;
   const windows = cutWindows(regions, frames.framesPerSecond);
   if (windows.length < 2) return undefined;
-  const model = await trainBackgroundModel(frames, BACKGROUND_COMPONENTS, input.signal);
-  await pause(input.signal);
-  const dendrogram = clusterWindows(await embedInSlices(windows, frames, model, input.signal));
-  await pause(input.signal);
+  const model = await trainBackgroundModel(frames, BACKGROUND_COMPONENTS, signal);
+  await pause(signal);
+  const dendrogram = clusterWindows(await embedInSlices(windows, frames, model, signal));
+  await pause(signal);
   const labels = spreadWindowLabels(windows, dendrogram.cut(2), frames.rows);
-  const [score] = await scoreSpeakerCounts(frames, regions, () => labels, 2, input.signal);
+  const [score] = await scoreSpeakerCounts(frames, regions, () => labels, 2, signal);
   return score;
 }
 
-/** The standardised frames with their times and regions; the raw MFCCs are not kept (4 bytes × 20 per frame). */
+/**
+ * The standardised 16 ms frames with their times and regions, or null when the count is to be estimated
+ * and the one-speaker screen finds no second speaker. The raw MFCCs are not kept (4 bytes × 20 per frame).
+ */
 async function speechFrames(
-  input: Pick<BuiltinDiarizationInput, 'wavPath' | 'speech' | 'signal'>,
-  hopSamples?: number,
-): Promise<{ frames: FrameMatrix; times: Float64Array; regions: Uint32Array }> {
-  const features = await extractSpeechFeatures(input.wavPath, input.speech, input.signal, hopSamples);
+  input: BuiltinDiarizationInput,
+): Promise<{ frames: FrameMatrix; times: Float64Array; regions: Uint32Array } | null> {
+  if (input.speakers !== null) return standardized(await extractSpeechFeatures(input.wavPath, input.speech, input.signal));
+  const coarse = await extractSpeechFeatures(input.wavPath, input.speech, input.signal, COARSE_HOP_SAMPLES);
+  const screen = await scoreSecondSpeaker(coarse, input.signal);
+  if (screen === undefined || chooseSpeakerCount([screen]) === undefined) return null;
+  // The screen's frames are the 16 ms grid's even frames: only the odd ones are computed now.
+  return standardized(await refineSpeechFeatures(input.wavPath, input.speech, coarse, input.signal));
+}
+
+function standardized(features: SpeechFeatures): { frames: FrameMatrix; times: Float64Array; regions: Uint32Array } {
   return { frames: standardizeFeatures(features), times: features.times, regions: features.regions };
 }
 

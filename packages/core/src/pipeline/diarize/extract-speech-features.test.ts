@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { audioPath } from '../recognize/shared-audio.test-helper.ts';
-import { COARSE_HOP_SAMPLES, extractSpeechFeatures, FRAMES_PER_SECOND } from './extract-speech-features.ts';
+import { COARSE_HOP_SAMPLES, extractSpeechFeatures, FRAMES_PER_SECOND, refineSpeechFeatures } from './extract-speech-features.ts';
 import { standardizeFeatures } from './standardize-features.ts';
 
 describe('extractSpeechFeatures', () => {
@@ -39,5 +39,19 @@ describe('extractSpeechFeatures', () => {
       expect(coarse.regions[i]).toBe(fine.regions[frame]);
       expect(Array.from(coarse.values.subarray(i * d, (i + 1) * d))).toEqual(Array.from(fine.values.subarray(frame * d, (frame + 1) * d)));
     });
+  });
+
+  it('should refine 32 ms features into exactly the 16 ms ones, regions of any length included', async () => {
+    // 1.8 s and 2.7 s, one region of exactly one frame (32 ms), one just short of a second frame (47 ms), one of 50 ms.
+    const regions = [...speech, { start: 6.0, end: 6.032 }, { start: 6.5, end: 6.547 }, { start: 7.0, end: 7.05 }];
+    const fine = await extractSpeechFeatures(wavPath, regions);
+    const coarse = await extractSpeechFeatures(wavPath, regions, undefined, COARSE_HOP_SAMPLES);
+    const refined = await refineSpeechFeatures(wavPath, regions, coarse);
+    expect(refined.hopSeconds).toBe(fine.hopSeconds);
+    expect(Array.from(refined.times)).toEqual(Array.from(fine.times));
+    expect(Array.from(refined.regions)).toEqual(Array.from(fine.regions));
+    expect(Array.from(refined.values)).toEqual(Array.from(fine.values));
+    expect(new Set(fine.regions).size).toBe(5);
+    await expect(refineSpeechFeatures(wavPath, regions, fine)).rejects.toThrow(/needs 32 ms frames/);
   });
 });

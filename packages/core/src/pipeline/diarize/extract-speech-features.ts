@@ -37,6 +37,8 @@ const FRAMES_PER_SLICE = 4000; // yield to the event loop about every 100 ms of 
  * (~9 µs per frame: ~2 s of CPU per hour of speech; bench/vad-diarization-cpu.ts).
  * @param hopSamples samples between frame starts: 256 (16 ms, the diarizer's grid) or COARSE_HOP_SAMPLES
  *   (32 ms: every other frame of the 16 ms grid, half the work).
+ * @param offsetSamples where each region's first frame starts, from the region's start (0; refineSpeechFeatures
+ *   uses 256 for the frames between the coarse grid's).
  * Memory: the samples of the longest region (2 bytes per sample) plus 92 bytes per frame, allocated
  * once (the frame count follows from the regions): ~21 MB per hour of speech.
  * @throws AppError `media_unreadable` (not 16-bit PCM WAV), `recognition_failed` (not 16 kHz mono);
@@ -47,6 +49,7 @@ export async function extractSpeechFeatures(
   speech: readonly TimeRegion[],
   signal?: AbortSignal,
   hopSamples: number = HOP_SAMPLES,
+  offsetSamples = 0,
 ): Promise<SpeechFeatures> {
   const header = await readWavHeader(wavPath);
   if (header.sampleRate !== SAMPLE_RATE || header.channels !== 1 || header.bitsPerSample !== 16) {
@@ -56,7 +59,7 @@ export async function extractSpeechFeatures(
     );
   }
   const spans = sampleSpans(speech, Math.floor(header.dataBytes / 2));
-  const frames = spans.reduce((sum, span) => sum + framesIn(span, hopSamples), 0);
+  const frames = spans.reduce((sum, span) => sum + framesIn(span, hopSamples, offsetSamples), 0);
   const features: SpeechFeatures = {
     dimension: MFCC_COEFFICIENTS,
     values: new Float32Array(frames * MFCC_COEFFICIENTS),
@@ -81,7 +84,7 @@ export async function extractSpeechFeatures(
     for (const span of spans) {
       const length = span.last - span.first;
       await file.read(bytes, 0, length * 2, header.dataOffset + span.first * 2);
-      for (let at = 0; at + FRAME_SAMPLES <= length; at += hopSamples, frame += 1) {
+      for (let at = offsetSamples; at + FRAME_SAMPLES <= length; at += hopSamples, frame += 1) {
         extract(pcm, at, features.values, frame * MFCC_COEFFICIENTS);
         features.times[frame] = (span.first + at + FRAME_SAMPLES / 2) / SAMPLE_RATE;
         features.regions[frame] = span.region;
@@ -92,6 +95,48 @@ export async function extractSpeechFeatures(
     await file.close();
   }
   return features;
+}
+
+/**
+ * The 16 ms features from the 32 ms ones: computes only the frames between the coarse grid's (each
+ * region's frames starting 16 ms in, every 32 ms) and interleaves the two sets in time order. The coarse
+ * frames are exactly the even frames of the 16 ms grid, so the result equals
+ * `extractSpeechFeatures(wavPath, speech, signal)` value for value, at half its cost (the diarizer runs
+ * it after the one-speaker screen found a second speaker; extract-speech-features.test.ts compares them).
+ * @param coarse `extractSpeechFeatures(wavPath, speech, signal, COARSE_HOP_SAMPLES)` of the same `speech`.
+ * @throws as extractSpeechFeatures; Error when `coarse` is not 32 ms frames of `speech`.
+ */
+export async function refineSpeechFeatures(
+  wavPath: string,
+  speech: readonly TimeRegion[],
+  coarse: SpeechFeatures,
+  signal?: AbortSignal,
+): Promise<SpeechFeatures> {
+  if (coarse.hopSeconds !== COARSE_HOP_SAMPLES / SAMPLE_RATE)
+    throw new Error(`refineSpeechFeatures needs 32 ms frames, not ${coarse.hopSeconds} s`);
+  const between = await extractSpeechFeatures(wavPath, speech, signal, COARSE_HOP_SAMPLES, HOP_SAMPLES);
+  const d = coarse.dimension;
+  const total = coarse.times.length + between.times.length;
+  const fine: SpeechFeatures = {
+    dimension: d,
+    values: new Float32Array(total * d),
+    times: new Float64Array(total),
+    regions: new Uint32Array(total),
+    hopSeconds: HOP_SAMPLES / SAMPLE_RATE,
+  };
+  // Both sets are in time order, regions in order; within a region a coarse frame comes first.
+  let [a, b] = [0, 0];
+  for (let frame = 0; frame < total; frame += 1) {
+    const takeCoarse =
+      b >= between.times.length ||
+      (a < coarse.times.length &&
+        (coarse.regions[a]! < between.regions[b]! || (coarse.regions[a] === between.regions[b] && coarse.times[a]! < between.times[b]!)));
+    const [from, at] = takeCoarse ? [coarse, a++] : [between, b++];
+    fine.values.set(from.values.subarray(at * d, (at + 1) * d), frame * d);
+    fine.times[frame] = from.times[at]!;
+    fine.regions[frame] = from.regions[at]!;
+  }
+  return fine;
 }
 
 /** A speech region as samples `[first, last)` of the file; `region` is its index in `speech`. */
@@ -111,8 +156,9 @@ function sampleSpans(speech: readonly TimeRegion[], totalSamples: number): Sampl
   return spans.filter((span) => span.last - span.first >= FRAME_SAMPLES);
 }
 
-function framesIn(span: SampleSpan, hopSamples: number): number {
-  return Math.floor((span.last - span.first - FRAME_SAMPLES) / hopSamples) + 1;
+function framesIn(span: SampleSpan, hopSamples: number, offsetSamples: number): number {
+  const room = span.last - span.first - offsetSamples - FRAME_SAMPLES;
+  return room < 0 ? 0 : Math.floor(room / hopSamples) + 1;
 }
 
 async function pause(signal?: AbortSignal): Promise<void> {
