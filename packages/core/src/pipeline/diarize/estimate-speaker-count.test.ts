@@ -111,6 +111,19 @@ describe('estimateSpeakerCount', () => {
     expect((await estimateSpeakerCount(frames, new Uint32Array(frames.rows), runs(frames.rows), 4)).count).toBe(1);
   });
 
+  it("should measure the 3 s a speaker needs in seconds of the frames' own rate (FrameMatrix.framesPerSecond)", async () => {
+    // The same 125 frames of the second voice: 2 s at 62.5 frames a second (16 ms frames), 4 s at 31.25 (32 ms).
+    const { frames } = speakers([
+      { seconds: 10, offset: 0.7 },
+      { seconds: 2, offset: -0.7 },
+    ]);
+    const regions = new Uint32Array(frames.rows);
+    expect((await estimateSpeakerCount({ ...frames, framesPerSecond: FRAMES_PER_SECOND }, regions, runs(frames.rows), 4)).count).toBe(1);
+    expect((await estimateSpeakerCount({ ...frames, framesPerSecond: FRAMES_PER_SECOND / 2 }, regions, runs(frames.rows), 4)).count).toBe(
+      2,
+    );
+  });
+
   it('should stop with the signal reason when aborted', async () => {
     const { frames } = speakers([
       { seconds: 10, offset: 0.7 },
