@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { clusterWindows } from './cluster-windows.ts';
+import { clusterWindows, type WindowDendrogram } from './cluster-windows.ts';
 import { cutLargeClusters } from './cut-large-clusters.ts';
 import { cutWindows, embedWindows, spreadWindowLabels, type FrameWindow } from './embed-windows.ts';
 import { chooseSpeakerCount, estimateSpeakerCount, scoreSpeakerCounts, type SpeakerCountScore } from './estimate-speaker-count.ts';
@@ -43,8 +43,8 @@ const WINDOWS_PER_SLICE = 1000;
  * less); without it a screen on 32 ms frames first asks whether a second speaker is there at all
  * (mayHoldSecondSpeaker: one speaker ends the work at about half the cost), and only then does
  * estimateSpeakerCount pick 1…6 on the 16 ms frames. CPU: ~0.03 s per minute of one reader with the
- * count estimated (~2 s per hour; bench/vad-diarization-cpu.ts; the screen costs ~0.04 s per minute more when it finds a second speaker, its MFCCs reused), plus, without `quietSpeech`, Silero
- * over the gaps (~6 ms per second of gap, ~0.5 s to load the model), in slices between which the
+ * count estimated (~2 s per hour; bench/vad-diarization-cpu.ts; the screen costs ~0.04 s per minute
+ * more when it finds a second speaker, its MFCCs reused), plus, without `quietSpeech`, Silero over the gaps (~6 ms per second of gap, ~0.5 s to load the model), in slices between which the
  * event loop runs. Memory: ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's
  * garbage.
  * @param input.speech sorted speech intervals in seconds (the transcript's VAD); not modified.
@@ -68,13 +68,9 @@ async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTur
   const screened = await speechFrames(input);
   if (screened === null) return oneSpeaker(input.speech);
   const { frames, times, regions } = screened;
-  const windows = cutWindows(regions, frames.framesPerSecond);
-  if (windows.length < 2) return oneSpeaker(input.speech);
-  const model = await trainBackgroundModel(frames, BACKGROUND_COMPONENTS, input.signal);
-  await pause(input.signal);
-  const embeddings = await embedInSlices(windows, frames, model, input.signal);
-  const dendrogram = clusterWindows(embeddings);
-  await pause(input.signal);
+  const clustered = await clusterSpeech(frames, regions, input.signal);
+  if (clustered === null) return oneSpeaker(input.speech);
+  const { windows, embeddings, dendrogram } = clustered;
   if (input.speakers !== null) {
     const given = cutLargeClusters(dendrogram, windows, embeddings, frames.rows, input.speakers);
     if (given.count === 1) return oneSpeaker(input.speech);
@@ -100,14 +96,20 @@ async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTur
  * the recording gets one speaker without the 16 ms pass; otherwise the full estimate runs as if there
  * were no screen, on the same 16 ms frames (diarizeBuiltin keeps the screen's raw MFCCs, which are the
  * even frames, and computes only the odd ones: refineSpeechFeatures). Safe only as long as the screen
- * finds a second speaker wherever the 16 ms estimate does: checked on every recording of the speaker-count set (bench/quality/calibrate-speaker-count.ts,
- * columns "screen"; docs/diarization.md "One-speaker screen").
+ * finds a second speaker wherever the 16 ms estimate does: checked on every recording of the
+ * speaker-count set (bench/quality/calibrate-speaker-count.ts, columns "screen"; docs/diarization.md
+ * "One-speaker screen").
  * @param input its `speech` already holds the quiet speech (diarizeBuiltin).
  * @returns false when the recording has one speaker by the 32 ms estimate (or too little speech to split).
  * @throws as diarizeBuiltin.
  */
 export async function mayHoldSecondSpeaker(input: Pick<BuiltinDiarizationInput, 'wavPath' | 'speech' | 'signal'>): Promise<boolean> {
-  const score = await scoreSecondSpeakerCoarsely(input);
+  return findsSecondSpeaker(await extractSpeechFeatures(input.wavPath, input.speech, input.signal, COARSE_HOP_SAMPLES), input.signal);
+}
+
+/** The screen's verdict (mayHoldSecondSpeaker) on its 32 ms features, already computed. */
+async function findsSecondSpeaker(coarse: SpeechFeatures, signal?: AbortSignal): Promise<boolean> {
+  const score = await scoreSecondSpeaker(coarse, signal);
   return score !== undefined && chooseSpeakerCount([score]) !== undefined;
 }
 
@@ -125,16 +127,32 @@ export async function scoreSecondSpeakerCoarsely(
 /** scoreSecondSpeakerCoarsely on features already computed (any grid; FrameMatrix.framesPerSecond follows it). */
 async function scoreSecondSpeaker(features: SpeechFeatures, signal?: AbortSignal): Promise<SpeakerCountScore | undefined> {
   const frames = standardizeFeatures(features);
-  const regions = features.regions;
+  const clustered = await clusterSpeech(frames, features.regions, signal);
+  if (clustered === null) return undefined;
+  const labels = spreadWindowLabels(clustered.windows, clustered.dendrogram.cut(2), frames.rows);
+  const [score] = await scoreSpeakerCounts(frames, features.regions, () => labels, 2, signal);
+  return score;
+}
+
+/**
+ * Steps 2–4 of docs/diarization.md on standardised frames: 1 s windows every 0.5 s (at the frames' own
+ * rate), the background model, the windows' Fisher vectors and their dendrogram, with the event loop in
+ * between; null when there are under two windows.
+ * @throws `signal.reason` when aborted.
+ */
+async function clusterSpeech(
+  frames: FrameMatrix,
+  regions: Uint32Array,
+  signal?: AbortSignal,
+): Promise<{ windows: FrameWindow[]; embeddings: Float64Array[]; dendrogram: WindowDendrogram } | null> {
   const windows = cutWindows(regions, frames.framesPerSecond);
-  if (windows.length < 2) return undefined;
+  if (windows.length < 2) return null;
   const model = await trainBackgroundModel(frames, BACKGROUND_COMPONENTS, signal);
   await pause(signal);
-  const dendrogram = clusterWindows(await embedInSlices(windows, frames, model, signal));
+  const embeddings = await embedInSlices(windows, frames, model, signal);
+  const dendrogram = clusterWindows(embeddings);
   await pause(signal);
-  const labels = spreadWindowLabels(windows, dendrogram.cut(2), frames.rows);
-  const [score] = await scoreSpeakerCounts(frames, regions, () => labels, 2, signal);
-  return score;
+  return { windows, embeddings, dendrogram };
 }
 
 /**
@@ -146,8 +164,7 @@ async function speechFrames(
 ): Promise<{ frames: FrameMatrix; times: Float64Array; regions: Uint32Array } | null> {
   if (input.speakers !== null) return standardized(await extractSpeechFeatures(input.wavPath, input.speech, input.signal));
   const coarse = await extractSpeechFeatures(input.wavPath, input.speech, input.signal, COARSE_HOP_SAMPLES);
-  const screen = await scoreSecondSpeaker(coarse, input.signal);
-  if (screen === undefined || chooseSpeakerCount([screen]) === undefined) return null;
+  if (!(await findsSecondSpeaker(coarse, input.signal))) return null;
   // The screen's frames are the 16 ms grid's even frames: only the odd ones are computed now.
   return standardized(await refineSpeechFeatures(input.wavPath, input.speech, coarse, input.signal));
 }

@@ -7,7 +7,7 @@ import {
   type SpeakerCountScore,
 } from './estimate-speaker-count.ts';
 import { FRAMES_PER_SECOND } from './extract-speech-features.ts';
-import { smallestLikelihoodGain, totalLikelihoodGain } from './measure-likelihood-gain.ts';
+import { likelihoodGains } from './measure-likelihood-gain.ts';
 import type { FrameMatrix } from './standardize-features.ts';
 
 const DIMENSION = 19;
@@ -63,7 +63,7 @@ describe('chooseSpeakerCount', () => {
   });
 });
 
-describe('smallestLikelihoodGain', () => {
+describe('likelihoodGains', () => {
   it('should be near 0 for one distribution and large for two', () => {
     const one = speakers([
       { seconds: 20, offset: 0 },
@@ -73,16 +73,16 @@ describe('smallestLikelihoodGain', () => {
       { seconds: 20, offset: 0 },
       { seconds: 20, offset: 0, scale: 3 },
     ]);
-    expect(smallestLikelihoodGain(one.frames, one.truth, 2)).toBeLessThan(0.05);
+    expect(likelihoodGains(one.frames, one.truth, 2).smallest).toBeLessThan(0.05);
     // Same means, variances 1 and 9 (pooled 5): 19/2 · (log 5 − ½ log 9) ≈ 4.85 nats per frame.
-    expect(smallestLikelihoodGain(two.frames, two.truth, 2)).toBeGreaterThan(4);
-    expect(totalLikelihoodGain(two.frames, two.truth, 2)).toBeCloseTo(smallestLikelihoodGain(two.frames, two.truth, 2), 9);
+    expect(likelihoodGains(two.frames, two.truth, 2).smallest).toBeGreaterThan(4);
+    expect(likelihoodGains(two.frames, two.truth, 2).total).toBeCloseTo(likelihoodGains(two.frames, two.truth, 2).smallest, 9);
   });
 
   it('should be 0 when a speaker has fewer frames than dimensions', () => {
     const { frames } = speakers([{ seconds: 5, offset: 0 }]);
     const labels = Int32Array.from({ length: frames.rows }, (_, i) => (i < DIMENSION ? 1 : 0));
-    expect(smallestLikelihoodGain(frames, labels, 2)).toBe(0);
+    expect(likelihoodGains(frames, labels, 2).smallest).toBe(0);
   });
 });
 

@@ -60,13 +60,7 @@ export async function extractSpeechFeatures(
   }
   const spans = sampleSpans(speech, Math.floor(header.dataBytes / 2));
   const frames = spans.reduce((sum, span) => sum + framesIn(span, hopSamples, offsetSamples), 0);
-  const features: SpeechFeatures = {
-    dimension: MFCC_COEFFICIENTS,
-    values: new Float32Array(frames * MFCC_COEFFICIENTS),
-    times: new Float64Array(frames),
-    regions: new Uint32Array(frames),
-    hopSeconds: hopSamples / SAMPLE_RATE,
-  };
+  const features = emptyFeatures(frames, hopSamples);
   const longest = spans.reduce((most, span) => Math.max(most, span.last - span.first), 0);
   const bytes = Buffer.alloc(longest * 2);
   // The extractor reads the samples in place (little-endian, as WAV on x86 and ARM): a copy to floats cost
@@ -117,13 +111,7 @@ export async function refineSpeechFeatures(
   const between = await extractSpeechFeatures(wavPath, speech, signal, COARSE_HOP_SAMPLES, HOP_SAMPLES);
   const d = coarse.dimension;
   const total = coarse.times.length + between.times.length;
-  const fine: SpeechFeatures = {
-    dimension: d,
-    values: new Float32Array(total * d),
-    times: new Float64Array(total),
-    regions: new Uint32Array(total),
-    hopSeconds: HOP_SAMPLES / SAMPLE_RATE,
-  };
+  const fine = emptyFeatures(total, HOP_SAMPLES);
   // Both sets are in time order, regions in order; within a region a coarse frame comes first.
   let [a, b] = [0, 0];
   for (let frame = 0; frame < total; frame += 1) {
@@ -137,6 +125,17 @@ export async function refineSpeechFeatures(
     fine.regions[frame] = from.regions[at]!;
   }
   return fine;
+}
+
+/** Zeroed features for `frames` frames of MFCC_COEFFICIENTS values, `hopSamples` apart. */
+function emptyFeatures(frames: number, hopSamples: number): SpeechFeatures {
+  return {
+    dimension: MFCC_COEFFICIENTS,
+    values: new Float32Array(frames * MFCC_COEFFICIENTS),
+    times: new Float64Array(frames),
+    regions: new Uint32Array(frames),
+    hopSeconds: hopSamples / SAMPLE_RATE,
+  };
 }
 
 /** A speech region as samples `[first, last)` of the file; `region` is its index in `speech`. */

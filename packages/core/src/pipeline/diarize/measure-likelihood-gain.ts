@@ -4,29 +4,16 @@ import type { FrameMatrix } from './standardize-features.ts';
 const RIDGE = 1e-3;
 
 /**
- * For every pair of speakers in `labels`, the log-likelihood gained per frame by modelling their frames
- * with one full-covariance Gaussian each instead of one shared Gaussian: the data term of ΔBIC
- * (Chen & Gopalakrishnan 1998), `(n·log|Σ| − n_a·log|Σ_a| − n_b·log|Σ_b|) / 2n`, in nats per frame.
- * Unlike ΔBIC itself it does not grow with the length of the recording, so one threshold fits 5 s and
- * 5 minutes. Cost: one pass over the frames (`rows × dimension²`), then `count²` small Choleskys.
+ * Two likelihood gains of the speakers in `labels`, from one pass over the frames (`rows × dimension²`),
+ * then `count²` small Choleskys:
+ * - `smallest`: over every pair of speakers, the log-likelihood gained per frame by modelling their frames
+ *   with one full-covariance Gaussian each instead of one shared Gaussian: the data term of ΔBIC
+ *   (Chen & Gopalakrishnan 1998), `(n·log|Σ| − n_a·log|Σ_a| − n_b·log|Σ_b|) / 2n`, in nats per frame,
+ *   the smallest of them. Unlike ΔBIC itself it does not grow with the length of the recording, so one
+ *   threshold fits 5 s and 5 minutes.
+ * - `total`: the gain per frame of `count` full-covariance Gaussians (one per speaker) over one for all
+ *   frames; the statistics of all frames are the sum of the speakers'.
  * @param labels speaker index (0 … count-1) of every frame.
- * @returns the smallest gain over all pairs; 0 when a speaker has fewer frames than dimensions.
- */
-export function smallestLikelihoodGain(frames: FrameMatrix, labels: Int32Array, count: number): number {
-  return likelihoodGains(frames, labels, count).smallest;
-}
-
-/**
- * Gain per frame of `count` full-covariance Gaussians (one per speaker) over one for all frames.
- * The statistics of all frames are the sum of the speakers' (one pass over the frames, not two).
- */
-export function totalLikelihoodGain(frames: FrameMatrix, labels: Int32Array, count: number): number {
-  return likelihoodGains(frames, labels, count).total;
-}
-
-/**
- * smallestLikelihoodGain and totalLikelihoodGain from one pass over the frames (the speakers'
- * statistics are shared; the same values as the two calls).
  * @returns both 0 when a speaker has fewer frames than dimensions.
  */
 export function likelihoodGains(frames: FrameMatrix, labels: Int32Array, count: number): { smallest: number; total: number } {
