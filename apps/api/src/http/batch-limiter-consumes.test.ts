@@ -20,11 +20,21 @@ describe('batchLimiterConsumes', () => {
   it('should answer each request of a burst as if counted alone, in one count per round trip', async () => {
     const { limiter, calls } = slowLimiter(5);
     const take = batchLimiterConsumes(limiter, 5);
-    const answers = await Promise.all(Array.from({ length: 8 }, () => take('k')));
+    const first = take('k');
+    await new Promise((resolve) => setImmediate(resolve)); // its count is on its way
+    const answers = [await first, ...(await Promise.all(Array.from({ length: 7 }, () => take('k'))))];
     expect(answers.map((wait) => wait === 0)).toEqual([true, true, true, true, true, false, false, false]);
     expect(answers.at(-1)).toBeGreaterThanOrEqual(1);
     expect(calls).toEqual([1, 7]); // the first alone, the other seven while it was counted
     expect(await take('other')).toBe(0); // keys apart
+  });
+
+  it('should count the requests of one event-loop turn together, in arrival order', async () => {
+    const { limiter, calls } = slowLimiter(2);
+    const take = batchLimiterConsumes(limiter, 2);
+    const answers = await Promise.all([take('k'), take('k'), take('k')]);
+    expect(answers.map((wait) => wait === 0)).toEqual([true, true, false]);
+    expect(calls).toEqual([3]);
   });
 
   it('should refuse the whole batch of a key blocked without a count, and pass database errors on', async () => {

@@ -4,9 +4,10 @@ import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 export type TakePoint = (key: string) => Promise<number>;
 
 /**
- * Group commit for a limiter kept in the database: the points taken for one key while its previous
- * count is on its way to the database go together in the next count, as ONE `consume(key, n)`
- * (rate-limiter-flexible: one upsert that adds `n` and returns the total). Each of the n requests
+ * Group commit for a limiter kept in the database: the points taken for one key in one turn of the
+ * event loop, or while its previous count is on its way to the database, go together as ONE
+ * `consume(key, n)` (rate-limiter-flexible: one upsert that adds `n` and returns the total; a count
+ * starts at the end of the turn, `setImmediate`, as in platform/db/group-commit.ts). Each of the n requests
  * is answered as if it had been counted alone, in arrival order: the i-th of the batch (1-based)
  * saw the total `consumedPoints - n + i`, and is allowed when that is at most `points`. The counts,
  * the refusals and the limit shared by every API process are those of one upsert per request;
@@ -55,6 +56,9 @@ export function batchLimiterConsumes(limiter: RateLimiterAbstract, points: numbe
       const list = waiting.get(key);
       if (list) list.push({ resolve, reject });
       else waiting.set(key, [{ resolve, reject }]);
-      if (!counting.has(key)) void count(key);
+      if (!counting.has(key)) {
+        counting.add(key); // claimed now, counted after this turn: the rest of the turn joins
+        setImmediate(() => void count(key));
+      }
     });
 }

@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '../test-support/start-test-s
 import { createRequestLimiter } from './rate-limit.ts';
 
 describe('createRequestLimiter in memory (PGlite: one process)', () => {
-  const memory = { kind: 'pglite' as const, db: null as never };
+  const memory = { kind: 'pglite' as const, preparedDb: null as never };
 
   it('should allow the limit within a minute, then answer the seconds until the window ends', async () => {
     const limiter = createRequestLimiter(memory, { writesPerMinute: 6, readsPerMinute: 0 });

@@ -34,14 +34,14 @@ const WINDOW_SECONDS = 60;
  *   Behind N API processes a key may then poll up to N times RATE_LIMIT_READS_PER_MINUTE.
  * - PGlite is one process: both stay in memory.
  */
-export function createRequestLimiter(database: Pick<Database, 'db' | 'kind'>, limits: RateLimits): RequestLimiter {
+export function createRequestLimiter(database: Pick<Database, 'preparedDb' | 'kind'>, limits: RateLimits): RequestLimiter {
   const make = (kind: RequestKind, points: number): RateLimiterAbstract | null => {
     if (points <= 0) return null;
     const options = { keyPrefix: kind, points, duration: WINDOW_SECONDS };
     if (database.kind !== 'postgres' || kind === 'read') return new RateLimiterMemory(options);
     return new RateLimiterDrizzle({
       ...options,
-      storeClient: database.db,
+      storeClient: database.preparedDb,
       schema: rateLimits,
       inMemoryBlockOnConsumed: points,
       inMemoryBlockDuration: WINDOW_SECONDS,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { createPredictionInserter, openDatabase } from '@transcribe/core';
+import { TEST_POSTGRES_URL } from '../test-support/shared-paths.ts';
 import { createLinkPrediction } from '../test-support/fake-engine-service.ts';
 import { startTestService, type TestDatabaseKind, type TestService } from '../test-support/start-test-service.ts';
 
@@ -82,6 +84,65 @@ describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)
     expect(Object.keys(created.input)).toEqual(['audio', 'language', 'speakers', 'domain']);
     const { rows } = await t.service.ctx.database.executeSql(`SELECT input::text AS text FROM predictions WHERE id = $1`, [created.id]);
     expect(Object.keys(JSON.parse((rows[0] as { text: string }).text) as object)).toEqual(['audio', 'language', 'speakers', 'domain']);
+  });
+
+  it('should store a batch whose rows give different columns in one statement, absent columns taking their defaults', async () => {
+    const [keyRow] = (await t.service.ctx.database.executeSql(`SELECT id FROM api_keys LIMIT 1`)).rows as { id: string }[];
+    const [plain, hooked] = [newPredictionId(), newPredictionId()];
+    const values = (id: string) => ({
+      id,
+      apiKeyId: keyRow!.id,
+      status: 'processing' as const,
+      input: { audio: `http://127.0.0.1:9/${id}.wav` },
+      params: { audio: `http://127.0.0.1:9/${id}.wav` } as never,
+      source: { kind: 'link' as const, url: `http://127.0.0.1:9/${id}.wav` },
+    });
+    // Same event-loop turn: one batch (platform/db/group-commit.ts).
+    const [a, b] = await Promise.all([
+      t.service.ctx.insertPrediction({ values: values(plain), priority: 0 }),
+      t.service.ctx.insertPrediction({
+        values: { ...values(hooked), namespace: 'portal', webhook: 'https://example.com/hook' },
+        priority: 0,
+      }),
+    ]);
+    expect([a.namespace, a.webhook, b.namespace, b.webhook]).toEqual(['api', null, 'portal', 'https://example.com/hook']);
+    expect(
+      new Set((await transcribeJobs(t)).filter((job) => [plain, hooked].includes(job.prediction_id)).map((job) => job.created_on)).size,
+    ).toBe(1);
+  });
+
+  it.runIf(kind === 'postgres')("should run a batch size's insert as one prepared statement, planned once and run again", async () => {
+    // A pool of its own, used one statement at a time: every statement goes over its one connection,
+    // whose prepared statements pg_prepared_statements lists with how often each ran.
+    const [{ name }] = (await t.service.ctx.database.executeSql('SELECT current_database() AS name')).rows as [{ name: string }];
+    const url = new URL(TEST_POSTGRES_URL);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: url.toString() });
+    try {
+      const insert = createPredictionInserter(database, t.service.ctx.boss);
+      const [keyRow] = (await database.executeSql(`SELECT id FROM api_keys LIMIT 1`)).rows as { id: string }[];
+      for (let i = 0; i < 3; i += 1) {
+        const id = newPredictionId();
+        const row = await insert({
+          values: {
+            id,
+            apiKeyId: keyRow!.id,
+            status: 'processing',
+            input: { n: i },
+            params: { audio: 'x' } as never,
+            source: { kind: 'link', url: 'x' },
+          },
+          priority: 0,
+        });
+        expect(row).toMatchObject({ id, input: { n: i }, namespace: 'api', logs: '' });
+      }
+      const { rows } = await database.executeSql(
+        `SELECT (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements WHERE statement LIKE 'with "job" as%insert into "predictions"%'`,
+      );
+      expect(rows).toEqual([{ runs: 3 }]);
+    } finally {
+      await database.close();
+    }
   });
 
   it('should fail only the insert the database refuses when it shares a statement with others, and leave it no job', async () => {

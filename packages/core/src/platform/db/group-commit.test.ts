@@ -18,18 +18,35 @@ function recordingWrite(refuse: (item: number) => boolean = () => false) {
   return { batches, write, commitNext };
 }
 
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('groupCommit', () => {
-  it('should write a lone item at once and the items that arrive meanwhile together in the next write', async () => {
+  it('should write the items of one event-loop turn together, and those that arrive meanwhile in the next write', async () => {
     const { batches, write, commitNext } = recordingWrite();
     const insert = groupCommit(write);
-    const first = insert(1);
-    const rest = [insert(2), insert(3), insert(4)];
+    const first = [insert(1), insert(2)];
+    expect(batches).toEqual([]); // not before this turn of the event loop ends
+    await nextTurn();
+    expect(batches).toEqual([[1, 2]]);
+    const rest = [insert(3), insert(4), insert(5)];
+    await commitNext();
+    await commitNext();
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
+    expect(await Promise.all(first)).toEqual(['row 1', 'row 2']);
+    expect(await Promise.all(rest)).toEqual(['row 3', 'row 4', 'row 5']);
+  });
+
+  it('should write a lone item of a quiet moment after one turn, without a timer', async () => {
+    const { batches, write, commitNext } = recordingWrite();
+    const insert = groupCommit(write);
+    const lone = insert(1);
+    await nextTurn();
     expect(batches).toEqual([[1]]);
     await commitNext();
-    await commitNext();
-    expect(batches).toEqual([[1], [2, 3, 4]]);
-    expect(await first).toBe('row 1');
-    expect(await Promise.all(rest)).toEqual(['row 2', 'row 3', 'row 4']);
+    expect(await lone).toBe('row 1');
   });
 
   it('should split a burst into writes of at most maxBatch items, in arrival order', async () => {
@@ -37,7 +54,7 @@ describe('groupCommit', () => {
     const insert = groupCommit(write, { maxBatch: 2 });
     const all = [1, 2, 3, 4, 5].map((n) => insert(n));
     for (let i = 0; i < 3; i += 1) await commitNext();
-    expect(batches).toEqual([[1], [2, 3], [4, 5]]);
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
     expect(await Promise.all(all)).toEqual(['row 1', 'row 2', 'row 3', 'row 4', 'row 5']);
   });
 
@@ -45,6 +62,7 @@ describe('groupCommit', () => {
     const { batches, write, commitNext } = recordingWrite((n) => n === 3);
     const insert = groupCommit(write);
     const first = insert(1);
+    await nextTurn();
     const rest = [2, 3, 4].map((n) => insert(n).then(String, (error: Error) => error.message));
     for (let i = 0; i < 5; i += 1) await commitNext();
     expect(await first).toBe('row 1');

@@ -12,6 +12,16 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** An open database: drizzle for the service's own tables, raw SQL for the job queue. */
 export interface Database {
   db: Db;
+  /**
+   * The same connections as `db`, but every statement is a named prepared statement: PostgreSQL
+   * parses and plans it once per connection and each later run of the same text is one round trip
+   * (Bind/Execute) instead of two (drizzle runs its statements unprepared, so postgres.js sends
+   * Parse/Describe, waits for the parameter types, then Bind/Execute, and PostgreSQL plans it anew).
+   * Only for statements whose texts come from a small fixed set (the hot create path: the rate-limit
+   * upsert, the prediction insert per batch size): each distinct text stays prepared on each of the
+   * pool's connections until it closes (postgres.js docs, "prepare"). On PGlite it is `db`.
+   */
+  preparedDb: Db;
   kind: 'pglite' | 'postgres';
   /** Runs SQL for pg-boss; several statements allowed when `values` is empty. */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
@@ -68,6 +78,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 async function openPostgres(url: string): Promise<Database> {
   const sql = postgres(url, { max: 10, onnotice: () => {} });
   const db = drizzlePostgres(sql, { schema });
+  const preparedDb = drizzlePostgres(alwaysPrepared(sql), { schema });
   await migratePostgres(db, { migrationsFolder: MIGRATIONS_DIR });
   /** Clients whose only connection is a named LISTEN connection (postgres.js opens it on the first listen). */
   const named = new Map<string, postgres.Sql>();
@@ -82,6 +93,7 @@ async function openPostgres(url: string): Promise<Database> {
   };
   return {
     db: db as unknown as Db,
+    preparedDb: preparedDb as unknown as Db,
     kind: 'postgres',
     locks: createAdvisoryLocks(url, sql),
     async executeSql(text, values) {
@@ -99,6 +111,20 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
+/**
+ * `sql` whose `unsafe` (all drizzle calls) always asks for a prepared statement; postgres.js then
+ * keeps it per connection under its types and text (its `statements` cache) and reuses it.
+ */
+function alwaysPrepared(sql: postgres.Sql): postgres.Sql {
+  return new Proxy(sql, {
+    get(target, property, receiver) {
+      if (property !== 'unsafe') return Reflect.get(target, property, receiver);
+      return (query: string, parameters?: never[], options?: postgres.UnsafeQueryOptions) =>
+        target.unsafe(query, parameters, { ...options, prepare: true });
+    },
+  });
+}
+
 /** PGlite is loaded only here (about 50 MB of memory once imported), never in a PostgreSQL deployment. */
 async function openPglite(dir: string): Promise<Database> {
   const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
@@ -112,6 +138,7 @@ async function openPglite(dir: string): Promise<Database> {
   await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
   return {
     db: db as unknown as Db,
+    preparedDb: db as unknown as Db,
     kind: 'pglite',
     locks: createInProcessLocks(),
     async executeSql(text, values) {
