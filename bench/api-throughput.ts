@@ -241,7 +241,7 @@ async function main(): Promise<void> {
         '# API throughput and latency',
         '',
         `autocannon, ${CONNECTIONS} connections, ${SECONDS} s per run, ${REPETITIONS} runs per target with the order rotating ` +
-          '(medians), after a 1 s warm-up each. Services are `apps/api/src/main.ts` child processes with the per-key rate limits raised to 10^9 a minute (the limiter runs but never refuses: one key sends all the load):',
+          '(medians), after a 1 s warm-up each. Services are `apps/api/src/main.ts` child processes with the per-key rate limits raised to 10^9 a minute (the limiter runs but never refuses: one key sends all the load; see below for what that means for the write count):',
         '- PostgreSQL on loopback: an API-only process (`WORKER_CONCURRENCY=0`, the `api` service of docker-compose.yml) measured, and a worker in a process of its own holding one prediction `processing` (its recognition, the fake engine, lasts an hour);',
         '- PGlite, the default `npm start`: API and worker in one process, the worker holding one prediction `processing` the same way.',
         '',
@@ -266,17 +266,18 @@ async function main(): Promise<void> {
           'prediction and `X-Service-Output-Transformers` value (http/prediction-body-cache.ts, `PREDICTION_CACHE_BYTES`), with their ETag. ' +
           'A finished prediction never changes; an unfinished one is kept exact by the invalidations every prediction write makes before it returns ' +
           '(docs/architecture.md, "Where a poll\'s answer comes from"). ' +
-          'A POST validates the input, counts the write in the PostgreSQL rate-limit table (a burst of one key in one upsert per round trip, http/batch-limiter-consumes.ts; ' +
-          'the table is UNLOGGED, so that count commits without waiting for a WAL flush: creates went from 1210 to 1431–1486 a second in two runs of this bench on 2026-11-25, docs/reliability.md), ' +
+          'A POST validates the input, counts the write in the PostgreSQL rate-limit table (http/batch-limiter-consumes.ts: the counts of one key in one event-loop turn or while its previous count is on its way go in one upsert, ' +
+          "and each count takes 1 % of the key's limit in advance, at most 100 points, for that process's next writes of the key, which then need no query: with the 10^9 a minute of this bench about one create in 100 waits for a count, with the default 300 a minute one in 4; " +
+          'the table is UNLOGGED, so a count commits without waiting for a WAL flush, docs/reliability.md), ' +
           "and inserts the prediction and its pg-boss job in one statement (the jobs' insert as a data-modifying WITH; platform/jobs/capture-jobs-insert.ts); " +
-          'creates that arrive while an insert is on its way share the next statement and its commit (group commit: resources/predictions/create-prediction-inserter.ts, ' +
+          'creates of one event-loop turn, or that arrive while an insert is on its way, share the next statement and its commit (group commit: resources/predictions/create-prediction-inserter.ts, ' +
           'platform/db/group-commit.ts), so under load the service makes fewer commits than creates, while the floor makes one transaction per create ' +
-          '(four round trips: BEGIN, two INSERTs, COMMIT). An API-only process has no local worker to wake. ' +
-          "Where a create's time goes now (a CPU profile of the service under this load, through an `--import` preload with node:inspector): about a third idle waiting for PostgreSQL, " +
-          'which shares the 2 cores with autocannon; of the busy time, socket writes (HTTP answers and queries) about 17 %, drizzle building SQL text (its `is` checks and chunks) about 15 %, ' +
-          'garbage collection 8 %, the HTTP stack (router, body reading, JSON answer) most of the rest. Without the write rate limit (`RATE_LIMIT_PER_MINUTE=0`) creates are no longer measurably faster ' +
-          '(alternating probes: 1416–1616 against 1414–1599 a second; before the table was UNLOGGED, about 25 % faster). ' +
-          'Against bare express, which does none of this and no database work, 30 % is beyond one durable commit per batch on these 2 shared cores: the floor itself is 11–17 % of bare express.',
+          "(four round trips: BEGIN, two INSERTs, COMMIT). Each batch size's insert is built once with drizzle placeholders and runs as a prepared statement, as does the count (drizzle sends its own statements unprepared: " +
+          'Parse and Describe, a wait for the parameter types, then Bind and Execute, and PostgreSQL plans each anew). An API-only process has no local worker to wake. ' +
+          'How creates got here on 2026-11-25 (probes of 3 × 5 s against this service, one machine): 1475 a second with one count per burst; prepared statements and the insert built once per batch size 1900 ' +
+          "(PostgreSQL CPU per create 310 → 200 µs, the service's 530 → 520 µs and now the busy side); writes started at the end of the event-loop turn instead of at once 2520 " +
+          '(a burst had been split into a write of one and a write of the rest: 3.1 → 4.8 creates per statement); spare points 2870–3000 ' +
+          "(the service's CPU per create 430 → 310 µs; without any write limit, RATE_LIMIT_PER_MINUTE=0, 3040–3300).",
       ],
       `npx tsx bench/api-throughput.ts${FULL_RUN ? ' --full' : ''}`,
     );

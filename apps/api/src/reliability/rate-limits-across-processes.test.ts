@@ -90,9 +90,9 @@ describe('per-key rate limits across API processes', () => {
   it('should count through one prepared statement, planned once per connection and run again', async () => {
     // A pool of its own used one statement at a time: one connection, whose prepared statements
     // pg_prepared_statements lists with how often each ran (drizzle alone would send each count unprepared).
-    const own = await openDatabase({ databaseUrl: database.url });
+    const own = await openDatabase({ databaseUrl: database.url }); // 99 a minute: no spare points, one count per take
     try {
-      const limiter = createRequestLimiter(own, { writesPerMinute: 100, readsPerMinute: 0 });
+      const limiter = createRequestLimiter(own, { writesPerMinute: 99, readsPerMinute: 0 });
       for (let i = 0; i < 3; i += 1) expect(await limiter.take('write', 'key_prepared')).toBe(0);
       const { rows } = await own.executeSql(
         `SELECT (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements WHERE statement LIKE 'insert into "rate_limits"%'`,
@@ -100,6 +100,26 @@ describe('per-key rate limits across API processes', () => {
       expect(rows).toEqual([{ runs: 3 }]);
     } finally {
       await own.close();
+    }
+  });
+
+  it('should never allow more than the limit across two pools holding spare points, and refuse at most their spare early', async () => {
+    // 200 a minute: each count takes 2 points in advance (sparePointsFor). Two pools of their own stand
+    // for two API processes on the same table, each taking bursts of 10.
+    const pools = [await openDatabase({ databaseUrl: database.url }), await openDatabase({ databaseUrl: database.url })];
+    try {
+      const limiters = pools.map((pool) => createRequestLimiter(pool, { writesPerMinute: 200, readsPerMinute: 0 }));
+      let allowed = 0;
+      for (let round = 0; round < 12; round += 1) {
+        const waits = await Promise.all(
+          limiters.flatMap((limiter) => Array.from({ length: 10 }, () => limiter.take('write', 'key_spare'))),
+        );
+        allowed += waits.filter((wait) => wait === 0).length;
+      }
+      expect(allowed).toBeLessThanOrEqual(200);
+      expect(allowed).toBeGreaterThanOrEqual(196);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.close()));
     }
   });
 });
