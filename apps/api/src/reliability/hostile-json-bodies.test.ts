@@ -373,6 +373,45 @@ describe('JSON bodies answered as before (in-process service, 1 MiB limit)', () 
     expect(response.status, body.detail).toBe(201);
     expect((await stat(join(t.dataDir, 'uploads', body.id))).size).toBe(jfk.length);
   });
+
+  /** Sends the headers and `first` of a JSON body declaring `body.length` bytes; `rest` decides what follows. */
+  const sendInPieces = (body: string, first: number, rest: (req: ReturnType<typeof request>) => Promise<void>) =>
+    new Promise<{ status: number; text: string } | null>((resolve) => {
+      const req = request(modelUrl, { method: 'POST', headers: { ...auth(), 'content-length': String(Buffer.byteLength(body)) } });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', () => resolve(null));
+      req.flushHeaders();
+      req.write(body.slice(0, first));
+      void rest(req);
+    });
+
+  it('should wait for a small body that arrives in pieces, and parse it as if it came at once', async () => {
+    const body = JSON.stringify({ input: { audio: 'https://example.invalid/pieces.wav', language: 'en' } });
+    const answer = await sendInPieces(body, 10, async (req) => {
+      await sleep(300); // the service has read the headers and the first 10 bytes meanwhile
+      req.end(body.slice(10));
+    });
+    expect(answer?.status, answer?.text).toBe(201);
+    expect((JSON.parse(answer!.text) as { input: unknown }).input).toEqual({ audio: 'https://example.invalid/pieces.wav', language: 'en' });
+  });
+
+  it('should create nothing when the client of a small body goes away before its end, and go on serving', async () => {
+    const before = await count();
+    const body = JSON.stringify({ input: { audio: 'https://example.invalid/gone.wav' } });
+    const answer = await sendInPieces(body, 20, async (req) => {
+      await sleep(200);
+      req.destroy();
+    });
+    expect(answer).toBeNull();
+    await sleep(100);
+    expect(await count()).toBe(before);
+    expect((await post(body)).status).toBe(201);
+    expect(await count()).toBe(before + 1);
+  });
 });
 
 describe('a partial data: upload of another live process', () => {
