@@ -17,9 +17,11 @@ export interface Database {
    * parses and plans it once per connection and each later run of the same text is one round trip
    * (Bind/Execute) instead of two (drizzle runs its statements unprepared, so postgres.js sends
    * Parse/Describe, waits for the parameter types, then Bind/Execute, and PostgreSQL plans it anew).
-   * Only for statements whose texts come from a small fixed set (the hot create path: the rate-limit
-   * upsert, the prediction insert per batch size): each distinct text stays prepared on each of the
-   * pool's connections until it closes (postgres.js docs, "prepare"). On PGlite it is `db`.
+   * Only for statements whose texts come from a small fixed set (the rate-limit upsert of
+   * rate-limiter-flexible, whose statements are built inside the library; code of our own prepares its
+   * hot statements with drizzle's `.prepare(name)`, as the prediction insert does): each distinct
+   * text stays prepared on each of the pool's connections until it closes (postgres.js docs,
+   * "prepare"), so a text that varies with the data would pile up. On PGlite it is `db`.
    */
   preparedDb: Db;
   kind: 'pglite' | 'postgres';
