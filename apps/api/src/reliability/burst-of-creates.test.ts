@@ -86,6 +86,16 @@ describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)
     expect(Object.keys(JSON.parse((rows[0] as { text: string }).text) as object)).toEqual(['audio', 'language', 'speakers', 'domain']);
   });
 
+  it('should store a null of a column without a default as SQL NULL, not the JSON value null', async () => {
+    const id = await createLinkPrediction(t.url, t.key, { input: { audio: 'http://127.0.0.1:9/nulls.wav' } }); // no webhook
+    const { rows } = await t.service.ctx.database.executeSql(
+      `SELECT webhook_events_filter IS NULL AS filter_null, webhook IS NULL AS webhook_null, output_transformers IS NULL AS transformers_null
+         FROM predictions WHERE id = $1`,
+      [id],
+    );
+    expect(rows).toEqual([{ filter_null: true, webhook_null: true, transformers_null: true }]);
+  });
+
   it('should store a batch whose rows give different columns in one statement, absent columns taking their defaults', async () => {
     const [keyRow] = (await t.service.ctx.database.executeSql(`SELECT id FROM api_keys LIMIT 1`)).rows as { id: string }[];
     const [plain, hooked] = [newPredictionId(), newPredictionId()];

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import { predictions, type PredictionRow } from '../../platform/db/schema.ts';
 import type { Database } from '../../platform/db/open-database.ts';
@@ -20,6 +20,19 @@ export interface PredictionInsert {
 export type InsertPrediction = (insert: PredictionInsert) => Promise<PredictionRow>;
 
 type PredictionColumn = keyof typeof predictions.$inferInsert;
+
+const COLUMNS = getTableColumns(predictions);
+
+/**
+ * The columns a row gives a value for, in its own order. A null for a column without a default is
+ * left out (its default is NULL): drizzle encodes a placeholder's value through the column's mapper
+ * even when it is null, which would store a `jsonb` null as the JSON value `null` instead of SQL NULL.
+ */
+function givenColumns(values: typeof predictions.$inferInsert): PredictionColumn[] {
+  return (Object.keys(values) as PredictionColumn[]).filter(
+    (column) => values[column] !== undefined && !(values[column] === null && !COLUMNS[column].hasDefault),
+  );
+}
 
 /** A prepared insert of a batch size and column set: placeholders `job_<i>` and `r<row>_<column>`. */
 interface PreparedInsert {
@@ -61,12 +74,9 @@ export function createPredictionInserter(database: Database, boss: PgBoss, maxBa
       batch.map(({ values, priority }) => ({ name: TRANSCRIBE_QUEUE, data: { predictionId: values.id }, priority })),
     );
     // Columns given by the first row; a batch whose rows give different columns is not prepared.
-    const columns = (Object.keys(batch[0]!.values) as PredictionColumn[]).filter((column) => batch[0]!.values[column] !== undefined);
-    const sameColumns = batch.every(
-      ({ values }) =>
-        columns.every((column) => values[column] !== undefined) &&
-        Object.values(values).filter((value) => value !== undefined).length === columns.length,
-    );
+    const columns = givenColumns(batch[0]!.values);
+    const key = columns.join(',');
+    const sameColumns = batch.every(({ values }) => givenColumns(values).join(',') === key);
     const rows = sameColumns ? await runPrepared(jobs, columns, batch) : await runOnce(jobs, batch);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return batch.map(({ values }) => {
