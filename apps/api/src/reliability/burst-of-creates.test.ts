@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { createPredictionInserter, openDatabase } from '@transcribe/core';
+import { preparedStatementRuns } from '../test-support/prepared-statement-runs.ts';
 import { TEST_POSTGRES_URL } from '../test-support/shared-paths.ts';
 import { createLinkPrediction } from '../test-support/fake-engine-service.ts';
 import { startTestService, type TestDatabaseKind, type TestService } from '../test-support/start-test-service.ts';
@@ -122,8 +123,7 @@ describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)
   });
 
   it.runIf(kind === 'postgres')("should run a batch size's insert as one prepared statement, planned once and run again", async () => {
-    // A pool of its own, used one statement at a time: every statement goes over its one connection,
-    // whose prepared statements pg_prepared_statements lists with how often each ran.
+    // A pool of its own, used one statement at a time (preparedStatementRuns).
     const [{ name }] = (await t.service.ctx.database.executeSql('SELECT current_database() AS name')).rows as [{ name: string }];
     const url = new URL(TEST_POSTGRES_URL);
     url.pathname = `/${name}`;
@@ -146,10 +146,7 @@ describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)
         });
         expect(row).toMatchObject({ id, input: { n: i }, namespace: 'api', logs: '' });
       }
-      const { rows } = await database.executeSql(
-        `SELECT (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements WHERE statement LIKE 'with "job" as%insert into "predictions"%'`,
-      );
-      expect(rows).toEqual([{ runs: 3 }]);
+      expect(await preparedStatementRuns(database, 'with "job" as%insert into "predictions"%')).toEqual([3]);
     } finally {
       await database.close();
     }

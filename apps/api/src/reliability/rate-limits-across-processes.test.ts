@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { openDatabase } from '@transcribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestLimiter } from '../http/rate-limit.ts';
+import { preparedStatementRuns } from '../test-support/prepared-statement-runs.ts';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
 import { createKeyWithCli, fakeEngineEnv, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
@@ -88,16 +89,12 @@ describe('per-key rate limits across API processes', () => {
   });
 
   it('should count through one prepared statement, planned once per connection and run again', async () => {
-    // A pool of its own used one statement at a time: one connection, whose prepared statements
-    // pg_prepared_statements lists with how often each ran (drizzle alone would send each count unprepared).
+    // A pool of its own used one statement at a time (preparedStatementRuns); drizzle alone would send each count unprepared.
     const own = await openDatabase({ databaseUrl: database.url }); // 99 a minute: no spare points, one count per take
     try {
       const limiter = createRequestLimiter(own, { writesPerMinute: 99, readsPerMinute: 0 });
       for (let i = 0; i < 3; i += 1) expect(await limiter.take('write', 'key_prepared')).toBe(0);
-      const { rows } = await own.executeSql(
-        `SELECT (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements WHERE statement LIKE 'insert into "rate_limits"%'`,
-      );
-      expect(rows).toEqual([{ runs: 3 }]);
+      expect(await preparedStatementRuns(own, 'insert into "rate_limits"%')).toEqual([3]);
     } finally {
       await own.close();
     }

@@ -118,12 +118,10 @@ async function openPostgres(url: string): Promise<Database> {
  * keeps it per connection under its types and text (its `statements` cache) and reuses it.
  */
 function alwaysPrepared(sql: postgres.Sql): postgres.Sql {
+  const unsafe = (query: string, parameters?: never[], options?: postgres.UnsafeQueryOptions) =>
+    sql.unsafe(query, parameters, { ...options, prepare: true });
   return new Proxy(sql, {
-    get(target, property, receiver) {
-      if (property !== 'unsafe') return Reflect.get(target, property, receiver);
-      return (query: string, parameters?: never[], options?: postgres.UnsafeQueryOptions) =>
-        target.unsafe(query, parameters, { ...options, prepare: true });
-    },
+    get: (target, property, receiver) => (property === 'unsafe' ? unsafe : Reflect.get(target, property, receiver)),
   });
 }
 

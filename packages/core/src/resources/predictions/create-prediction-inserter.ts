@@ -46,7 +46,8 @@ interface PreparedInsert {
  * `WITH` of the predictions' INSERT), so a job never names a missing prediction nor is a prediction
  * left without its job; and creates that arrive while an insert is on its way go together in the next
  * statement (group commit, platform/db/group-commit.ts): a burst of creates costs one commit per
- * database round trip instead of one per create. A quiet create is written at once.
+ * database round trip instead of one per create. A quiet create waits only for the end of the event
+ * loop's turn.
  *
  * The statement of each batch size is built once, with drizzle placeholders for every value, and
  * runs as a prepared statement (drizzle `.prepare(name)`: postgres.js keeps it per connection and
@@ -54,17 +55,18 @@ interface PreparedInsert {
  * about a sixth of the service's CPU per create, and drizzle's unprepared statements cost a second
  * round trip (Parse/Describe, then Bind/Execute) and a new plan each (bench/results/api-throughput.md).
  * @param maxBatch most predictions per statement (default 100; 100 rows use about 1,700 of
- *   PostgreSQL's 65,535 parameters). At most this many statements are kept per column set.
+ *   PostgreSQL's 65,535 parameters). At most this many prepared statements are kept (a column set of
+ *   its own, rare, starts them anew).
  */
 export function createPredictionInserter(database: Database, boss: PgBoss, maxBatch = 100): InsertPrediction {
   const prepared = new Map<string, PreparedInsert>();
 
-  const prepare = (jobs: CapturedStatement, columns: PredictionColumn[], rows: number, name: string): PreparedInsert => {
+  const prepare = (jobs: CapturedStatement, columns: PredictionColumn[], rows: number): PreparedInsert => {
     const job = database.db.$with('job', {}).as(capturedToSql(jobs, 'job_')); // returns no rows: only run for its insert
     const values = Array.from({ length: rows }, (_, row) =>
       Object.fromEntries(columns.map((column) => [column, sql.placeholder(`r${row}_${column}`)])),
     ) as unknown as (typeof predictions.$inferInsert)[];
-    const query = database.db.with(job).insert(predictions).values(values).returning().prepare(name);
+    const query = database.db.with(job).insert(predictions).values(values).returning().prepare(`create_predictions_${rows}`);
     return { jobsText: jobs.text, execute: (placeholders) => query.execute(placeholders) };
   };
 
@@ -75,9 +77,9 @@ export function createPredictionInserter(database: Database, boss: PgBoss, maxBa
     );
     // Columns given by the first row; a batch whose rows give different columns is not prepared.
     const columns = givenColumns(batch[0]!.values);
-    const key = columns.join(',');
-    const sameColumns = batch.every(({ values }) => givenColumns(values).join(',') === key);
-    const rows = sameColumns ? await runPrepared(jobs, columns, batch) : await runOnce(jobs, batch);
+    const columnSet = columns.join(',');
+    const sameColumns = batch.every(({ values }) => givenColumns(values).join(',') === columnSet);
+    const rows = sameColumns ? await runPrepared(jobs, columns, columnSet, batch) : await runOnce(jobs, batch);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return batch.map(({ values }) => {
       const row = byId.get(values.id!);
@@ -86,12 +88,17 @@ export function createPredictionInserter(database: Database, boss: PgBoss, maxBa
     });
   };
 
-  const runPrepared = (jobs: CapturedStatement, columns: PredictionColumn[], batch: PredictionInsert[]): Promise<PredictionRow[]> => {
-    const key = `${batch.length}:${columns.join(',')}`;
+  const runPrepared = (
+    jobs: CapturedStatement,
+    columns: PredictionColumn[],
+    columnSet: string,
+    batch: PredictionInsert[],
+  ): Promise<PredictionRow[]> => {
+    const key = `${batch.length}:${columnSet}`;
     let statement = prepared.get(key);
     if (!statement || statement.jobsText !== jobs.text) {
       if (prepared.size >= maxBatch) prepared.clear();
-      statement = prepare(jobs, columns, batch.length, `create_predictions_${batch.length}`);
+      statement = prepare(jobs, columns, batch.length);
       prepared.set(key, statement);
     }
     const placeholders = placeholderValues(jobs, 'job_');
