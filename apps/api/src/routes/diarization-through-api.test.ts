@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diarizationErrorRate, parseRttm } from '@transcribe/core';
+import { DIARIZATION_FIXTURE_MODELS_DIR } from '@transcribe/core/testing';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { useApiFixture } from '../test-support/use-api-fixture.ts';
 
@@ -26,6 +27,7 @@ describe('speaker labels through the API', () => {
     // Segments cover only recognised words, so this DER is above the diarizer's own (docs/diarization.md).
     expect(diarizationErrorRate(reference, turns, { collar: 0.25 }).der).toBeLessThan(0.45);
     expect(String(done.logs)).toMatch(/diarized: 2 speakers/);
+    expect(String(done.logs)).toMatch(/diarizer: built-in/);
   });
 
   it('should split a stereo recording with one speaker per channel', async () => {
@@ -51,5 +53,29 @@ describe('speaker labels through the API', () => {
     const done = await run({ audio: `${api.files.url}/multispeaker/pyannote_sample.wav`, speakers: 1 });
     const output = done.output as Json2;
     expect(output.speakers.map((s) => s.label)).toEqual(['SPEAKER_1']);
+  });
+});
+
+/**
+ * The sherpa-onnx diarizer inside a whole prediction: MODELS_DIR holds its two models in the real
+ * layout (hand-made graphs, @transcribe/core/testing DIARIZATION_FIXTURE_MODELS_DIR), PocketSphinx
+ * recognises. The fixture models are no speaker models, so the count asked for and the wiring are
+ * checked, not who is who.
+ */
+describe('speaker labels through the API with the sherpa-onnx diarizer', () => {
+  const api = useApiFixture('pglite', { MODELS_DIR: DIARIZATION_FIXTURE_MODELS_DIR, RECOGNITION_ENGINE: 'pocketsphinx' });
+
+  it('should run sherpa-onnx when its models are in MODELS_DIR, say so in the logs, and give the two speakers asked for', async () => {
+    const done = await api.run({ output_format: 'json2', audio: `${api.files.url}/multispeaker/pyannote_sample.wav`, speakers: 2 });
+    expect(done.status).toBe('succeeded');
+    const logs = String(done.logs);
+    expect(logs).toContain(
+      'diarizer: sherpa-onnx (sherpa-onnx-pyannote-segmentation-3-0/model.onnx, 3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx)',
+    );
+    expect(logs).toMatch(/diarized: 2 speakers/);
+    const output = done.output as Json2;
+    expect(output.speakers.map((s) => s.label)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
+    expect(output.segments[0]?.speaker).toBe('SPEAKER_1');
+    expect(output.segments.every((s) => s.speaker === 'SPEAKER_1' || s.speaker === 'SPEAKER_2')).toBe(true);
   });
 });

@@ -40,7 +40,7 @@ export interface StartDiarizationInput {
   /** MODELS_DIR (diarize-recording.ts chooses sherpa-onnx when its models are there). */
   modelsDir: string | null;
   signal?: AbortSignal;
-  /** Where a lowered `speakers` is reported (the prediction's logs). */
+  /** Where a lowered `speakers` and the diarizer chosen are reported (the prediction's logs). */
   log?: (line: string) => void;
 }
 
@@ -80,6 +80,7 @@ export function startDiarization(input: StartDiarizationInput): DiarizationRun {
     speakers,
     modelsDir: input.modelsDir,
     signal,
+    ...(input.log ? { log: input.log } : {}),
     ...(input.quietSpeech ? { quietSpeech: input.quietSpeech } : {}),
   });
   turns.catch(() => {}); // the caller awaits it after recognition, or cancels it

@@ -23,6 +23,9 @@ export {
 export type { ReleaseHost } from '../pipeline/recognize/models/install/serve-release-files.test-helper.ts';
 export { FIXTURE_MODELS_DIR } from '../pipeline/recognize/test-support/fixture-models-dir.ts';
 
+// Pipeline, diarize: the sherpa-onnx diarization models in their real layout (hand-made graphs).
+export { DIARIZATION_FIXTURE_MODELS_DIR } from '../pipeline/diarize/test-support/diarization-fixture-models-dir.ts';
+
 // Pipeline, decode: hostile media and a recording ffmpeg stand-in.
 export { makeFlacBomb } from '../pipeline/decode/test-support/make-flac-bomb.ts';
 export { recordFfmpegOutputs } from '../pipeline/decode/test-support/record-ffmpeg-outputs.ts';

@@ -9,6 +9,7 @@ import { resolveDefaultVadModelPath } from '../vad/locate-vad-model.ts';
 import { audioPath } from '../recognize/shared-audio.test-helper.ts';
 import type { VadInterval } from '../render/transcript-model.ts';
 import { diarizationErrorRate } from './diarization-error-rate.ts';
+import { DIARIZATION_FIXTURE_MODELS_DIR } from './test-support/diarization-fixture-models-dir.ts';
 import { mayHoldSecondSpeaker } from './diarize-builtin.ts';
 import { diarizeRecording } from './diarize-recording.ts';
 import { QUIET_SPEECH_ONSET } from './find-quiet-speech.ts';
@@ -201,6 +202,73 @@ describe('diarizeRecording with sherpa-onnx demanded', () => {
       code: 'engine_unavailable',
       message: expect.stringMatching(/^Speaker diarization (was killed|exited|failed)/),
     });
+  });
+});
+
+describe('diarizeRecording with sherpa-onnx models of the real format (hand-made fixture graphs)', () => {
+  // The fixture segmentation marks sound in the speech band as one local speaker and the fixture
+  // embedding is a spectral spread (test-support/models/README.md): sherpa-onnx's own pipeline runs
+  // for real, but what is checked is the wiring and the turns' form, not diarization quality.
+  const firstReferenceSpeech = () => Math.min(...reference.map((turn) => turn.start)); // 6.69 s
+
+  it('should choose sherpa-onnx when both files are in MODELS_DIR, say so, and give exactly the two speakers asked for', async () => {
+    const lines: string[] = [];
+    const turns = await diarizeRecording({
+      wavPath: SAMPLE,
+      speech,
+      speakers: 2,
+      modelsDir: DIARIZATION_FIXTURE_MODELS_DIR,
+      log: (line) => lines.push(line),
+    });
+    expect(lines).toEqual([
+      'diarizer: sherpa-onnx (sherpa-onnx-pyannote-segmentation-3-0/model.onnx, 3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx)',
+    ]);
+    expect(labelsOf(turns)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
+    expect(turns.map((turn) => turn.start)).toEqual(turns.map((turn) => turn.start).sort((a, b) => a - b));
+    for (const turn of turns) {
+      expect(turn.end).toBeGreaterThan(turn.start);
+      expect(turn.end).toBeLessThanOrEqual(30.01);
+    }
+    // The silent first 6.7 s carry no turn: the segmentation model's frames reach the result in seconds.
+    expect(Math.abs(turns[0]!.start - firstReferenceSpeech())).toBeLessThan(0.3);
+  });
+
+  it('should let the clustering threshold decide the count when speakers is null', async () => {
+    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, speakers: null, modelsDir: DIARIZATION_FIXTURE_MODELS_DIR });
+    expect(turns.length).toBeGreaterThan(0);
+    expect(turns[0]!.speaker).toBe('SPEAKER_1');
+    expect(turns.at(-1)!.end).toBeGreaterThan(25);
+  });
+
+  it('should give no turns for digital silence', async () => {
+    const silence = audioPath('nonspeech/generated_digital_silence_10s.wav');
+    expect(
+      await diarizeRecording({
+        wavPath: silence,
+        speech: [{ start: 0, end: 10 }],
+        speakers: null,
+        modelsDir: DIARIZATION_FIXTURE_MODELS_DIR,
+      }),
+    ).toEqual([]);
+  });
+
+  it('should stop the child process and reject with the signal reason when aborted while it runs', async () => {
+    const controller = new AbortController();
+    const running = diarizeRecording({
+      wavPath: audioPath('long_hifitts6097_concat_16k.wav'), // 333 s: the child works for about 2 s
+      speech: [{ start: 0, end: 333 }],
+      speakers: 2,
+      modelsDir: DIARIZATION_FIXTURE_MODELS_DIR,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error('canceled mid-run')), 100);
+    await expect(running).rejects.toThrow('canceled mid-run');
+  });
+
+  it('should say when the built-in diarizer runs instead', async () => {
+    const lines: string[] = [];
+    await diarizeRecording({ wavPath: SAMPLE, speech, speakers: 2, log: (line) => lines.push(line) });
+    expect(lines).toEqual(['diarizer: built-in']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { basename, dirname } from 'node:path';
 import type { VadInterval } from '../render/transcript-model.ts';
 import { diarizeBuiltin } from './diarize-builtin.ts';
 import { diarizeWithSherpa } from './diarize-with-sherpa.ts';
@@ -21,6 +22,12 @@ export interface DiarizeRecordingInput {
   /** Default `auto`. */
   engine?: DiarizationEngine;
   signal?: AbortSignal;
+  /**
+   * Told which diarizer runs, once it is chosen (the prediction's logs): `diarizer: built-in` or
+   * `diarizer: sherpa-onnx (<segmentation model>, <embedding model>)`. Not called when `speakers` is 1
+   * or there is no speech (no diarizer runs).
+   */
+  log?: (line: string) => void;
 }
 
 /** The diarizer that will run, for the prediction log. */
@@ -51,6 +58,7 @@ export async function diarizeRecording(input: DiarizeRecordingInput): Promise<Sp
   if (input.speech.length === 0) return [];
   if (input.speakers === 1) return input.speech.map((region) => ({ start: region.start, end: region.end, speaker: speakerLabel(0) }));
   const chosen = await chooseDiarizer(input.modelsDir, input.engine);
+  input.log?.(describeDiarizer(chosen));
   if (chosen.kind === 'sherpa') {
     return diarizeWithSherpa({ wavPath: input.wavPath, models: chosen.models, speakers: input.speakers, signal: input.signal });
   }
@@ -61,4 +69,11 @@ export async function diarizeRecording(input: DiarizeRecordingInput): Promise<Sp
     signal: input.signal,
     ...(input.quietSpeech ? { quietSpeech: input.quietSpeech } : {}),
   });
+}
+
+/** The log line naming the diarizer: the models' file names (the segmentation model with its folder), never the full path. */
+function describeDiarizer(chosen: ChosenDiarizer): string {
+  if (chosen.kind === 'builtin') return 'diarizer: built-in';
+  const segmentation = `${basename(dirname(chosen.models.segmentation))}/${basename(chosen.models.segmentation)}`;
+  return `diarizer: sherpa-onnx (${segmentation}, ${basename(chosen.models.embedding)})`;
 }
