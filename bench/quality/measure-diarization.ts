@@ -16,8 +16,39 @@ const RECORDINGS = [
   { name: 'ami_debug_tst01', speakers: null },
 ];
 
-/** DER of the diarizer on the RTTM-annotated recordings, with the known and the estimated speaker count. */
-export async function measureDiarization(audioDir: string, workDir: string): Promise<string> {
+/** The rows of one diarizer, or why it was not measured. */
+type DiarizerRows = { rows: string[] } | { skipped: string };
+
+/**
+ * DER of the diarizers on the RTTM-annotated recordings, with the known and the estimated speaker count:
+ * the built-in one always, sherpa-onnx's when `modelsDir` (MODELS_DIR) holds its two models
+ * (docs/diarization.md "Which diarizer runs"); a missing or broken model is reported, not thrown.
+ * @returns a Markdown section for bench/results/quality.md.
+ */
+export async function measureDiarization(audioDir: string, workDir: string, modelsDir?: string): Promise<string> {
+  const builtin = await measureDiarizer(audioDir, workDir, { engine: 'builtin' });
+  const sherpa: DiarizerRows =
+    modelsDir === undefined
+      ? { skipped: 'not measured: MODELS_DIR is not set (it needs the two model files docs/diarization.md names)' }
+      : await measureDiarizer(audioDir, workDir, { engine: 'sherpa', modelsDir }).catch((error: unknown) => ({
+          skipped: `not measured: ${error instanceof Error ? error.message : String(error)}`,
+        }));
+  const table = (result: DiarizerRows) =>
+    'skipped' in result
+      ? `${result.skipped}.\n`
+      : `| recording | speakers given | speakers found | DER | missed s | false alarm s | confusion s |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n${result.rows.join('\n')}\n`;
+  return [
+    '## Diarization\n\nDER with a 0.25 s collar (NIST md-eval `-c 0.25`), VAD from Silero.\n',
+    `### Built-in (no downloaded model)\n\n${table(builtin)}`,
+    `### sherpa-onnx (pyannote segmentation-3.0 + speaker embedding, from MODELS_DIR)\n\n${table(sherpa)}`,
+  ].join('\n');
+}
+
+async function measureDiarizer(
+  audioDir: string,
+  workDir: string,
+  diarizer: { engine: 'builtin' } | { engine: 'sherpa'; modelsDir: string },
+): Promise<{ rows: string[] }> {
   const rows: string[] = [];
   for (const recording of RECORDINGS) {
     const base = join(audioDir, 'multispeaker', recording.name);
@@ -32,7 +63,7 @@ export async function measureDiarization(audioDir: string, workDir: string): Pro
     });
     const known = new Set(reference.map((t) => t.speaker)).size;
     for (const speakers of [known, null]) {
-      const turns = await diarizeRecording({ wavPath, speech, quietSpeech, speakers });
+      const turns = await diarizeRecording({ wavPath, speech, quietSpeech, speakers, ...diarizer });
       const result = diarizationErrorRate(reference, turns, { collar: 0.25, ...(uem ? { uem } : {}) });
       const found = new Set(turns.map((t) => t.speaker)).size;
       rows.push(
@@ -40,5 +71,5 @@ export async function measureDiarization(audioDir: string, workDir: string): Pro
       );
     }
   }
-  return `## Diarization (built-in, no downloaded model)\n\nDER with a 0.25 s collar (NIST md-eval \`-c 0.25\`), VAD from Silero.\n\n| recording | speakers given | speakers found | DER | missed s | false alarm s | confusion s |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n${rows.join('\n')}\n`;
+  return { rows };
 }

@@ -2,7 +2,7 @@
  * `npm run bench:quality`: recognition quality measured on the real recordings in
  * ../shared/audio for each available engine, written to bench/results/quality.md.
  * - WER on every English clip with a reference (jfk, LibriSpeech, LibriVox, FLEURS en, HiFi-TTS);
- * - DER of diarization on the multispeaker RTTM files;
+ * - DER of diarization on the multispeaker RTTM files (built-in; sherpa-onnx too when MODELS_DIR holds its models);
  * - language-identification accuracy on the FLEURS clips (only where the engine detects languages);
  * - words emitted on the non-speech and music clips (must be 0);
  * - WER without / with hotwords and prompt on the LibriVox clips (measure-hotwords.ts).
@@ -114,7 +114,7 @@ try {
       `<details><summary>WER per clip</summary>\n\n| clip | seconds | words | WER |\n| --- | ---: | ---: | ---: |\n${m.rows.join('\n')}\n\n</details>\n`,
     );
   }
-  sections.push(await measureDiarization(AUDIO, workDir));
+  sections.push(await measureDiarization(AUDIO, workDir, process.env.MODELS_DIR));
   await mkdir(join(import.meta.dirname, '..', 'results'), { recursive: true });
   const out = join(import.meta.dirname, '..', 'results', 'quality.md');
   await writeFile(out, sections.join('\n'));
