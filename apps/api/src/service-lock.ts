@@ -9,6 +9,7 @@ export interface ServiceLockInfo {
   adminToken: string;
 }
 
+/** Where the lock file lives: `DATA_DIR/service.json`. */
 export function serviceLockPath(dataDir: string): string {
   return join(dataDir, 'service.json');
 }
@@ -41,6 +42,7 @@ export async function writeServiceLock(dataDir: string, info: ServiceLockInfo): 
   await writeFile(serviceLockPath(dataDir), JSON.stringify(info), { mode: 0o600 });
 }
 
+/** Deletes the lock file on shutdown; no error when it is already gone. */
 export async function removeServiceLock(dataDir: string): Promise<void> {
   await rm(serviceLockPath(dataDir), { force: true });
 }

@@ -35,6 +35,11 @@ export interface AppErrorOptions {
   param?: string;
 }
 
+/**
+ * A failure with a machine-readable `code` (AppErrorCode) and a message meant for the user; `param`
+ * names the input concerned, `cause` keeps the underlying error for the logs only.
+ * @example throw new AppError('invalid_input', 'custom_prompt is required when post_process contains custom.', { param: 'custom_prompt' });
+ */
 export class AppError extends Error {
   readonly code: AppErrorCode;
   readonly param: string | undefined;
