@@ -3,7 +3,8 @@
  * built-in diarizer (estimate-speaker-count.ts) on every recording of ../shared/audio with a known number
  * of speakers, plus joins of different readers made with ffmpeg (positives) and of one reader's clips
  * (negatives). Prints a Markdown table: per candidate count the resegmented clusters' smallest separation
- * and likelihood gain, the estimated count, and the verdict of the one-speaker screen that runs before
+ * and likelihood gain, their total gain and its BIC (penalisedGain, which picks among two or more
+ * speakers), the estimated count, and the verdict of the one-speaker screen that runs before
  * the estimate on 32 ms frames (diarize-builtin.ts mayHoldSecondSpeaker: it must say 2+ wherever the
  * estimate finds more than one speaker). `--quick` skips the single HiFi-TTS clips.
  * The thresholds live in estimate-speaker-count.ts; the table goes to docs/diarization.md.
@@ -16,6 +17,7 @@ import { promisify } from 'node:util';
 import {
   chooseSpeakerCount,
   clusterWindows,
+  penalisedGain,
   componentPosteriors,
   cutWindows,
   detectSpeech,
@@ -117,7 +119,7 @@ async function scoreRecording(wavPath: string) {
   const model = await trainBackgroundModel(frames, 8);
   const dendrogram = clusterWindows(embedWindows(windows, frames, model, componentPosteriors(model, frames)));
   const labelsFor = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
-  return { seconds, scores: await scoreSpeakerCounts(frames, features.regions, labelsFor, Math.min(6, windows.length)), screen };
+  return { seconds, scores: await scoreSpeakerCounts(frames, features.regions, labelsFor, Math.min(8, windows.length)), screen };
 }
 
 /** The one-speaker screen's verdict (as mayHoldSecondSpeaker), in bold where it would end the diarization the 16 ms estimate continues. */
@@ -129,7 +131,7 @@ function screenVerdict(screen: SpeakerCountScore | undefined, estimated: number)
 const workDir = await mkdtemp(join(tmpdir(), 'calibrate-speakers-'));
 try {
   console.log(
-    '| recording | speakers | speech s | separation k=2…6 | pair gain k=2…6 | total gain k=2…6 | estimated | screen: separation, gain k=2 | screen |\n| --- | ---: | ---: | --- | --- | --- | ---: | --- | --- |',
+    '| recording | speakers | speech s | separation k=2…8 | pair gain k=2…8 | total gain k=2…8 | BIC k=2…8 | estimated | screen: separation, gain k=2 | screen |\n| --- | ---: | ---: | --- | --- | --- | --- | ---: | --- | --- |',
   );
   for (const [name, speakers, path] of await recordings(workDir, process.argv.includes('--quick'))) {
     const wavPath = join(workDir, `decoded-${basename(path)}`);
@@ -137,8 +139,9 @@ try {
     const { seconds, scores, screen } = await scoreRecording(wavPath);
     const estimated = chooseSpeakerCount(scores)?.count ?? 1;
     const column = (key: 'separation' | 'gain' | 'totalGain') => scores.map((s) => s[key].toFixed(2)).join(' ') || '–';
+    const bic = scores.map((s) => (s.separation > 0 ? penalisedGain(s).toFixed(2) : '–')).join(' ') || '–';
     console.log(
-      `| ${name} | ${speakers} | ${seconds.toFixed(1)} | ${column('separation')} | ${column('gain')} | ${column('totalGain')} | ${estimated === speakers ? estimated : `**${estimated}**`} | ${screen ? `${screen.separation.toFixed(2)} ${screen.gain.toFixed(2)}` : '–'} | ${screenVerdict(screen, estimated)} |`,
+      `| ${name} | ${speakers} | ${seconds.toFixed(1)} | ${column('separation')} | ${column('gain')} | ${column('totalGain')} | ${bic} | ${estimated === speakers ? estimated : `**${estimated}**`} | ${screen ? `${screen.separation.toFixed(2)} ${screen.gain.toFixed(2)}` : '–'} | ${screenVerdict(screen, estimated)} |`,
     );
   }
 } finally {

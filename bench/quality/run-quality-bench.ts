@@ -3,6 +3,7 @@
  * ../shared/audio for each available engine, written to bench/results/quality.md.
  * - WER on every English clip with a reference (jfk, LibriSpeech, LibriVox, FLEURS en, HiFi-TTS);
  * - DER of diarization on the multispeaker RTTM files (built-in; sherpa-onnx too when MODELS_DIR holds its models);
+ * - speaker count and DER on meetings of 2–8 voices built from the single-speaker clips (measure-meetings.ts);
  * - language-identification accuracy on the FLEURS clips (only where the engine detects languages);
  * - words emitted on the non-speech and music clips (must be 0);
  * - WER without / with hotwords and prompt on the LibriVox clips (measure-hotwords.ts).
@@ -23,6 +24,7 @@ import {
 } from '@transcribe/core';
 import { measureDiarization } from './measure-diarization.ts';
 import { measureHotwords } from './measure-hotwords.ts';
+import { measureMeetings } from './measure-meetings.ts';
 
 const AUDIO = process.env.SHARED_AUDIO_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'audio');
 const QUICK = process.argv.includes('--quick');
@@ -115,6 +117,7 @@ try {
     );
   }
   sections.push(await measureDiarization(AUDIO, workDir, process.env.MODELS_DIR));
+  sections.push(await measureMeetings(AUDIO, workDir, process.env.MODELS_DIR));
   await mkdir(join(import.meta.dirname, '..', 'results'), { recursive: true });
   const out = join(import.meta.dirname, '..', 'results', 'quality.md');
   await writeFile(out, sections.join('\n'));

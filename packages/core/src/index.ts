@@ -148,7 +148,7 @@ export { probeReleaseHost } from './pipeline/recognize/models/install/probe-rele
 export { removeModel } from './pipeline/recognize/models/install/remove-model.ts';
 
 // Pipeline, diarize: speaker turns, their error rate and reference files.
-export { diarizeRecording } from './pipeline/diarize/diarize-recording.ts';
+export { diarizeRecording, type DiarizationEngine } from './pipeline/diarize/diarize-recording.ts';
 export { QUIET_SPEECH_ONSET } from './pipeline/diarize/find-quiet-speech.ts';
 export { diarizationErrorRate } from './pipeline/diarize/diarization-error-rate.ts';
 export { parseRttm, parseUem } from './pipeline/diarize/parse-rttm.ts';
@@ -158,7 +158,12 @@ export { standardizeFeatures } from './pipeline/diarize/standardize-features.ts'
 export { componentPosteriors, trainBackgroundModel } from './pipeline/diarize/train-background-model.ts';
 export { cutWindows, embedWindows, spreadWindowLabels } from './pipeline/diarize/embed-windows.ts';
 export { clusterWindows } from './pipeline/diarize/cluster-windows.ts';
-export { chooseSpeakerCount, scoreSpeakerCounts, type SpeakerCountScore } from './pipeline/diarize/estimate-speaker-count.ts';
+export {
+  chooseSpeakerCount,
+  penalisedGain,
+  scoreSpeakerCounts,
+  type SpeakerCountScore,
+} from './pipeline/diarize/estimate-speaker-count.ts';
 export { mayHoldSecondSpeaker, scoreSecondSpeakerCoarsely } from './pipeline/diarize/diarize-builtin.ts';
 
 // Pipeline, render: the transcript model and its formats.

@@ -1,8 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diarizationErrorRate, parseRttm } from '@transcribe/core';
-import { DIARIZATION_FIXTURE_MODELS_DIR } from '@transcribe/core/testing';
+import { buildRoundRobinMeeting, DIARIZATION_FIXTURE_MODELS_DIR } from '@transcribe/core/testing';
+import { serveFiles } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { useApiFixture } from '../test-support/use-api-fixture.ts';
 
@@ -47,6 +49,35 @@ describe('speaker labels through the API', () => {
     const most = Number(/looking for at most (\d+)/.exec(String(done.logs))![1]);
     expect(most).toBeLessThan(40);
     expect((done.output as Json2).speakers.length).toBeLessThanOrEqual(most);
+  });
+
+  it('should count the four speakers of a meeting when speakers is not given', async () => {
+    // Four readers of the shared audio taking 3 s turns (docs/diarization.md, "Choosing among two or more
+    // speakers"); before the BIC choice the estimate stopped at 2.
+    const workDir = await mkdtemp(join(tmpdir(), 'meeting-through-api-'));
+    const host = await serveFiles(workDir);
+    try {
+      const voices = ['jfk', 'ls', 'lv', 'hifi'];
+      const meeting = await buildRoundRobinMeeting({ audioDir: AUDIO_DIR, workDir, voices, name: 'meeting' });
+      const done = await run({ audio: `${host.url}/${basename(meeting.wavPath)}` });
+      expect(done.status).toBe('succeeded');
+      expect(String(done.logs)).toMatch(/diarized: 4 speakers/);
+      const output = done.output as Json2;
+      expect(output.speakers.map((s) => s.label)).toEqual(['SPEAKER_1', 'SPEAKER_2', 'SPEAKER_3', 'SPEAKER_4']);
+      // The label most of each reader's segments carry is a different one for every reader.
+      const mostCommonLabel = (voice: string) => {
+        const counts = new Map<string | null, number>();
+        for (const segment of output.segments) {
+          const inTurn = meeting.turns.some((t) => t.speaker === voice && segment.start >= t.start - 0.3 && segment.end <= t.end + 0.3);
+          if (inTurn) counts.set(segment.speaker, (counts.get(segment.speaker) ?? 0) + 1);
+        }
+        return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+      };
+      expect(new Set(voices.map(mostCommonLabel)).size).toBe(4);
+    } finally {
+      await host.close();
+      await rm(workDir, { recursive: true, force: true });
+    }
   });
 
   it('should label everything as one speaker when speakers is 1', async () => {

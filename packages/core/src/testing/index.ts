@@ -2,7 +2,7 @@
  * `@transcribe/core/testing`: the second public entry of the core package, the test helpers that
  * tests and bench/ outside packages/core use. Local stand-ins for the servers the service talks to
  * (an OpenAI-compatible chat and transcription server, an S3 server, a model release host), fixture
- * models and transcripts, and hostile media. Never imported by production code.
+ * models and transcripts, meetings built from single speakers, and hostile media. Never imported by production code.
  */
 
 // Pipeline, recognize: a remote transcription server (the openai-asr engine's upstream).
@@ -23,8 +23,17 @@ export {
 export type { ReleaseHost } from '../pipeline/recognize/models/install/serve-release-files.test-helper.ts';
 export { FIXTURE_MODELS_DIR } from '../pipeline/recognize/test-support/fixture-models-dir.ts';
 
-// Pipeline, diarize: the sherpa-onnx diarization models in their real layout (hand-made graphs).
+// Pipeline, diarize: the sherpa-onnx diarization models in their real layout (hand-made graphs), and
+// meetings built from the shared single-speaker clips.
 export { DIARIZATION_FIXTURE_MODELS_DIR } from '../pipeline/diarize/test-support/diarization-fixture-models-dir.ts';
+export {
+  buildRoundRobinMeeting,
+  buildShuffledMeeting,
+  MEETING_VOICES,
+  meetingReference,
+  seededUniforms,
+} from '../pipeline/diarize/test-support/build-meeting.ts';
+export type { BuiltMeeting, MeetingOptions } from '../pipeline/diarize/test-support/build-meeting.ts';
 
 // Pipeline, decode: hostile media and a recording ffmpeg stand-in.
 export { makeFlacBomb } from '../pipeline/decode/test-support/make-flac-bomb.ts';

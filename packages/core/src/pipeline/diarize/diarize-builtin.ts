@@ -22,13 +22,14 @@ export interface BuiltinDiarizationInput {
    * when absent, findQuietSpeech runs Silero again over the gaps.
    */
   quietSpeech?: readonly TimeRegion[];
-  /** The largest number of speakers to label (fewer when some would have under 2 s of speech), or null to estimate it (1 to 6). */
+  /** The largest number of speakers to label (fewer when some would have under 2 s of speech), or null to estimate it (1 to 8). */
   speakers: number | null;
   signal?: AbortSignal;
 }
 
 const BACKGROUND_COMPONENTS = 8;
-const MAX_ESTIMATED_SPEAKERS = 6;
+/** The most speakers the estimate looks for (each count up to it costs one resegmentation). */
+const MAX_ESTIMATED_SPEAKERS = 8;
 const WINDOWS_PER_SLICE = 1000;
 
 /**
@@ -42,7 +43,8 @@ const WINDOWS_PER_SLICE = 1000;
  * (cutLargeClusters: at most n speakers of at least 2 s of speech each, fewer when the recording has
  * less); without it a screen on 32 ms frames first asks whether a second speaker is there at all
  * (mayHoldSecondSpeaker: one speaker ends the work at about half the cost), and only then does
- * estimateSpeakerCount pick 1…6 on the 16 ms frames. CPU: ~0.03 s per minute of one reader with the
+ * estimateSpeakerCount pick 1…8 on the 16 ms frames (the 2-speaker split decides one or more; among 2…8,
+ * the count of highest BIC whose every pair of speakers passes). CPU: ~0.03 s per minute of one reader with the
  * count estimated (~2 s per hour; bench/vad-diarization-cpu.ts; the screen costs ~0.04 s per minute
  * more when it finds a second speaker, its MFCCs reused), plus, without `quietSpeech`, Silero over the gaps (~6 ms per second of gap, ~0.5 s to load the model), in slices between which the
  * event loop runs. Memory: ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   chooseSpeakerCount,
   estimateSpeakerCount,
+  penalisedGain,
+  SPEAKER_COUNT_PENALTY_WEIGHT,
   SPEAKER_GAIN_THRESHOLD,
   SPEAKER_SEPARATION_THRESHOLD,
   type SpeakerCountScore,
@@ -20,13 +22,16 @@ function normals(seed: number): () => number {
 }
 
 /** Frames of consecutive speakers: `seconds` of each, frame values = normal × scale + offset. */
-function speakers(parts: { seconds: number; offset: number; scale?: number }[], seed = 1): { frames: FrameMatrix; truth: Int32Array } {
+function speakers(
+  parts: { seconds: number; offset: number; scale?: number; mean?: (k: number) => number }[],
+  seed = 1,
+): { frames: FrameMatrix; truth: Int32Array } {
   const next = normals(seed);
   const values: number[] = [];
   const truth: number[] = [];
-  parts.forEach(({ seconds, offset, scale = 1 }, s) => {
+  parts.forEach(({ seconds, offset, scale = 1, mean = (k) => (k % 2 === 0 ? offset : -offset) }, s) => {
     for (let i = 0; i < seconds * FRAMES_PER_SECOND; i += 1) {
-      for (let k = 0; k < DIMENSION; k += 1) values.push(next() * scale + (k % 2 === 0 ? offset : -offset));
+      for (let k = 0; k < DIMENSION; k += 1) values.push(next() * scale + mean(k));
       truth.push(s);
     }
   });
@@ -36,11 +41,14 @@ function speakers(parts: { seconds: number; offset: number; scale?: number }[], 
 /** Initial labels as the window clustering would give: `count` equal runs of frames. */
 const runs = (rows: number) => (count: number) => Int32Array.from({ length: rows }, (_, i) => Math.floor((i * count) / rows));
 
-const score = (count: number, separation: number, gain: number, totalGain: number): SpeakerCountScore => ({
+/** A count's scores over 10 000 frames of 19 values: each extra speaker costs 1.5 · 209/2 · ln(10⁴)/10⁴ ≈ 0.144 nats per frame. */
+const score = (count: number, separation: number, gain: number, totalGain: number, frames = 10_000): SpeakerCountScore => ({
   count,
   separation,
   gain,
   totalGain,
+  frames,
+  dimension: DIMENSION,
   labels: new Int32Array(0),
 });
 
@@ -53,13 +61,43 @@ describe('chooseSpeakerCount', () => {
     expect(chooseSpeakerCount([])).toBeUndefined();
   });
 
-  it('should stop at the first count whose extra speaker gains less than the one before', () => {
-    expect(chooseSpeakerCount([score(2, sep, gain, 1.0), score(3, sep, gain, 1.9), score(4, sep, gain, 3.5)])?.count).toBe(2);
-    expect(chooseSpeakerCount([score(2, sep, gain, 1.0), score(3, sep, gain, 2.1), score(4, sep, gain, 2.5)])?.count).toBe(3);
+  it('should keep one speaker when the 2-speaker split misses a threshold, even if a larger count passes', () => {
+    expect(chooseSpeakerCount([score(2, 1.5, gain, 1), score(3, sep, gain, 3), score(4, sep, gain, 5)])).toBeUndefined();
   });
 
-  it('should stop at the first count that misses a threshold even if a larger one passes', () => {
-    expect(chooseSpeakerCount([score(2, sep, gain, 1), score(3, 1, gain, 2.5), score(4, sep, gain, 5)])?.count).toBe(2);
+  it('should pick the count with the highest BIC among those whose every pair passes', () => {
+    // Gains 1.0, 1.9, 2.0: the third speaker adds 0.9 > 0.144 nats per frame, the fourth 0.1 < 0.144.
+    expect(chooseSpeakerCount([score(2, sep, gain, 1.0), score(3, sep, gain, 1.9), score(4, sep, gain, 2.0)])?.count).toBe(3);
+    // A fourth speaker worth 0.2 nats per frame more than the third is kept.
+    expect(chooseSpeakerCount([score(2, sep, gain, 1.0), score(3, sep, gain, 1.9), score(4, sep, gain, 2.1)])?.count).toBe(4);
+    // The same gains over 1000 frames cost 1.5 · 104.5 · ln(1000)/1000 ≈ 1.08 per speaker: 2 wins.
+    expect(
+      chooseSpeakerCount([score(2, sep, gain, 1.0, 1000), score(3, sep, gain, 1.9, 1000), score(4, sep, gain, 2.9, 1000)])?.count,
+    ).toBe(2);
+  });
+
+  it('should skip a count that misses a threshold or has a speaker under 3 s, and still consider larger ones', () => {
+    expect(chooseSpeakerCount([score(2, sep, gain, 1), score(3, 1, gain, 2.5), score(4, sep, gain, 3)])?.count).toBe(4);
+    expect(chooseSpeakerCount([score(2, sep, gain, 1), score(3, 0, 0, 0), score(4, sep, SPEAKER_GAIN_THRESHOLD - 0.01, 3)])?.count).toBe(2);
+  });
+
+  it('should take a larger count only when it beats the smaller one, with the weight it is given', () => {
+    const perSpeaker = penalisedGain(score(2, sep, gain, 0)) - penalisedGain(score(3, sep, gain, 0));
+    expect(chooseSpeakerCount([score(2, sep, gain, 1), score(3, sep, gain, 1 + perSpeaker - 1e-9)])?.count).toBe(2);
+    expect(chooseSpeakerCount([score(2, sep, gain, 1), score(3, sep, gain, 1 + perSpeaker + 1e-9)])?.count).toBe(3);
+    const close = [score(2, sep, gain, 1), score(3, sep, gain, 1.2)];
+    expect(chooseSpeakerCount(close)?.count).toBe(3);
+    expect(chooseSpeakerCount(close, 3)?.count).toBe(2);
+  });
+});
+
+describe('penalisedGain', () => {
+  it('should subtract λ · ½ · (count − 1) · P · ln N / N from the gain, P = d + d(d + 1)/2 (Schwarz)', () => {
+    const n = 10_000;
+    const perSpeaker = (SPEAKER_COUNT_PENALTY_WEIGHT * 0.5 * (19 + (19 * 20) / 2) * Math.log(n)) / n;
+    expect(penalisedGain(score(2, 2, 1, 1.5))).toBeCloseTo(1.5 - perSpeaker, 12);
+    expect(penalisedGain(score(4, 2, 1, 1.5))).toBeCloseTo(1.5 - 3 * perSpeaker, 12);
+    expect(penalisedGain(score(4, 2, 1, 1.5), 1)).toBeCloseTo(1.5 - (3 * perSpeaker) / SPEAKER_COUNT_PENALTY_WEIGHT, 12);
   });
 });
 
@@ -96,6 +134,22 @@ describe('estimateSpeakerCount', () => {
     expect(result.count).toBe(2);
     const agree = result.labels!.filter((label, i) => label === truth[i]).length / frames.rows;
     expect(Math.max(agree, 1 - agree)).toBeGreaterThan(0.95);
+  });
+
+  it('should find four speakers in turns, where each extra one is worth its BIC penalty', async () => {
+    // Four voices, each 2 standard deviations off in its own four dimensions, speaking in 3 s turns.
+    const voice = (v: number) => ({ seconds: 3, offset: 0, mean: (k: number) => (Math.floor(k / 4) === v ? 2 : 0) });
+    const { frames, truth } = speakers(
+      Array.from({ length: 16 }, (_, turn) => voice(turn % 4)),
+      3,
+    );
+    const speakerOf = Int32Array.from(truth, (turn) => turn % 4);
+    // The window clustering's cut into n: the truth merged down to n speakers.
+    const labelsFor = (count: number) => Int32Array.from(speakerOf, (s) => Math.min(s, count - 1));
+    const result = await estimateSpeakerCount(frames, new Uint32Array(frames.rows), labelsFor, 6);
+    expect(result.count).toBe(4);
+    const agree = result.labels!.filter((label, i) => label === speakerOf[i]).length / frames.rows;
+    expect(agree).toBeGreaterThan(0.95);
   });
 
   it('should find one speaker in frames from one distribution', async () => {

@@ -14,6 +14,15 @@ export const SPEAKER_SEPARATION_THRESHOLD = 1.8;
 export const SPEAKER_GAIN_THRESHOLD = 0.8;
 /** When the count is estimated, every speaker needs this much speech. */
 const MIN_ESTIMATED_SPEAKER_SECONDS = 3;
+/**
+ * Weight λ of the BIC penalty that picks among the counts of two or more speakers (chooseSpeakerCount).
+ * λ = 1 is Schwarz's criterion; larger values penalise each extra speaker more, as speaker clustering with
+ * ΔBIC does to absorb the frames' correlation (Chen & Gopalakrishnan 1998 tune λ on data). 1.5 is the
+ * smallest value that keeps `pyannote_sample` (two similar voices in conversation) at 2 speakers, whose
+ * third cluster of overlaps and turn changes would win below λ = 1.30 (docs/diarization.md,
+ * "Choosing among two or more speakers").
+ */
+export const SPEAKER_COUNT_PENALTY_WEIGHT = 1.5;
 
 /** The scores of one candidate count: its resegmented labels and their weakest pair of speakers. */
 export interface SpeakerCountScore {
@@ -24,6 +33,10 @@ export interface SpeakerCountScore {
   gain: number;
   /** Gain per frame of one Gaussian per speaker over one for all (nats per frame); 0 when one has under 3 s. */
   totalGain: number;
+  /** Number of frames scored (the speech's), for the BIC penalty. */
+  frames: number;
+  /** Values per frame (19 standardised MFCCs), for the BIC penalty's parameter count. */
+  dimension: number;
   /** Speaker index of every frame after resegmentation. */
   labels: Int32Array;
 }
@@ -57,33 +70,57 @@ async function scoreSpeakerCount(
   const sizes = new Array<number>(count).fill(0);
   for (const label of labels) sizes[label] = (sizes[label] ?? 0) + 1;
   const minFrames = MIN_ESTIMATED_SPEAKER_SECONDS * (frames.framesPerSecond ?? FRAMES_PER_SECOND);
-  if (sizes.some((size) => size < minFrames)) return { count, separation: 0, gain: 0, totalGain: 0, labels };
+  const shape = { count, frames: frames.rows, dimension: frames.dimension, labels };
+  if (sizes.some((size) => size < minFrames)) return { ...shape, separation: 0, gain: 0, totalGain: 0 };
   const gains = likelihoodGains(frames, labels, count);
-  return { count, separation: smallestSeparation(frames, labels, count), gain: gains.smallest, totalGain: gains.total, labels };
+  return { ...shape, separation: smallestSeparation(frames, labels, count), gain: gains.smallest, totalGain: gains.total };
+}
+
+/** Every pair of speakers of the count passes both thresholds (SPEAKER_SEPARATION_THRESHOLD, SPEAKER_GAIN_THRESHOLD). */
+function separatesEveryPair(score: SpeakerCountScore): boolean {
+  return score.separation >= SPEAKER_SEPARATION_THRESHOLD && score.gain >= SPEAKER_GAIN_THRESHOLD;
 }
 
 /**
- * Walks up from 2 speakers and stops at the first count that does not pass: its weakest pair of speakers
- * misses a threshold (SPEAKER_SEPARATION_THRESHOLD, SPEAKER_GAIN_THRESHOLD), or the extra speaker adds
- * less likelihood per frame (totalGain) than the previous one did (an elbow rule: splitting a real speaker
- * off gains at least as much as the split before it; splitting one voice gains less).
- * @param scores from scoreSpeakerCounts, by increasing count.
- * @returns the last count that passed, or undefined (one speaker) when 2 does not.
+ * The count's BIC against one speaker, per frame: its likelihood gain (totalGain) minus λ · ½ · (count − 1)
+ * · P · ln N / N, where each extra full-covariance Gaussian has P = d + d(d + 1)/2 parameters and N is the
+ * number of frames (Schwarz 1978; as ΔBIC in Chen & Gopalakrishnan 1998, λ = SPEAKER_COUNT_PENALTY_WEIGHT).
+ * @returns nats per frame; higher is better.
  */
-export function chooseSpeakerCount(scores: readonly SpeakerCountScore[]): SpeakerCountScore | undefined {
-  let chosen: SpeakerCountScore | undefined;
-  let [previousGain, previousStep] = [0, 0];
+export function penalisedGain(score: SpeakerCountScore, weight = SPEAKER_COUNT_PENALTY_WEIGHT): number {
+  const parameters = score.dimension + (score.dimension * (score.dimension + 1)) / 2;
+  const n = Math.max(score.frames, 2);
+  return score.totalGain - (weight * (score.count - 1) * parameters * Math.log(n)) / (2 * n);
+}
+
+/**
+ * Picks the number of speakers from the scores of 2, 3, … speakers. One speaker unless the 2-speaker
+ * split passes both thresholds (SPEAKER_SEPARATION_THRESHOLD, SPEAKER_GAIN_THRESHOLD): that decision is
+ * the calibrated one (docs/diarization.md, "Speaker-count measurements"). Otherwise, among the counts
+ * whose every pair of speakers passes both thresholds (a count where a speaker has under 3 s never does),
+ * the one with the highest BIC (penalisedGain); a tie keeps the smaller count.
+ * @param scores from scoreSpeakerCounts, by increasing count, starting at 2.
+ * @param weight λ of penalisedGain (bench/quality/calibrate-speaker-count.ts tries others).
+ * @returns the chosen count's score, or undefined for one speaker.
+ */
+export function chooseSpeakerCount(
+  scores: readonly SpeakerCountScore[],
+  weight = SPEAKER_COUNT_PENALTY_WEIGHT,
+): SpeakerCountScore | undefined {
+  const two = scores.find((score) => score.count === 2);
+  if (two === undefined || !separatesEveryPair(two)) return undefined;
+  let chosen = two;
   for (const score of scores) {
-    const step = score.totalGain - previousGain;
-    if (score.separation < SPEAKER_SEPARATION_THRESHOLD || score.gain < SPEAKER_GAIN_THRESHOLD || step < previousStep) break;
-    [chosen, previousGain, previousStep] = [score, score.totalGain, step];
+    if (score.count > chosen.count && separatesEveryPair(score) && penalisedGain(score, weight) > penalisedGain(chosen, weight))
+      chosen = score;
   }
   return chosen;
 }
 
 /**
- * Estimates the number of speakers: scores count after count (as scoreSpeakerCounts) and stops as soon as
- * chooseSpeakerCount would stop there, so a single speaker costs one 2-speaker resegmentation.
+ * Estimates the number of speakers: scores 2 speakers, and stops there when they do not pass
+ * (chooseSpeakerCount), so a single speaker costs one 2-speaker resegmentation; otherwise scores every
+ * count up to `maxCount` and lets chooseSpeakerCount pick.
  * @returns `count` 1 … maxCount and, when above 1, the resegmented `labels` (speaker index per frame).
  * @throws `signal.reason` when aborted.
  */
@@ -94,14 +131,13 @@ export async function estimateSpeakerCount(
   maxCount: number,
   signal?: AbortSignal,
 ): Promise<{ count: number; labels?: Int32Array }> {
-  const scores: SpeakerCountScore[] = [];
-  let chosen: SpeakerCountScore | undefined;
-  for (let count = 2; count <= maxCount; count += 1) {
-    scores.push(await scoreSpeakerCount(frames, regions, labelsFor(count), count, signal));
-    const next = chooseSpeakerCount(scores);
-    if (next?.count !== count) break;
-    chosen = next;
+  if (maxCount < 2) return { count: 1 };
+  const scores = [await scoreSpeakerCount(frames, regions, labelsFor(2), 2, signal)];
+  if (chooseSpeakerCount(scores) !== undefined) {
+    for (let count = 3; count <= maxCount; count += 1)
+      scores.push(await scoreSpeakerCount(frames, regions, labelsFor(count), count, signal));
   }
+  const chosen = chooseSpeakerCount(scores);
   return chosen ? { count: chosen.count, labels: chosen.labels } : { count: 1 };
 }
 
