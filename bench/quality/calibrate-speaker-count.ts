@@ -4,7 +4,8 @@
  * of speakers, plus joins of different readers made with ffmpeg (positives) and of one reader's clips
  * (negatives). Prints a Markdown table: per candidate count the resegmented clusters' smallest separation
  * and likelihood gain, their total gain and its BIC (penalisedGain, which picks among two or more
- * speakers), the estimated count, and the verdict of the one-speaker screen that runs before
+ * speakers), the estimated count (looking past a failed split in two where the screen says `many`), and
+ * the verdict of the one-speaker screen that runs before
  * the estimate on 32 ms frames (diarize-builtin.ts mayHoldSecondSpeaker: it must say 2+ wherever the
  * estimate finds more than one speaker). `--quick` skips the single HiFi-TTS clips.
  * The thresholds live in estimate-speaker-count.ts; the table goes to docs/diarization.md.
@@ -23,13 +24,13 @@ import {
   detectSpeech,
   embedWindows,
   extractSpeechFeatures,
-  scoreSecondSpeakerCoarsely,
+  screenSpeakers,
   resolveDefaultVadModelPath,
   scoreSpeakerCounts,
   spreadWindowLabels,
   standardizeFeatures,
   trainBackgroundModel,
-  type SpeakerCountScore,
+  type SpeakerScreen,
 } from '@transcribe/core';
 
 const AUDIO = process.env.SHARED_AUDIO_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'audio');
@@ -110,7 +111,7 @@ function ffmpeg(args: string[]) {
 async function scoreRecording(wavPath: string) {
   const speech = await detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() });
   if (speech.length === 0) return { seconds: 0, scores: [], screen: undefined };
-  const screen = await scoreSecondSpeakerCoarsely({ wavPath, speech });
+  const screen = await screenSpeakers({ wavPath, speech });
   const features = await extractSpeechFeatures(wavPath, speech);
   const frames = standardizeFeatures(features);
   const windows = cutWindows(features.regions);
@@ -123,25 +124,25 @@ async function scoreRecording(wavPath: string) {
 }
 
 /** The one-speaker screen's verdict (as mayHoldSecondSpeaker), in bold where it would end the diarization the 16 ms estimate continues. */
-function screenVerdict(screen: SpeakerCountScore | undefined, estimated: number): string {
-  if (screen && chooseSpeakerCount([screen])) return '2+';
+function screenVerdict(screen: SpeakerScreen | undefined, estimated: number): string {
+  if (screen && screen.verdict !== 'one') return `2+ (${screen.verdict})`;
   return estimated > 1 ? '**1 (misses)**' : '1';
 }
 
 const workDir = await mkdtemp(join(tmpdir(), 'calibrate-speakers-'));
 try {
   console.log(
-    '| recording | speakers | speech s | separation k=2…8 | pair gain k=2…8 | total gain k=2…8 | BIC k=2…8 | estimated | screen: separation, gain k=2 | screen |\n| --- | ---: | ---: | --- | --- | --- | --- | ---: | --- | --- |',
+    '| recording | speakers | speech s | separation k=2…8 | pair gain k=2…8 | total gain k=2…8 | BIC k=2…8 | estimated | screen: separation, gain k=2 | screen: speakers apart in 6 | screen |\n| --- | ---: | ---: | --- | --- | --- | --- | ---: | --- | ---: | --- |',
   );
   for (const [name, speakers, path] of await recordings(workDir, process.argv.includes('--quick'))) {
     const wavPath = join(workDir, `decoded-${basename(path)}`);
     await ffmpeg(['-i', path, wavPath]);
     const { seconds, scores, screen } = await scoreRecording(wavPath);
-    const estimated = chooseSpeakerCount(scores)?.count ?? 1;
+    const estimated = chooseSpeakerCount(scores, { pastFailedSplit: screen !== undefined && screen.verdict !== 'one' })?.count ?? 1;
     const column = (key: 'separation' | 'gain' | 'totalGain') => scores.map((s) => s[key].toFixed(2)).join(' ') || '–';
     const bic = scores.map((s) => (s.separation > 0 ? penalisedGain(s).toFixed(2) : '–')).join(' ') || '–';
     console.log(
-      `| ${name} | ${speakers} | ${seconds.toFixed(1)} | ${column('separation')} | ${column('gain')} | ${column('totalGain')} | ${bic} | ${estimated === speakers ? estimated : `**${estimated}**`} | ${screen ? `${screen.separation.toFixed(2)} ${screen.gain.toFixed(2)}` : '–'} | ${screenVerdict(screen, estimated)} |`,
+      `| ${name} | ${speakers} | ${seconds.toFixed(1)} | ${column('separation')} | ${column('gain')} | ${column('totalGain')} | ${bic} | ${estimated === speakers ? estimated : `**${estimated}**`} | ${screen?.split ? `${screen.split.separation.toFixed(2)} ${screen.split.gain.toFixed(2)}` : '–'} | ${screen?.apart || '–'} | ${screenVerdict(screen, estimated)} |`,
     );
   }
 } finally {

@@ -164,7 +164,7 @@ export {
   scoreSpeakerCounts,
   type SpeakerCountScore,
 } from './pipeline/diarize/estimate-speaker-count.ts';
-export { mayHoldSecondSpeaker, scoreSecondSpeakerCoarsely } from './pipeline/diarize/diarize-builtin.ts';
+export { mayHoldSecondSpeaker, screenSpeakers, type SpeakerScreen } from './pipeline/diarize/diarize-builtin.ts';
 
 // Pipeline, render: the transcript model and its formats.
 export type { Transcript, TranscriptSegment, VadInterval } from './pipeline/render/transcript-model.ts';

@@ -2,7 +2,13 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { clusterWindows, type WindowDendrogram } from './cluster-windows.ts';
 import { cutLargeClusters } from './cut-large-clusters.ts';
 import { cutWindows, embedWindows, spreadWindowLabels, type FrameWindow } from './embed-windows.ts';
-import { chooseSpeakerCount, estimateSpeakerCount, scoreSpeakerCounts, type SpeakerCountScore } from './estimate-speaker-count.ts';
+import {
+  chooseSpeakerCount,
+  countSpeakersApart,
+  estimateSpeakerCount,
+  scoreSpeakerCounts,
+  type SpeakerCountScore,
+} from './estimate-speaker-count.ts';
 import { COARSE_HOP_SAMPLES, extractSpeechFeatures, refineSpeechFeatures, type SpeechFeatures } from './extract-speech-features.ts';
 import { addQuietSpeech, findQuietSpeech } from './find-quiet-speech.ts';
 import { fillShortPauses } from './fill-short-pauses.ts';
@@ -31,6 +37,14 @@ const BACKGROUND_COMPONENTS = 8;
 /** The most speakers the estimate looks for (each count up to it costs one resegmentation). */
 const MAX_ESTIMATED_SPEAKERS = 8;
 const WINDOWS_PER_SLICE = 1000;
+/**
+ * The screen's second question, when no split in two passes: does a cut into MANY_SPEAKERS_CUT clusters
+ * hold at least MANY_SPEAKERS_APART speakers apart (countSpeakersApart)? Calibrated on the speaker-count
+ * set and the built meetings (docs/diarization.md, "Many voices"): single speakers hold at most 2 apart in
+ * such a cut, meetings of 4–8 voices whose split in two fails hold 3–6.
+ */
+const MANY_SPEAKERS_CUT = 6;
+const MANY_SPEAKERS_APART = 3;
 
 /**
  * The built-in diarizer, which needs no downloaded model. Steps (docs/diarization.md): the speech is
@@ -69,7 +83,7 @@ export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<Sp
 async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
   const screened = await speechFrames(input);
   if (screened === null) return oneSpeaker(input.speech);
-  const { frames, times, regions } = screened;
+  const { frames, times, regions, verdict } = screened;
   const clustered = await clusterSpeech(frames, regions, input.signal);
   if (clustered === null) return oneSpeaker(input.speech);
   const { windows, embeddings, dendrogram } = clustered;
@@ -85,55 +99,70 @@ async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTur
     initialLabels,
     Math.min(MAX_ESTIMATED_SPEAKERS, windows.length),
     input.signal,
+    { pastFailedSplit: verdict !== 'one' },
   );
   if (estimated.count === 1 || estimated.labels === undefined) return oneSpeaker(input.speech);
   return framesToTurns(input.speech, times, regions, estimated.labels);
 }
 
 /**
- * The one-speaker screen, run before the count is estimated: the estimate's first step (does a second
- * speaker pass the thresholds of estimate-speaker-count.ts?) on 32 ms frames every 32 ms, every other
- * frame of the 16 ms grid, which costs about half as much (MFCCs, embeddings and resegmentation scale
- * with the frames; rules in seconds follow FrameMatrix.framesPerSecond). When it finds no second speaker
- * the recording gets one speaker without the 16 ms pass; otherwise the full estimate runs as if there
- * were no screen, on the same 16 ms frames (diarizeBuiltin keeps the screen's raw MFCCs, which are the
- * even frames, and computes only the odd ones: refineSpeechFeatures). Safe only as long as the screen
- * finds a second speaker wherever the 16 ms estimate does: checked on every recording of the
- * speaker-count set (bench/quality/calibrate-speaker-count.ts, columns "screen"; docs/diarization.md
- * "One-speaker screen").
- * @param input its `speech` already holds the quiet speech (diarizeBuiltin).
- * @returns false when the recording has one speaker by the 32 ms estimate (or too little speech to split).
- * @throws as diarizeBuiltin.
+ * What the one-speaker screen decides: `one` ends the diarization with one speaker; `split` when the
+ * 2-speaker split passes; `many` when it does not but a cut into MANY_SPEAKERS_CUT clusters holds
+ * MANY_SPEAKERS_APART or more speakers apart. For either of the last two the 16 ms estimate runs, and
+ * looks past its own split in two if that fails (SpeakerCountOptions.pastFailedSplit).
  */
-export async function mayHoldSecondSpeaker(input: Pick<BuiltinDiarizationInput, 'wavPath' | 'speech' | 'signal'>): Promise<boolean> {
-  return findsSecondSpeaker(await extractSpeechFeatures(input.wavPath, input.speech, input.signal, COARSE_HOP_SAMPLES), input.signal);
-}
+export type ScreenVerdict = 'one' | 'split' | 'many';
 
-/** The screen's verdict (mayHoldSecondSpeaker) on its 32 ms features, already computed. */
-async function findsSecondSpeaker(coarse: SpeechFeatures, signal?: AbortSignal): Promise<boolean> {
-  const score = await scoreSecondSpeaker(coarse, signal);
-  return score !== undefined && chooseSpeakerCount([score]) !== undefined;
+/** The screen's verdict with the scores behind it (bench/quality/calibrate-speaker-count.ts prints them). */
+export interface SpeakerScreen {
+  verdict: ScreenVerdict;
+  /** The 2-speaker scores on 32 ms frames; undefined under two windows of speech. */
+  split?: SpeakerCountScore;
+  /** Speakers apart in the cut into MANY_SPEAKERS_CUT clusters (countSpeakersApart); 0 when not asked (the split passed, or under two windows). */
+  apart: number;
 }
 
 /**
- * The screen's scores (mayHoldSecondSpeaker): the 2-speaker SpeakerCountScore on 32 ms frames, or
- * undefined when there are under two windows of speech.
+ * The one-speaker screen, run before the count is estimated: the estimate's first step (does a second
+ * speaker pass the thresholds of estimate-speaker-count.ts?) on 32 ms frames every 32 ms, every other
+ * frame of the 16 ms grid, which costs about half as much (MFCCs, embeddings and resegmentation scale
+ * with the frames; rules in seconds follow FrameMatrix.framesPerSecond). When that split fails, a
+ * second, cheaper question (cluster statistics only, no resegmentation): do the window clusters of a
+ * cut into 6 hold three or more speakers apart? Meetings of many voices fail the split in two, because
+ * each half mixes several voices. When neither finds more than one speaker the recording gets one
+ * speaker without the 16 ms pass; otherwise the full estimate runs on the same 16 ms frames
+ * (diarizeBuiltin keeps the screen's raw MFCCs, which are the even frames, and computes only the odd
+ * ones: refineSpeechFeatures). Safe only as long as the screen finds more than one speaker wherever the
+ * 16 ms estimate does: checked on every recording of the speaker-count set
+ * (bench/quality/calibrate-speaker-count.ts, columns "screen"; docs/diarization.md "One-speaker screen").
+ * @param input its `speech` already holds the quiet speech (diarizeBuiltin).
+ * @returns false when the recording has one speaker by the 32 ms screen (or too little speech to split).
  * @throws as diarizeBuiltin.
  */
-export async function scoreSecondSpeakerCoarsely(
-  input: Pick<BuiltinDiarizationInput, 'wavPath' | 'speech' | 'signal'>,
-): Promise<SpeakerCountScore | undefined> {
-  return scoreSecondSpeaker(await extractSpeechFeatures(input.wavPath, input.speech, input.signal, COARSE_HOP_SAMPLES), input.signal);
+export async function mayHoldSecondSpeaker(input: Pick<BuiltinDiarizationInput, 'wavPath' | 'speech' | 'signal'>): Promise<boolean> {
+  return (await screenSpeakers(input)).verdict !== 'one';
 }
 
-/** scoreSecondSpeakerCoarsely on features already computed (any grid; FrameMatrix.framesPerSecond follows it). */
-async function scoreSecondSpeaker(features: SpeechFeatures, signal?: AbortSignal): Promise<SpeakerCountScore | undefined> {
+/**
+ * The screen of mayHoldSecondSpeaker with its scores.
+ * @throws as diarizeBuiltin.
+ */
+export async function screenSpeakers(input: Pick<BuiltinDiarizationInput, 'wavPath' | 'speech' | 'signal'>): Promise<SpeakerScreen> {
+  return screenFeatures(await extractSpeechFeatures(input.wavPath, input.speech, input.signal, COARSE_HOP_SAMPLES), input.signal);
+}
+
+/** screenSpeakers on features already computed (any grid; FrameMatrix.framesPerSecond follows it). */
+async function screenFeatures(features: SpeechFeatures, signal?: AbortSignal): Promise<SpeakerScreen> {
   const frames = standardizeFeatures(features);
   const clustered = await clusterSpeech(frames, features.regions, signal);
-  if (clustered === null) return undefined;
-  const labels = spreadWindowLabels(clustered.windows, clustered.dendrogram.cut(2), frames.rows);
-  const [score] = await scoreSpeakerCounts(frames, features.regions, () => labels, 2, signal);
-  return score;
+  if (clustered === null) return { verdict: 'one', apart: 0 };
+  const { windows, dendrogram } = clustered;
+  const labels = spreadWindowLabels(windows, dendrogram.cut(2), frames.rows);
+  const [split] = await scoreSpeakerCounts(frames, features.regions, () => labels, 2, signal);
+  if (split !== undefined && chooseSpeakerCount([split]) !== undefined) return { verdict: 'split', split, apart: 0 };
+  const cut = Math.min(MANY_SPEAKERS_CUT, windows.length);
+  const apart = countSpeakersApart(frames, spreadWindowLabels(windows, dendrogram.cut(cut), frames.rows), cut);
+  return { verdict: apart >= MANY_SPEAKERS_APART ? 'many' : 'one', ...(split ? { split } : {}), apart };
 }
 
 /**
@@ -158,21 +187,26 @@ async function clusterSpeech(
 }
 
 /**
- * The standardised 16 ms frames with their times and regions, or null when the count is to be estimated
- * and the one-speaker screen finds no second speaker. The raw MFCCs are not kept (4 bytes × 20 per frame).
+ * The standardised 16 ms frames with their times, regions and the screen's verdict (`split` when the
+ * count is given: no screen runs), or null when the count is to be estimated and the one-speaker screen
+ * finds one speaker. The raw MFCCs are not kept (4 bytes × 20 per frame).
  */
 async function speechFrames(
   input: BuiltinDiarizationInput,
-): Promise<{ frames: FrameMatrix; times: Float64Array; regions: Uint32Array } | null> {
-  if (input.speakers !== null) return standardized(await extractSpeechFeatures(input.wavPath, input.speech, input.signal));
+): Promise<{ frames: FrameMatrix; times: Float64Array; regions: Uint32Array; verdict: ScreenVerdict } | null> {
+  if (input.speakers !== null) return standardized(await extractSpeechFeatures(input.wavPath, input.speech, input.signal), 'split');
   const coarse = await extractSpeechFeatures(input.wavPath, input.speech, input.signal, COARSE_HOP_SAMPLES);
-  if (!(await findsSecondSpeaker(coarse, input.signal))) return null;
+  const { verdict } = await screenFeatures(coarse, input.signal);
+  if (verdict === 'one') return null;
   // The screen's frames are the 16 ms grid's even frames: only the odd ones are computed now.
-  return standardized(await refineSpeechFeatures(input.wavPath, input.speech, coarse, input.signal));
+  return standardized(await refineSpeechFeatures(input.wavPath, input.speech, coarse, input.signal), verdict);
 }
 
-function standardized(features: SpeechFeatures): { frames: FrameMatrix; times: Float64Array; regions: Uint32Array } {
-  return { frames: standardizeFeatures(features), times: features.times, regions: features.regions };
+function standardized(
+  features: SpeechFeatures,
+  verdict: ScreenVerdict,
+): { frames: FrameMatrix; times: Float64Array; regions: Uint32Array; verdict: ScreenVerdict } {
+  return { frames: standardizeFeatures(features), times: features.times, regions: features.regions, verdict };
 }
 
 /** embedWindows a slice of windows at a time with the event loop in between (~0.1 s of work each; same vectors). */

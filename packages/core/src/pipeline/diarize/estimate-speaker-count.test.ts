@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   chooseSpeakerCount,
+  countSpeakersApart,
   estimateSpeakerCount,
   penalisedGain,
+  smallestSeparation,
   SPEAKER_COUNT_PENALTY_WEIGHT,
   SPEAKER_GAIN_THRESHOLD,
   SPEAKER_SEPARATION_THRESHOLD,
   type SpeakerCountScore,
 } from './estimate-speaker-count.ts';
 import { FRAMES_PER_SECOND } from './extract-speech-features.ts';
-import { likelihoodGains } from './measure-likelihood-gain.ts';
+import { likelihoodGains, speakerPairScores } from './measure-likelihood-gain.ts';
 import type { FrameMatrix } from './standardize-features.ts';
 
 const DIMENSION = 19;
@@ -87,7 +89,73 @@ describe('chooseSpeakerCount', () => {
     expect(chooseSpeakerCount([score(2, sep, gain, 1), score(3, sep, gain, 1 + perSpeaker + 1e-9)])?.count).toBe(3);
     const close = [score(2, sep, gain, 1), score(3, sep, gain, 1.2)];
     expect(chooseSpeakerCount(close)?.count).toBe(3);
-    expect(chooseSpeakerCount(close, 3)?.count).toBe(2);
+    expect(chooseSpeakerCount(close, { weight: 3 })?.count).toBe(2);
+  });
+});
+
+describe('chooseSpeakerCount past a failed split (pastFailedSplit)', () => {
+  const [sep, gain] = [SPEAKER_SEPARATION_THRESHOLD + 0.1, SPEAKER_GAIN_THRESHOLD + 0.1];
+  const failed = score(2, 1.5, 0.5, 0.3);
+
+  it('should take the passing count of 3 or more with the highest BIC when it beats one speaker', () => {
+    const scores = [failed, score(3, 1.5, gain, 1.0), score(4, sep, gain, 1.2), score(5, sep, gain, 1.3)];
+    expect(chooseSpeakerCount(scores, { pastFailedSplit: true })?.count).toBe(4);
+    expect(chooseSpeakerCount(scores)).toBeUndefined();
+  });
+
+  it('should keep one speaker when no passing count beats one speaker (BIC at most 0)', () => {
+    // Three speakers cost 2 × 0.144 nats per frame over 10 000 frames: a gain of 0.2 does not pay for them.
+    expect(chooseSpeakerCount([failed, score(3, sep, gain, 0.2)], { pastFailedSplit: true })).toBeUndefined();
+    expect(chooseSpeakerCount([failed, score(3, 1, gain, 5)], { pastFailedSplit: true })).toBeUndefined();
+  });
+
+  it('should change nothing when the split in two passes', () => {
+    const scores = [score(2, sep, gain, 1.0), score(3, sep, gain, 1.05)];
+    expect(chooseSpeakerCount(scores, { pastFailedSplit: true })?.count).toBe(2);
+  });
+});
+
+describe('countSpeakersApart', () => {
+  // Three voices, 2 standard deviations apart in their own four dimensions, 6 s each.
+  const voice = (v: number, seconds = 6) => ({ seconds, offset: 0, mean: (k: number) => (Math.floor(k / 4) === v ? 2 : 0) });
+
+  it('should count voices, joining the clusters of one voice', () => {
+    const { frames, truth } = speakers([voice(0), voice(0), voice(1), voice(1), voice(2), voice(2)], 5);
+    // Six clusters, two per voice: the halves of one voice miss the thresholds and join.
+    expect(countSpeakersApart(frames, truth, 6)).toBe(3);
+    expect(
+      countSpeakersApart(
+        frames,
+        Int32Array.from(truth, (part) => Math.floor(part / 2)),
+        3,
+      ),
+    ).toBe(3);
+  });
+
+  it('should find one speaker in clusters of one voice, and leave clusters under 3 s out', () => {
+    const one = speakers([voice(0), voice(0), voice(0)], 6);
+    expect(countSpeakersApart(one.frames, one.truth, 3)).toBe(1);
+    const short = speakers([voice(0, 10), voice(1, 2), voice(2, 2)], 7);
+    expect(countSpeakersApart(short.frames, short.truth, 3)).toBe(1);
+  });
+});
+
+describe('speakerPairScores', () => {
+  it('should give every pair the separation and gain the smallest-pair scores take the minimum of', () => {
+    const { frames, truth } = speakers(
+      [
+        { seconds: 5, offset: 0.5 },
+        { seconds: 5, offset: -0.5 },
+        { seconds: 5, offset: 0, scale: 2 },
+      ],
+      9,
+    );
+    const pairs = speakerPairScores(frames, truth, 3);
+    expect(pairs.sizes).toEqual(Array.from({ length: 3 }, (_, s) => truth.filter((t) => t === s).length));
+    const offDiagonal = (m: Float64Array) => [m[1]!, m[2]!, m[5]!];
+    expect(Math.min(...offDiagonal(pairs.gain))).toBeCloseTo(likelihoodGains(frames, truth, 3).smallest, 9);
+    expect(Math.min(...offDiagonal(pairs.separation))).toBeCloseTo(smallestSeparation(frames, truth, 3), 9);
+    expect([pairs.gain[3], pairs.separation[7]]).toEqual([pairs.gain[1], pairs.separation[5]]);
   });
 });
 

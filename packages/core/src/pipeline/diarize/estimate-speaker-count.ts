@@ -1,5 +1,5 @@
 import { FRAMES_PER_SECOND } from './extract-speech-features.ts';
-import { likelihoodGains } from './measure-likelihood-gain.ts';
+import { likelihoodGains, speakerPairScores } from './measure-likelihood-gain.ts';
 import { resegmentFrames } from './resegment-frames.ts';
 import type { FrameMatrix } from './standardize-features.ts';
 
@@ -93,34 +93,49 @@ export function penalisedGain(score: SpeakerCountScore, weight = SPEAKER_COUNT_P
   return score.totalGain - (weight * (score.count - 1) * parameters * Math.log(n)) / (2 * n);
 }
 
+/** How chooseSpeakerCount and estimateSpeakerCount decide. */
+export interface SpeakerCountOptions {
+  /** λ of penalisedGain (bench/quality/calibrate-speaker-count.ts tries others). Default SPEAKER_COUNT_PENALTY_WEIGHT. */
+  weight?: number;
+  /**
+   * Look past a 2-speaker split that fails: the one-speaker screen (diarize-builtin.ts screenSpeakers)
+   * already found more than one speaker, by its own split on 32 ms frames or by the speakers a cut into 6
+   * holds apart (countSpeakersApart), as in a meeting of many voices where each half of a split in two
+   * mixes several. Then the count is the passing count of 3 or more of highest BIC, if that BIC beats one
+   * speaker's (> 0); else one speaker.
+   */
+  pastFailedSplit?: boolean;
+}
+
 /**
  * Picks the number of speakers from the scores of 2, 3, … speakers. One speaker unless the 2-speaker
  * split passes both thresholds (SPEAKER_SEPARATION_THRESHOLD, SPEAKER_GAIN_THRESHOLD): that decision is
  * the calibrated one (docs/diarization.md, "Speaker-count measurements"). Otherwise, among the counts
  * whose every pair of speakers passes both thresholds (a count where a speaker has under 3 s never does),
- * the one with the highest BIC (penalisedGain); a tie keeps the smaller count.
+ * the one with the highest BIC (penalisedGain); a tie keeps the smaller count. With
+ * `options.pastFailedSplit` a failed 2-speaker split is passed over (see SpeakerCountOptions).
  * @param scores from scoreSpeakerCounts, by increasing count, starting at 2.
- * @param weight λ of penalisedGain (bench/quality/calibrate-speaker-count.ts tries others).
  * @returns the chosen count's score, or undefined for one speaker.
  */
-export function chooseSpeakerCount(
-  scores: readonly SpeakerCountScore[],
-  weight = SPEAKER_COUNT_PENALTY_WEIGHT,
-): SpeakerCountScore | undefined {
+export function chooseSpeakerCount(scores: readonly SpeakerCountScore[], options: SpeakerCountOptions = {}): SpeakerCountScore | undefined {
+  const weight = options.weight ?? SPEAKER_COUNT_PENALTY_WEIGHT;
   const two = scores.find((score) => score.count === 2);
-  if (two === undefined || !separatesEveryPair(two)) return undefined;
-  let chosen = two;
+  const splits = two !== undefined && separatesEveryPair(two);
+  if (!splits && !options.pastFailedSplit) return undefined;
+  let chosen = splits ? two : undefined;
+  let best = splits ? penalisedGain(two, weight) : 0;
   for (const score of scores) {
-    if (score.count > chosen.count && separatesEveryPair(score) && penalisedGain(score, weight) > penalisedGain(chosen, weight))
-      chosen = score;
+    if (score.count <= (chosen?.count ?? 2) || !separatesEveryPair(score)) continue;
+    const value = penalisedGain(score, weight);
+    if (value > best) [chosen, best] = [score, value];
   }
   return chosen;
 }
 
 /**
  * Estimates the number of speakers: scores 2 speakers, and stops there when they do not pass
- * (chooseSpeakerCount), so a single speaker costs one 2-speaker resegmentation; otherwise scores every
- * count up to `maxCount` and lets chooseSpeakerCount pick.
+ * (chooseSpeakerCount) and `options.pastFailedSplit` is not set, so a single speaker costs one 2-speaker
+ * resegmentation; otherwise scores every count up to `maxCount` and lets chooseSpeakerCount pick.
  * @returns `count` 1 … maxCount and, when above 1, the resegmented `labels` (speaker index per frame).
  * @throws `signal.reason` when aborted.
  */
@@ -130,15 +145,44 @@ export async function estimateSpeakerCount(
   labelsFor: (count: number) => Int32Array,
   maxCount: number,
   signal?: AbortSignal,
+  options: SpeakerCountOptions = {},
 ): Promise<{ count: number; labels?: Int32Array }> {
   if (maxCount < 2) return { count: 1 };
   const scores = [await scoreSpeakerCount(frames, regions, labelsFor(2), 2, signal)];
-  if (chooseSpeakerCount(scores) !== undefined) {
+  if (options.pastFailedSplit || chooseSpeakerCount(scores, options) !== undefined) {
     for (let count = 3; count <= maxCount; count += 1)
       scores.push(await scoreSpeakerCount(frames, regions, labelsFor(count), count, signal));
   }
-  const chosen = chooseSpeakerCount(scores);
+  const chosen = chooseSpeakerCount(scores, options);
   return chosen ? { count: chosen.count, labels: chosen.labels } : { count: 1 };
+}
+
+/**
+ * How many speakers a labelling holds apart: its clusters of at least 3 s (MIN_ESTIMATED_SPEAKER_SECONDS
+ * at the frames' rate), joined wherever a pair misses either threshold (SPEAKER_SEPARATION_THRESHOLD,
+ * SPEAKER_GAIN_THRESHOLD), counted. Computed from the clusters' statistics alone (one pass over the
+ * frames, no resegmentation), so the one-speaker screen can afford it (diarize-builtin.ts).
+ * @param labels cluster index (0 … count-1) of every frame, e.g. a window clustering's cut.
+ * @returns 1 or more (1 when no cluster has 3 s).
+ */
+export function countSpeakersApart(frames: FrameMatrix, labels: Int32Array, count: number): number {
+  const scores = speakerPairScores(frames, labels, count);
+  const minFrames = MIN_ESTIMATED_SPEAKER_SECONDS * (frames.framesPerSecond ?? FRAMES_PER_SECOND);
+  const large = scores.sizes.flatMap((size, cluster) => (size >= minFrames ? [cluster] : []));
+  const group = new Map(large.map((cluster) => [cluster, cluster]));
+  const root = (cluster: number): number => {
+    while (group.get(cluster) !== cluster) cluster = group.get(cluster)!;
+    return cluster;
+  };
+  for (const a of large) {
+    for (const b of large) {
+      if (b >= a) continue;
+      const apart =
+        scores.separation[a * count + b]! >= SPEAKER_SEPARATION_THRESHOLD && scores.gain[a * count + b]! >= SPEAKER_GAIN_THRESHOLD;
+      if (!apart) group.set(root(a), root(b));
+    }
+  }
+  return Math.max(1, new Set(large.map(root)).size);
 }
 
 /**

@@ -34,6 +34,49 @@ export function likelihoodGains(frames: FrameMatrix, labels: Int32Array, count: 
   return { smallest, total };
 }
 
+/** Scores of every pair of speakers of a labelling (speakerPairScores). */
+export interface SpeakerPairScores {
+  /** Frames of each speaker. */
+  sizes: number[];
+  /** Separation of speakers a and b at `a × count + b` (symmetric; 0 on the diagonal): their mean frames' distance in pooled within-speaker standard deviations (as estimate-speaker-count.ts smallestSeparation). */
+  separation: Float64Array;
+  /** Likelihood gain of a and b at `a × count + b` (nats per frame, as `smallest` of likelihoodGains); 0 when either has no more frames than dimensions. */
+  gain: Float64Array;
+}
+
+/**
+ * The separation and the likelihood gain of every pair of speakers in `labels`, from one pass over the
+ * frames (speakerStats) and `count²` small Choleskys: what likelihoodGains and smallestSeparation take
+ * the smallest of, for each pair.
+ * @param labels speaker index (0 … count-1) of every frame.
+ */
+export function speakerPairScores(frames: FrameMatrix, labels: Int32Array, count: number): SpeakerPairScores {
+  const d = frames.dimension;
+  const stats = speakerStats(frames, labels, count);
+  const logDets = stats.map((s) => (s.n > d ? logDeterminant(s) : 0));
+  const separation = new Float64Array(count * count);
+  const gain = new Float64Array(count * count);
+  for (let a = 0; a < count; a += 1) {
+    for (let b = 0; b < a; b += 1) {
+      const [sa, sb] = [stats[a]!, stats[b]!];
+      if (sa.n < 2 || sb.n < 2) continue;
+      let distance = 0;
+      for (let k = 0; k < d; k += 1) {
+        const [meanA, meanB] = [sa.sum[k]! / sa.n, sb.sum[k]! / sb.n];
+        const varA = sa.outer[k * d + k]! / sa.n - meanA ** 2;
+        const varB = sb.outer[k * d + k]! / sb.n - meanB ** 2;
+        distance += (meanA - meanB) ** 2 / Math.max((sa.n * varA + sb.n * varB) / (sa.n + sb.n), 1e-9);
+      }
+      separation[a * count + b] = separation[b * count + a] = Math.sqrt(distance);
+      if (sa.n <= d || sb.n <= d) continue;
+      const joined = joinedStats([sa, sb]);
+      gain[a * count + b] = gain[b * count + a] =
+        (joined.n * logDeterminant(joined) - sa.n * logDets[a]! - sb.n * logDets[b]!) / (2 * joined.n);
+    }
+  }
+  return { sizes: stats.map((s) => s.n), separation, gain };
+}
+
 /**
  * The statistics of every speaker's frames: the frames copied column by column (gatherColumns), then
  * sums and outer products as dot products of columns (frameProducts), in frame order as before.
