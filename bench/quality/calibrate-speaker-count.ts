@@ -4,8 +4,8 @@
  * of speakers, plus joins of different readers made with ffmpeg (positives) and of one reader's clips
  * (negatives). Prints a Markdown table: per candidate count the resegmented clusters' smallest separation
  * and likelihood gain, their total gain and its BIC (penalisedGain, which picks among two or more
- * speakers), the estimated count (looking past a failed split in two where the screen says `many`), and
- * the verdict of the one-speaker screen that runs before
+ * speakers), the estimated count (looking past a failed split in two wherever the screen found more than
+ * one speaker, as diarize-builtin.ts does), and the verdict of the one-speaker screen that runs before
  * the estimate on 32 ms frames (diarize-builtin.ts mayHoldSecondSpeaker: it must say 2+ wherever the
  * estimate finds more than one speaker). `--quick` skips the single HiFi-TTS clips.
  * The thresholds live in estimate-speaker-count.ts; the table goes to docs/diarization.md.

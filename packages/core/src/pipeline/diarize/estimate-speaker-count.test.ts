@@ -4,14 +4,13 @@ import {
   countSpeakersApart,
   estimateSpeakerCount,
   penalisedGain,
-  smallestSeparation,
   SPEAKER_COUNT_PENALTY_WEIGHT,
   SPEAKER_GAIN_THRESHOLD,
   SPEAKER_SEPARATION_THRESHOLD,
   type SpeakerCountScore,
 } from './estimate-speaker-count.ts';
 import { FRAMES_PER_SECOND } from './extract-speech-features.ts';
-import { likelihoodGains, speakerPairScores } from './measure-likelihood-gain.ts';
+import { speakerPairScores, weakestPair } from './measure-likelihood-gain.ts';
 import type { FrameMatrix } from './standardize-features.ts';
 
 const DIMENSION = 19;
@@ -141,7 +140,7 @@ describe('countSpeakersApart', () => {
 });
 
 describe('speakerPairScores', () => {
-  it('should give every pair the separation and gain the smallest-pair scores take the minimum of', () => {
+  it('should give every pair the scores of those two speakers alone, the same both ways round', () => {
     const { frames, truth } = speakers(
       [
         { seconds: 5, offset: 0.5 },
@@ -152,10 +151,24 @@ describe('speakerPairScores', () => {
     );
     const pairs = speakerPairScores(frames, truth, 3);
     expect(pairs.sizes).toEqual(Array.from({ length: 3 }, (_, s) => truth.filter((t) => t === s).length));
-    const offDiagonal = (m: Float64Array) => [m[1]!, m[2]!, m[5]!];
-    expect(Math.min(...offDiagonal(pairs.gain))).toBeCloseTo(likelihoodGains(frames, truth, 3).smallest, 9);
-    expect(Math.min(...offDiagonal(pairs.separation))).toBeCloseTo(smallestSeparation(frames, truth, 3), 9);
-    expect([pairs.gain[3], pairs.separation[7]]).toEqual([pairs.gain[1], pairs.separation[5]]);
+    for (const [a, b] of [
+      [1, 0],
+      [2, 0],
+      [2, 1],
+    ] as const) {
+      // The frames of a and b alone, labelled 0 and 1.
+      const kept = Array.from(truth.keys()).filter((i) => truth[i] === a || truth[i] === b);
+      const values = Float64Array.from(kept.flatMap((i) => Array.from(frames.values.subarray(i * DIMENSION, (i + 1) * DIMENSION))));
+      const alone = speakerPairScores(
+        { dimension: DIMENSION, rows: kept.length, values },
+        Int32Array.from(kept, (i) => (truth[i] === a ? 0 : 1)),
+        2,
+      );
+      expect(pairs.separation[a * 3 + b]).toBeCloseTo(alone.separation[1]!, 9);
+      expect(pairs.gain[a * 3 + b]).toBeCloseTo(alone.gain[1]!, 9);
+      expect([pairs.separation[b * 3 + a], pairs.gain[b * 3 + a]]).toEqual([pairs.separation[a * 3 + b], pairs.gain[a * 3 + b]]);
+    }
+    expect(weakestPair(pairs.gain, 3)).toBe(Math.min(pairs.gain[3]!, pairs.gain[6]!, pairs.gain[7]!));
   });
 });
 
@@ -169,7 +182,7 @@ describe('penalisedGain', () => {
   });
 });
 
-describe('likelihoodGains', () => {
+describe('speakerPairScores: likelihood gains', () => {
   it('should be near 0 for one distribution and large for two', () => {
     const one = speakers([
       { seconds: 20, offset: 0 },
@@ -179,16 +192,19 @@ describe('likelihoodGains', () => {
       { seconds: 20, offset: 0 },
       { seconds: 20, offset: 0, scale: 3 },
     ]);
-    expect(likelihoodGains(one.frames, one.truth, 2).smallest).toBeLessThan(0.05);
+    expect(weakestPair(speakerPairScores(one.frames, one.truth, 2).gain, 2)).toBeLessThan(0.05);
     // Same means, variances 1 and 9 (pooled 5): 19/2 · (log 5 − ½ log 9) ≈ 4.85 nats per frame.
-    expect(likelihoodGains(two.frames, two.truth, 2).smallest).toBeGreaterThan(4);
-    expect(likelihoodGains(two.frames, two.truth, 2).total).toBeCloseTo(likelihoodGains(two.frames, two.truth, 2).smallest, 9);
+    const scored = speakerPairScores(two.frames, two.truth, 2);
+    expect(weakestPair(scored.gain, 2)).toBeGreaterThan(4);
+    expect(scored.total).toBeCloseTo(weakestPair(scored.gain, 2), 9);
   });
 
   it('should be 0 when a speaker has fewer frames than dimensions', () => {
     const { frames } = speakers([{ seconds: 5, offset: 0 }]);
     const labels = Int32Array.from({ length: frames.rows }, (_, i) => (i < DIMENSION ? 1 : 0));
-    expect(likelihoodGains(frames, labels, 2).smallest).toBe(0);
+    const scored = speakerPairScores(frames, labels, 2);
+    expect(weakestPair(scored.gain, 2)).toBe(0);
+    expect(scored.total).toBe(0);
   });
 });
 

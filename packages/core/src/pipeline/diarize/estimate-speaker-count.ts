@@ -1,5 +1,5 @@
 import { FRAMES_PER_SECOND } from './extract-speech-features.ts';
-import { likelihoodGains, speakerPairScores } from './measure-likelihood-gain.ts';
+import { speakerPairScores, weakestPair } from './measure-likelihood-gain.ts';
 import { resegmentFrames } from './resegment-frames.ts';
 import type { FrameMatrix } from './standardize-features.ts';
 
@@ -72,8 +72,9 @@ async function scoreSpeakerCount(
   const minFrames = MIN_ESTIMATED_SPEAKER_SECONDS * (frames.framesPerSecond ?? FRAMES_PER_SECOND);
   const shape = { count, frames: frames.rows, dimension: frames.dimension, labels };
   if (sizes.some((size) => size < minFrames)) return { ...shape, separation: 0, gain: 0, totalGain: 0 };
-  const gains = likelihoodGains(frames, labels, count);
-  return { ...shape, separation: smallestSeparation(frames, labels, count), gain: gains.smallest, totalGain: gains.total };
+  // Every speaker has 3 s here, more frames than dimensions, so no pair's scores are left at 0.
+  const pairs = speakerPairScores(frames, labels, count);
+  return { ...shape, separation: weakestPair(pairs.separation, count), gain: weakestPair(pairs.gain, count), totalGain: pairs.total };
 }
 
 /** Every pair of speakers of the count passes both thresholds (SPEAKER_SEPARATION_THRESHOLD, SPEAKER_GAIN_THRESHOLD). */
@@ -183,41 +184,4 @@ export function countSpeakersApart(frames: FrameMatrix, labels: Int32Array, coun
     }
   }
   return Math.max(1, new Set(large.map(root)).size);
-}
-
-/**
- * The smallest separation between any two speakers of `labels` (frame → speaker index, `count` speakers):
- * Euclidean distance of their mean frames in pooled within-speaker standard deviations; 0 when a speaker
- * has under 2 frames.
- */
-export function smallestSeparation(frames: FrameMatrix, labels: Int32Array, count: number): number {
-  const d = frames.dimension;
-  const n = new Float64Array(count);
-  const sum = new Float64Array(count * d);
-  const square = new Float64Array(count * d);
-  for (let i = 0; i < frames.rows; i += 1) {
-    const s = labels[i]!;
-    n[s]! += 1;
-    for (let k = 0; k < d; k += 1) {
-      const x = frames.values[i * d + k]!;
-      sum[s * d + k]! += x;
-      square[s * d + k]! += x * x;
-    }
-  }
-  let smallest = Infinity;
-  for (let a = 0; a < count; a += 1) {
-    for (let b = 0; b < a; b += 1) {
-      if (n[a]! < 2 || n[b]! < 2) return 0;
-      let distance = 0;
-      for (let k = 0; k < d; k += 1) {
-        const [meanA, meanB] = [sum[a * d + k]! / n[a]!, sum[b * d + k]! / n[b]!];
-        const varA = square[a * d + k]! / n[a]! - meanA ** 2;
-        const varB = square[b * d + k]! / n[b]! - meanB ** 2;
-        const pooled = (n[a]! * varA + n[b]! * varB) / (n[a]! + n[b]!);
-        distance += (meanA - meanB) ** 2 / Math.max(pooled, 1e-9);
-      }
-      smallest = Math.min(smallest, Math.sqrt(distance));
-    }
-  }
-  return smallest;
 }

@@ -3,51 +3,34 @@ import type { FrameMatrix } from './standardize-features.ts';
 /** Added to covariance diagonals (standardised units) so tiny clusters stay invertible. */
 const RIDGE = 1e-3;
 
-/**
- * Two likelihood gains of the speakers in `labels`, from one pass over the frames (`rows × dimension²`),
- * then `count²` small Choleskys:
- * - `smallest`: over every pair of speakers, the log-likelihood gained per frame by modelling their frames
- *   with one full-covariance Gaussian each instead of one shared Gaussian: the data term of ΔBIC
- *   (Chen & Gopalakrishnan 1998), `(n·log|Σ| − n_a·log|Σ_a| − n_b·log|Σ_b|) / 2n`, in nats per frame,
- *   the smallest of them. Unlike ΔBIC itself it does not grow with the length of the recording, so one
- *   threshold fits 5 s and 5 minutes.
- * - `total`: the gain per frame of `count` full-covariance Gaussians (one per speaker) over one for all
- *   frames; the statistics of all frames are the sum of the speakers'.
- * @param labels speaker index (0 … count-1) of every frame.
- * @returns both 0 when a speaker has fewer frames than dimensions.
- */
-export function likelihoodGains(frames: FrameMatrix, labels: Int32Array, count: number): { smallest: number; total: number } {
-  const stats = speakerStats(frames, labels, count);
-  if (stats.some((s) => s.n <= frames.dimension)) return { smallest: 0, total: 0 };
-  const logDets = stats.map(logDeterminant);
-  let smallest = Infinity;
-  for (let a = 0; a < count; a += 1) {
-    for (let b = 0; b < a; b += 1) {
-      const [sa, sb] = [stats[a]!, stats[b]!];
-      const joined = joinedStats([sa, sb]);
-      const gain = (joined.n * logDeterminant(joined) - sa.n * logDets[a]! - sb.n * logDets[b]!) / (2 * joined.n);
-      smallest = Math.min(smallest, gain);
-    }
-  }
-  const all = joinedStats(stats);
-  const total = (all.n * logDeterminant(all) - stats.reduce((sum, s, i) => sum + s.n * logDets[i]!, 0)) / (2 * all.n);
-  return { smallest, total };
-}
-
-/** Scores of every pair of speakers of a labelling (speakerPairScores). */
+/** Scores of every pair of speakers of a labelling, and of the labelling as a whole (speakerPairScores). */
 export interface SpeakerPairScores {
   /** Frames of each speaker. */
   sizes: number[];
-  /** Separation of speakers a and b at `a × count + b` (symmetric; 0 on the diagonal): their mean frames' distance in pooled within-speaker standard deviations (as estimate-speaker-count.ts smallestSeparation). */
+  /**
+   * Separation of speakers a and b at `a × count + b` (symmetric; 0 on the diagonal and when either has
+   * under 2 frames): the distance of their mean frames in pooled within-speaker standard deviations.
+   */
   separation: Float64Array;
-  /** Likelihood gain of a and b at `a × count + b` (nats per frame, as `smallest` of likelihoodGains); 0 when either has no more frames than dimensions. */
+  /**
+   * Likelihood gain of speakers a and b at `a × count + b` (symmetric; 0 on the diagonal and when either
+   * has no more frames than dimensions): the log-likelihood gained per frame by one full-covariance
+   * Gaussian each instead of one shared Gaussian, the data term of ΔBIC (Chen & Gopalakrishnan 1998),
+   * `(n·log|Σ| − n_a·log|Σ_a| − n_b·log|Σ_b|) / 2n`, in nats per frame. Unlike ΔBIC itself it does not
+   * grow with the length of the recording, so one threshold fits 5 s and 5 minutes.
+   */
   gain: Float64Array;
+  /**
+   * The gain per frame of `count` full-covariance Gaussians (one per speaker) over one for all frames (the
+   * statistics of all frames are the sum of the speakers'); 0 when a speaker has no more frames than
+   * dimensions.
+   */
+  total: number;
 }
 
 /**
- * The separation and the likelihood gain of every pair of speakers in `labels`, from one pass over the
- * frames (speakerStats) and `count²` small Choleskys: what likelihoodGains and smallestSeparation take
- * the smallest of, for each pair.
+ * The separation and the likelihood gain of every pair of speakers in `labels`, and their total gain,
+ * from one pass over the frames (`rows × dimension²`, speakerStats) and `count²` small Choleskys.
  * @param labels speaker index (0 … count-1) of every frame.
  */
 export function speakerPairScores(frames: FrameMatrix, labels: Int32Array, count: number): SpeakerPairScores {
@@ -74,7 +57,22 @@ export function speakerPairScores(frames: FrameMatrix, labels: Int32Array, count
         (joined.n * logDeterminant(joined) - sa.n * logDets[a]! - sb.n * logDets[b]!) / (2 * joined.n);
     }
   }
-  return { sizes: stats.map((s) => s.n), separation, gain };
+  let total = 0;
+  if (stats.every((s) => s.n > d)) {
+    const all = joinedStats(stats);
+    total = (all.n * logDeterminant(all) - stats.reduce((sum, s, i) => sum + s.n * logDets[i]!, 0)) / (2 * all.n);
+  }
+  return { sizes: stats.map((s) => s.n), separation, gain, total };
+}
+
+/**
+ * The smallest value of a pair matrix of speakerPairScores (`separation` or `gain`) over every pair of
+ * `count` speakers; Infinity when there is no pair.
+ */
+export function weakestPair(matrix: Float64Array, count: number): number {
+  let smallest = Infinity;
+  for (let a = 0; a < count; a += 1) for (let b = 0; b < a; b += 1) smallest = Math.min(smallest, matrix[a * count + b]!);
+  return smallest;
 }
 
 /**
