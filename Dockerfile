@@ -2,7 +2,7 @@
 # (`npm run worker`) and the Telegram bot (`npm run bot`). See docs/deployment.md.
 FROM node:20-bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg pocketsphinx pocketsphinx-en-us bzip2 ca-certificates tini \
+ && apt-get install -y --no-install-recommends ffmpeg pocketsphinx pocketsphinx-en-us bzip2 util-linux ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # Manifests first, so the dependency layer is rebuilt only when they change.

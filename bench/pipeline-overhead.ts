@@ -27,9 +27,11 @@ import {
   createPocketsphinxEngine,
   decodeToPcm,
   detectSpeech,
+  detectSpeechLevels,
   diarizeRecording,
   fetchMedia,
   probeMedia,
+  QUIET_SPEECH_ONSET,
   type RecognitionEngine,
   resolveDefaultVadModelPath,
   type VadInterval,
@@ -138,13 +140,16 @@ async function measureStages(link: string, workDir: string, asr: TranscriptionSe
   await time('probe (ffprobe)', () => probeMedia(downloaded));
   const wavPath = join(workDir, 'stage.wav');
   const { durationSeconds } = await time('decode (ffmpeg → 16 kHz mono)', () => decodeToPcm(downloaded, wavPath));
-  const speech = await time('VAD (Silero, worker thread)', () => detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() }));
+  // As in a prediction: one VAD pass gives the transcript's speech and the diarizer's quiet speech.
+  const { speech, quietSpeech } = await time('VAD (Silero, worker thread)', () =>
+    detectSpeechLevels(wavPath, { modelPath: resolveDefaultVadModelPath(), quietThreshold: QUIET_SPEECH_ONSET }),
+  );
   const engine = remoteEngine(asr);
   await time('remote engine client (chunking + HTTP to the double)', () =>
     engine.recognize({ wavPath, durationSeconds, speech, language: 'en', prompt: null, hotwords: [] }),
   );
   asr.reset();
-  await time('diarization (built-in, speaker count estimated)', () => diarizeRecording({ wavPath, speech, speakers: null }));
+  await time('diarization (built-in, speaker count estimated)', () => diarizeRecording({ wavPath, speech, quietSpeech, speakers: null }));
   return stages;
 }
 

@@ -4,7 +4,7 @@
 # with a database `test`, the Node dependencies), then type-checks, lints (ESLint) and runs `npm test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(ffmpeg pocketsphinx pocketsphinx-en-us chromium bzip2)
+packages=(ffmpeg pocketsphinx pocketsphinx-en-us chromium bzip2 util-linux)
 command -v pg_ctlcluster >/dev/null 2>&1 || packages+=(postgresql)
 bash scripts/install-system-packages.sh "${packages[@]}"
 

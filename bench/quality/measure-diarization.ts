@@ -1,15 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  decodeToPcm,
-  detectSpeechLevels,
-  diarizationErrorRate,
-  diarizeRecording,
-  parseRttm,
-  parseUem,
-  QUIET_SPEECH_ONSET,
-  resolveDefaultVadModelPath,
-} from '@transcribe/core';
+import { decodeToPcm, detectSpeechLevels, diarizeRecording, QUIET_SPEECH_ONSET, resolveDefaultVadModelPath } from '@transcribe/core';
+import { diarizationErrorRate, parseRttm, parseUem } from '@transcribe/core/testing';
 
 const RECORDINGS = [
   { name: 'pyannote_sample', speakers: 2 },

@@ -14,7 +14,6 @@
 import { join } from 'node:path';
 import {
   detectSpeechLevels,
-  diarizationErrorRate,
   diarizeRecording,
   QUIET_SPEECH_ONSET,
   resolveDefaultVadModelPath,
@@ -23,6 +22,7 @@ import {
 import {
   buildRoundRobinMeeting,
   buildShuffledMeeting,
+  diarizationErrorRate,
   MEETING_VOICES,
   meetingReference,
   seededUniforms,

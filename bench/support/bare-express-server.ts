@@ -4,10 +4,10 @@
  * - `GET /prediction` → 200 with the stored finished prediction (BARE_GET_JSON);
  * - `GET /processing` → 200 with the stored processing prediction (BARE_PROCESSING_JSON, optional);
  * - `POST /predictions` (JSON body parsed) → 201 with the stored create answer (BARE_POST_JSON);
- * - with BARE_DATABASE_URL and BARE_API_KEY_ID, `POST /predictions-floor`: the honest floor of a
- *   create: JSON body parsed, then in ONE transaction (postgres.js, no ORM) the prediction row and
- *   its pg-boss job are inserted with the statements pg-boss itself uses (`send` with the
- *   transaction as its executor), then 201 with the stored create answer.
+ * - with BARE_DATABASE_URL and BARE_API_KEY_ID, `POST /predictions-floor`: the same transaction as
+ *   a service create without the service: JSON body parsed, then in ONE transaction (postgres.js, no
+ *   ORM) the prediction row is inserted and its pg-boss job through pg-boss's public
+ *   `insert(jobs, { db })` with the transaction as its executor, then 201 with the stored create answer.
  * Listens on 127.0.0.1:BARE_PORT and prints `listening` when ready.
  */
 import { randomBytes } from 'node:crypto';
@@ -35,8 +35,16 @@ app.post('/predictions', express.json(), (_req, res) => {
   res.status(201).json(postBody);
 });
 if (process.env.BARE_DATABASE_URL) {
-  const sql = postgres(process.env.BARE_DATABASE_URL, { max: 10, onnotice: () => {} });
-  // Never started: only its job insert is used, through the executor passed to `send`.
+  // JSON parameters given as text are sent as they are (pg-boss's insert passes its jobs as one JSON
+  // text), objects as JSON: what drizzle sets up for the service's connections.
+  const json = {
+    to: 3802,
+    from: [114, 3802],
+    serialize: (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x)),
+    parse: JSON.parse,
+  };
+  const sql = postgres(process.env.BARE_DATABASE_URL, { max: 10, onnotice: () => {}, types: { json } });
+  // Never started: only its job insert is used, through the executor passed to `insert`.
   const boss = new PgBoss({ db: { executeSql: () => Promise.reject(new Error('unused')) }, schema: 'pgboss' });
   const apiKeyId = process.env.BARE_API_KEY_ID!;
   app.post('/predictions-floor', express.json(), async (req, res) => {
@@ -46,13 +54,11 @@ if (process.env.BARE_DATABASE_URL) {
       await tx`INSERT INTO predictions (id, api_key_id, namespace, status, input, params, source)
         VALUES (${id}, ${apiKeyId}, 'api', 'processing', ${tx.json(input as never)}, ${tx.json(input as never)}, ${tx.json({ kind: 'link', url: input.audio } as never)})
         RETURNING *`;
-      // As the service's executor does (platform/jobs/bind-job-executor.ts): undefined → null, data as JSON text.
-      const params = (values: unknown[]) =>
-        values.map((v) => (v === undefined ? null : typeof v === 'object' && v !== null && !(v instanceof Date) ? JSON.stringify(v) : v));
+      // As the service's executor does (platform/jobs/bind-job-executor.ts): undefined → null.
       const executeSql = async (text: string, values: unknown[]) => ({
-        rows: Array.from(await tx.unsafe(text, params(values) as never[])),
+        rows: Array.from(await tx.unsafe(text, values.map((v) => v ?? null) as never[])),
       });
-      await boss.send('transcribe', { predictionId: id }, { db: { executeSql } });
+      await boss.insert([{ name: 'transcribe', data: { predictionId: id }, priority: 0 }], { db: { executeSql } });
     });
     res.status(201).json(postBody);
   });

@@ -23,8 +23,10 @@ function listTestFiles(root: string): string[] {
 /**
  * What makes a test file need more than Node: a database (PGlite or PostgreSQL), a running service
  * or bot, a child process, real ffmpeg / PocketSphinx / Silero, recordings from ../shared/audio, or
- * a browser. A file that mentions none of these is a unit test: `npm run test:unit` runs exactly
- * those, in seconds, with nothing installed but the Node dependencies.
+ * a browser; and what makes one too slow for fast feedback: hosts that push tens of MiB through
+ * loopback the way real hosts frame them (`startFramedServer`), and madge's walk over the whole
+ * tree. A file that mentions none of these is a unit test: `npm run test:unit` runs exactly those,
+ * in seconds, with nothing installed but the Node dependencies.
  */
 export const NEEDS_SERVICES = new RegExp(
   [
@@ -50,6 +52,8 @@ export const NEEDS_SERVICES = new RegExp(
     'runScriptToEnd',
     'chromium',
     '\\.wav\\b',
+    'startFramedServer',
+    'madge',
   ].join('|'),
 );
 

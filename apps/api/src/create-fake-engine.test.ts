@@ -42,4 +42,16 @@ describe('the fake recognition engine (load and fault tests only)', () => {
     const chosen = await selectEngine(parseEnv({ RECOGNITION_ENGINE: 'fake', NODE_ENV: 'test' }));
     expect(chosen.name).toBe('fake');
   });
+
+  it('should refuse its crash trigger outside NODE_ENV=test, even with ALLOW_FAKE_ENGINE=1', async () => {
+    expect(() => assertFakeEngineAllowed({ nodeEnv: 'production', allowFakeEngine: true, crash: 'exit' })).toThrow(
+      'FAKE_ENGINE_CRASH makes the fake engine end the process on purpose; it runs only with NODE_ENV=test.',
+    );
+    expect(() => assertFakeEngineAllowed({ nodeEnv: 'production', allowFakeEngine: true })).not.toThrow();
+    expect(() => assertFakeEngineAllowed({ nodeEnv: 'test', allowFakeEngine: false, crash: 'throw' })).not.toThrow();
+    const env = { RECOGNITION_ENGINE: 'fake', ALLOW_FAKE_ENGINE: '1', FAKE_ENGINE_CRASH: 'exit' };
+    const refused = await selectEngine(parseEnv({ ...env, NODE_ENV: 'production' })).catch((error: unknown) => error);
+    expect(isAppError(refused, 'engine_unavailable')).toBe(true);
+    expect(() => parseEnv({ FAKE_ENGINE_CRASH: 'abort' })).toThrow();
+  });
 });

@@ -53,3 +53,26 @@ describe('URL variables', () => {
     expect(checkEnv({ MODELS_AUTO_INSTALL: 'https://mirror.example.com/releases' }).problems).toEqual([]);
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('should trust no proxy unless told, and take a number of proxies or their addresses', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(parseEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8,192.0.2.1' }).TRUST_PROXY).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.0.2.1',
+    ]);
+  });
+
+  it('should refuse true (any client could name its own address) and what is not an address, naming the variable', () => {
+    expect(checkEnv({ TRUST_PROXY: 'true' }).problems).toEqual([
+      'Invalid environment variable TRUST_PROXY: true would trust an X-Forwarded-For the client writes itself; give the number of proxies in front (e.g. 1) or their addresses (e.g. loopback or 10.0.0.0/8)',
+    ]);
+    for (const wrong of ['10.0.0.0/33', 'proxy.example.com', '10.0.0.1/8/1']) {
+      expect(checkEnv({ TRUST_PROXY: wrong }).problems[0]).toMatch(/^Invalid environment variable TRUST_PROXY: ".+" is not an IP address/);
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const flag = z
@@ -13,6 +14,44 @@ const httpUrl = z
   .string()
   .regex(/^https?:\/\//i, 'must start with http:// or https:// (for example http://localhost:8080)')
   .pipe(z.url());
+
+/** Names express's `trust proxy` takes for address ranges (proxy-addr's pre-defined subnets). */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One TRUST_PROXY item: a range name, an IP address, or an address with a prefix length (CIDR). */
+function isProxyAddress(item: string): boolean {
+  if (PROXY_RANGE_NAMES.has(item)) return true;
+  const [address = '', prefix, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * TRUST_PROXY → express's `trust proxy`: unset, empty, `0` or `false` = trust no proxy (the client
+ * address is the connection's peer); a whole number N = N proxies in front; else a comma-separated
+ * list of the proxies' addresses, CIDR ranges or `loopback` / `linklocal` / `uniquelocal`. `true`
+ * (trust every X-Forwarded-For entry, which the client itself can write) is refused.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, context): false | number | string[] => {
+    const text = (value ?? '').trim();
+    if (text === '' || text === '0' || text === 'false') return false;
+    if (/^\d+$/.test(text)) return Number(text);
+    const items = text.split(',').map((item) => item.trim());
+    const wrong = items.find((item) => !isProxyAddress(item));
+    if (wrong === undefined) return items;
+    context.addIssue({
+      code: 'custom',
+      message:
+        wrong === 'true'
+          ? 'true would trust an X-Forwarded-For the client writes itself; give the number of proxies in front (e.g. 1) or their addresses (e.g. loopback or 10.0.0.0/8)'
+          : `"${wrong.slice(0, 60)}" is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal; or give the number of proxies in front (e.g. 1)`,
+    });
+    return z.NEVER;
+  });
 
 /** Every environment variable the service reads, parsed once at start-up (t3-env style). */
 const envSchema = z.object({
@@ -37,6 +76,8 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(10 * 60 * 1000),
+  /** Time to check that a link still answers before another user gets its stored download or transcript (spec 2.6). */
+  LINK_PROBE_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   /** Jobs taken at once by this process (downloads overlap); recognitions are bounded separately. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
   RECOGNITION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
@@ -66,10 +107,25 @@ const envSchema = z.object({
   /**
    * With it, `GET /metrics` (the API's and a worker's METRICS_PORT) needs `Authorization: Bearer
    * <METRICS_TOKEN>`; without it the endpoint is open, as Prometheus expects on a private network.
+   * The same token in `X-Admin-Token` opens GET /v1/queue's count-only view of every key (routes/queue-routes.ts).
    */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  /**
+   * Request bodies: the first this-many ms are free, then every last this-many ms must average
+   * UPLOAD_MIN_BYTES_PER_SECOND (apps/api/src/http/limit-body-rate.ts); a body that falls behind is
+   * answered 408. At most 5 minutes.
+   */
+  REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(60_000),
+  /** The minimum average rate of a request body (uploads), bytes a second: 16 KiB/s = 128 kbit/s, a weak mobile uplink. */
+  UPLOAD_MIN_BYTES_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(16 * 1024),
   /** On SIGTERM, how long running jobs may take to finish before the process stops anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Longest estimated wait for a worker the synchronous OpenAI-compatible audio endpoints accept, seconds; past it: 429 with Retry-After (0: refuse whenever a job waits). */
+  OPENAI_MAX_QUEUE_WAIT_SECONDS: z.coerce.number().int().min(0).default(600),
   /** How often the queue looks for expired jobs and does upkeep, in seconds. */
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(60),
   /** `auto`: sherpa-onnx when a model is installed, else the remote server when ASR_BASE_URL is set, else pocketsphinx. */
@@ -122,6 +178,12 @@ const envSchema = z.object({
     .optional(),
   /** A local Bot API server (lifts the 20 MB download limit to 2 GB). */
   TELEGRAM_API_ROOT: httpUrl.optional(),
+  /**
+   * Tries of the Bot API at the bot's start (getMe, and setWebhook in webhook mode), 1 s, 2 s, 4 s, …
+   * apart: `npm run bot` exits 1 after them; `npm start` serves the API meanwhile and afterwards, and
+   * keeps trying in the background (docs/bot.md, "Start-up, retries and readiness").
+   */
+  BOT_START_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(6),
   /** Webhook mode: the public URL Telegram posts updates to (served by this express app). */
   BOT_WEBHOOK_URL: httpUrl.optional(),
   BOT_WEBHOOK_SECRET: z
@@ -142,9 +204,17 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(300),
   /** Per API key: GET requests a minute, counted by each API process (clients poll about 2/s per waiting prediction; 0 = no limit). */
   RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().min(0).default(3000),
+  /**
+   * Per client address: failed API-key and signed-link checks allowed in a minute; past them the
+   * address's checks get 429 with Retry-After, before any database query, until the minute ends
+   * (counted in each API process's memory; 0 = no limit).
+   */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  /** Which proxies' X-Forwarded-For names the client address (the failure limit counts per address): see trustProxy above. */
+  TRUST_PROXY: trustProxy,
   /** How long an authenticated API key is trusted without a database query while the key-change notification channel is down, ms (0 = no key memory). Revocations reach every process at once through LISTEN/NOTIFY; this bounds a missed one (docs/api.md). */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
-  /** Memory for the answers of finished predictions kept by `GET /predictions/{id}`, bytes (0 = off). */
+  /** Memory for the answers kept by `GET /predictions/{id}` (finished ones until evicted, unfinished ones until they change, on PostgreSQL at most 250 ms), bytes (0 = off). */
   PREDICTION_CACHE_BYTES: z.coerce
     .number()
     .int()
@@ -171,6 +241,8 @@ const envSchema = z.object({
   ALLOW_FAKE_ENGINE: flag,
   /** How long each recognition of the fake engine takes, ms (0 = at once). */
   FAKE_ENGINE_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  /** Crash tests only (NODE_ENV=test): every fake recognition ends the process, by `exit` (process.exit(1)) or `throw` (an uncaught exception). */
+  FAKE_ENGINE_CRASH: z.enum(['exit', 'throw']).optional(),
   NODE_ENV: z.string().optional(),
 });
 

@@ -8,6 +8,7 @@ import {
   createOpenAiAsrEngine,
   resolveDefaultVadModelPath,
   selectRecognitionEngine,
+  tieChildToParent,
   type RecognitionEngine,
 } from '@transcribe/core';
 import type { Logger } from 'pino';
@@ -50,7 +51,7 @@ export async function selectEngine(env: Env, logger?: Logger): Promise<Recogniti
   await assertVadModel(vadModelPath(env));
   if (env.RECOGNITION_ENGINE === 'fake') {
     // Load and fault tests only: the double is test code, loaded only once the guard allowed it.
-    assertFakeEngineAllowed({ nodeEnv: env.NODE_ENV, allowFakeEngine: env.ALLOW_FAKE_ENGINE });
+    assertFakeEngineAllowed({ nodeEnv: env.NODE_ENV, allowFakeEngine: env.ALLOW_FAKE_ENGINE, crash: env.FAKE_ENGINE_CRASH });
     const { selectFakeEngine } = await import('../test-support/create-fake-engine.ts');
     return selectFakeEngine(env);
   }
@@ -77,10 +78,21 @@ export async function selectEngine(env: Env, logger?: Logger): Promise<Recogniti
 /**
  * Guards the fake engine (apps/api/test-support/create-fake-engine.ts): refuses unless NODE_ENV is
  * `test` or ALLOW_FAKE_ENGINE is set, so a production deployment cannot answer with made-up
- * transcripts by a typo.
- * @throws AppError `engine_unavailable` naming both settings.
+ * transcripts by a typo. Its crash trigger (FAKE_ENGINE_CRASH) needs NODE_ENV=test itself: a load
+ * run with ALLOW_FAKE_ENGINE=1 cannot crash on purpose.
+ * @throws AppError `engine_unavailable` naming the settings.
  */
-export function assertFakeEngineAllowed(settings: { nodeEnv: string | undefined; allowFakeEngine: boolean }): void {
+export function assertFakeEngineAllowed(settings: {
+  nodeEnv: string | undefined;
+  allowFakeEngine: boolean;
+  crash?: string | undefined;
+}): void {
+  if (settings.crash !== undefined && settings.nodeEnv !== 'test') {
+    throw new AppError(
+      'engine_unavailable',
+      'FAKE_ENGINE_CRASH makes the fake engine end the process on purpose; it runs only with NODE_ENV=test.',
+    );
+  }
   if (settings.nodeEnv === 'test' || settings.allowFakeEngine) return;
   throw new AppError(
     'engine_unavailable',
@@ -110,7 +122,8 @@ const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
  * loop). Each line it prints (`[models] …`, meant for a person at a terminal) becomes a line of this
  * process's structured log (component `models`, the text without its prefix; its stderr as
  * warnings), so that the service's output stays one JSON object per line. The new model is picked
- * up at the next start (selection happens once, at start-up). The child is ended with this process;
+ * up at the next start (selection happens once, at start-up). The child is ended with this process
+ * (SIGTERM from an `exit` hook, or from the kernel when this process is killed: tieChildToParent);
  * its partial download resumes at the next start.
  */
 function startFirstStartInstall(modelsDir: string, mirror: string | null, logger: Logger | undefined): void {
@@ -123,7 +136,9 @@ function startFirstStartInstall(modelsDir: string, mirror: string | null, logger
     path.resolve(modelsDir),
     ...(mirror ? ['--mirror', mirror] : []),
   ];
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // SIGTERM when this process dies however it dies (a SIGKILL runs no `exit` hook): the install stops, to resume at the next start.
+  const launch = tieChildToParent(process.execPath, args, 'SIGTERM');
+  const child = spawn(launch.command, launch.args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const relay = (level: 'info' | 'warn') => (line: string) => {
     const text = line.replace(/^\[models\] /, '').trim();
     if (text !== '') logger?.[level]({ component: 'models' }, text);

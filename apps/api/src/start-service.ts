@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import express from 'express';
@@ -8,22 +8,30 @@ import {
   createApiKeyCache,
   createPredictionEvents,
   createPredictionInserter,
+  createQueueView,
+  startQueueAnnouncer,
   createVadWorkerPool,
+  createTranscribeJobHandler,
   failGivenUpPredictions,
   openDatabase,
   watchApiKeyChanges,
   openJobQueue,
+  parentDeathSupport,
   prepareWorkRoot,
   startCacheSweeper,
   requeueInterruptedJobs,
   startTranscribeWorker,
   startWebhookWorker,
+  WorkerStoppingError,
   type LlmClientConfig,
   type ServiceContext,
+  type StopReason,
 } from '@transcribe/core';
 import type { Env } from './env.ts';
-import { createApp } from './http/create-app.ts';
-import { createPredictionBodyCache } from './http/prediction-body-cache.ts';
+import { createApp, jsonBodyLimitBytes } from './http/create-app.ts';
+import { createHttpServer, HEADERS_TIMEOUT_MS, type HttpServerLimits } from './http/create-http-server.ts';
+import { longestBodyMs, type BodyRate } from './http/limit-body-rate.ts';
+import { createPredictionBodyCache, UNFINISHED_ANSWER_TTL_MS } from './http/prediction-body-cache.ts';
 import { watchPredictionChanges } from './http/watch-prediction-changes.ts';
 import { checkReadiness } from './http/check-readiness.ts';
 import { createServiceMetrics } from './metrics/create-service-metrics.ts';
@@ -34,7 +42,7 @@ import { createRequestLimiter } from './http/rate-limit.ts';
 import { startPartialUploadSweeper } from './http/sweep-partial-uploads.ts';
 import { selectEngine, vadModelPath } from './select-engine.ts';
 import { selectMediaStore } from './select-media-store.ts';
-import { startChatBot } from './start-chat-bot.ts';
+import { startChatBot, type ChatBot } from './start-chat-bot.ts';
 import { readLiveServiceLock, removeServiceLock, writeServiceLock } from './service-lock.ts';
 import { startAdminServer } from './start-admin-server.ts';
 
@@ -44,8 +52,11 @@ export interface RunningService {
   ctx: ServiceContext;
   /** The Prometheus registry of this process (served at `GET /metrics` by the API; a worker serves it on METRICS_PORT). */
   metrics: Registry;
-  /** Stops taking requests and jobs, lets running work end, closes the database. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking requests and jobs, lets running work end, closes the database. `reason.signal`
+   * (`SIGTERM`) is named in the words logged for a run interrupted at the deadline.
+   */
+  stop(reason?: StopReason): Promise<void>;
 }
 
 /**
@@ -71,6 +82,7 @@ export async function startService(
   if (embedded) await refuseSecondOwner(dataDir);
   // Work files under DATA_DIR/work; those of a killed run are removed and its pocketsphinx/ffmpeg children killed.
   await prepareWorkRoot(join(dataDir, 'work'), { soleOwner: embedded, logger });
+  warnUntiedChildren(logger);
   const engine = await selectEngine(env, logger);
   const mediaStore = selectMediaStore(env, logger);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: join(dataDir, 'pglite') });
@@ -94,6 +106,7 @@ export async function startService(
     vadWorkers: createVadWorkerPool(),
     predictionEvents: createPredictionEvents(),
     insertPrediction: createPredictionInserter(database, boss),
+    queueView: createQueueView(database, { engine: engine.name, slotsHint: env.WORKER_CONCURRENCY }),
     ...(apiKeyCache ? { apiKeyCache } : {}),
     stopping: stopping.signal,
     logger,
@@ -101,8 +114,10 @@ export async function startService(
       dataDir,
       mediaStore,
       apiBaseUrl: '',
+      maxSyncQueueWaitSeconds: env.OPENAI_MAX_QUEUE_WAIT_SECONDS,
       maxMediaBytes: env.MAX_MEDIA_BYTES,
       downloadTimeoutMs: env.DOWNLOAD_TIMEOUT_MS,
+      linkProbeTimeoutMs: env.LINK_PROBE_TIMEOUT_MS,
       allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK,
       vadModelPath: vadModelPath(env),
       modelsDir: resolve(env.MODELS_DIR),
@@ -114,23 +129,30 @@ export async function startService(
   };
   const metrics = createServiceMetrics(ctx); // before the worker starts: every prediction it ends is counted
   ctx.metrics = metrics.predictions;
-  await startPartialUploadSweeper(ctx, { soleOwner: embedded }); // data: uploads cut short by a stop
+  const bodyRate: BodyRate = { windowMs: env.REQUEST_BODY_TIMEOUT_MS, minBytesPerSecond: env.UPLOAD_MIN_BYTES_PER_SECOND };
+  await startPartialUploadSweeper(ctx, { soleOwner: embedded, bodyRate }); // data: uploads cut short by a stop
   await startWebhookWorker(ctx, {
     requeueInterrupted: embedded,
     retryDeadlineMs: env.WEBHOOK_RETRY_DEADLINE_MS,
     retryDelaySeconds: env.WEBHOOK_RETRY_DELAY_SECONDS,
   });
-  await failGivenUpPredictions(ctx); // last tries failed by the requeue above, or expired while no worker ran
+  const transcribeJobs = createTranscribeJobHandler(ctx); // the prediction use case the job worker runs
+  await failGivenUpPredictions(ctx, transcribeJobs.failedForGood); // last tries failed by the requeue above, or expired while no worker ran
   const stopWorker =
     env.WORKER_CONCURRENCY > 0
-      ? await startTranscribeWorker(ctx, {
-          concurrency: env.WORKER_CONCURRENCY,
-          pollingIntervalSeconds: env.QUEUE_POLL_SECONDS,
-          heartbeatMs: env.JOB_HEARTBEAT_MS,
-          leaseStaleMs: env.JOB_LEASE_STALE_MS,
-        })
+      ? await startTranscribeWorker(
+          ctx,
+          {
+            concurrency: env.WORKER_CONCURRENCY,
+            pollingIntervalSeconds: env.QUEUE_POLL_SECONDS,
+            heartbeatMs: env.JOB_HEARTBEAT_MS,
+            leaseStaleMs: env.JOB_LEASE_STALE_MS,
+          },
+          transcribeJobs,
+        )
       : null;
   const stopSweeper = env.WORKER_CONCURRENCY > 0 ? startCacheSweeper(ctx) : null;
+  const stopAnnouncer = startQueueAnnouncer(ctx); // "Waiting: 3 recordings ahead, about 2 minutes" in the logs of waiting predictions
   ctx.requestLimiter = createRequestLimiter(database, {
     writesPerMinute: env.RATE_LIMIT_PER_MINUTE,
     readsPerMinute: env.RATE_LIMIT_READS_PER_MINUTE,
@@ -138,9 +160,19 @@ export async function startService(
   const adminToken = randomBytes(24).toString('base64url');
   const botRouter = express.Router();
   let queueRunning = true;
-  const readiness = () => checkReadiness(ctx, { dataDir, minFreeDiskBytes: env.MIN_FREE_DISK_BYTES, queueRunning: () => queueRunning });
-  // Polls are answered from memory, kept exact by every prediction write (http/watch-prediction-changes.ts).
-  const predictionBodies = options.http === false ? null : createPredictionBodyCache(env.PREDICTION_CACHE_BYTES);
+  let chatBot: ChatBot | null = null;
+  const readiness = () =>
+    checkReadiness(ctx, {
+      dataDir,
+      minFreeDiskBytes: env.MIN_FREE_DISK_BYTES,
+      queueRunning: () => queueRunning,
+      ...(chatBot ? { bot: chatBot.readiness } : {}),
+    });
+  // Polls are answered from memory; every prediction write drops the answers it changed (http/watch-prediction-changes.ts).
+  // On PGlite every writer is in this process and drops them before it returns, so unfinished answers need no lifetime;
+  // on PostgreSQL other processes' writes arrive as notifications nobody waits for, so theirs live UNFINISHED_ANSWER_TTL_MS.
+  const unfinishedTtlMs = embedded ? Infinity : UNFINISHED_ANSWER_TTL_MS;
+  const predictionBodies = options.http === false ? null : createPredictionBodyCache(env.PREDICTION_CACHE_BYTES, unfinishedTtlMs);
   const predictionWatch = predictionBodies ? await watchPredictionChanges(ctx, predictionBodies) : null;
   const server = predictionBodies
     ? await listen(
@@ -151,9 +183,17 @@ export async function startService(
           readiness,
           metrics: metrics.registry,
           ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
+          authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
+          trustProxy: env.TRUST_PROXY,
+          bodyRate,
         }),
         env.PORT,
         env.HOST,
+        {
+          headersTimeoutMs: HEADERS_TIMEOUT_MS,
+          // A backstop only: the body rule (limit-body-rate.ts) answers first, in the API's shape.
+          requestTimeoutMs: HEADERS_TIMEOUT_MS + longestBodyMs(jsonBodyLimitBytes(env.MAX_MEDIA_BYTES), bodyRate) + BACKSTOP_MARGIN_MS,
+        },
       )
     : null;
   // Without the API, an embedded database's owner still serves the CLIs' admin routes on loopback.
@@ -165,16 +205,18 @@ export async function startService(
   // naming its admin server's port), so a second service refuses the data folder and the CLIs ask the owner.
   const adminPort = adminServer ? (adminServer.address() as { port: number }).port : port;
   if (embedded) await writeServiceLock(dataDir, { pid: process.pid, port: adminPort, adminToken });
-  const stopBot = server ? await startChatBot(ctx, env, botRouter) : null;
-  const stop = async () => {
+  // Returns at once: the bot reaches the Bot API in the background (start-chat-bot.ts), `/ready` says how it goes.
+  chatBot = server ? await startChatBot(ctx, env, botRouter) : null;
+  const stop = async (reason: StopReason = {}) => {
     // Stop taking work first (requests and queued jobs), then let what runs finish within the deadline.
     queueRunning = false; // `/ready` answers 503 from now on, so a load balancer sends no more requests
     const closing = server ? closeServer(server, env.SHUTDOWN_TIMEOUT_MS) : Promise.resolve();
-    const workerStopped = stopWorker?.(env.SHUTDOWN_TIMEOUT_MS); // stops taking jobs at once
-    stopping.abort(); // runs still waiting for a recognition slot hand their jobs back
+    const workerStopped = stopWorker?.(env.SHUTDOWN_TIMEOUT_MS, reason); // stops taking jobs at once
+    stopping.abort(new WorkerStoppingError(true, reason)); // runs still waiting for a recognition slot hand their jobs back
     await workerStopped;
     stopSweeper?.();
-    await stopBot?.();
+    stopAnnouncer();
+    await chatBot?.stop();
     await closing;
     if (adminServer) await new Promise<void>((done) => adminServer.close(() => done()));
     await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS, wait: true });
@@ -185,6 +227,21 @@ export async function startService(
     if (embedded) await removeServiceLock(dataDir);
   };
   return { url, ctx, metrics: metrics.registry, stop };
+}
+
+/**
+ * Says once, at start-up, when this process cannot tie its children to itself (no usable util-linux
+ * `setpriv`: packages/core/src/platform/work/tie-child-to-parent.ts): a SIGKILL of it then leaves
+ * ffmpeg, pocketsphinx_batch and sherpa-onnx processes running until they finish or the next start
+ * kills them. A warning of component `work`; nothing else changes.
+ */
+function warnUntiedChildren(logger: Logger): void {
+  const support = parentDeathSupport();
+  if (support.available) return;
+  logger.warn(
+    { component: 'work', reason: support.reason },
+    `child processes are not tied to this one: ${support.reason}. If this process is killed, its ffmpeg, pocketsphinx_batch and sherpa-onnx children run on until they finish or the next start ends them; install util-linux (setpriv) to have them end with it`,
+  );
 }
 
 function llmConfig(env: Env): LlmClientConfig | null {
@@ -222,16 +279,20 @@ async function closeServer(server: Server, timeoutMs: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** How far Node's own request timeout stays above the longest request the body rule lets through, ms. */
+const BACKSTOP_MARGIN_MS = 60_000;
+
 /**
- * Listens on `host:port`. express 5's `app.listen` calls its callback on errors too, which left the
- * caller reading the address of a server that never listened; a plain node:http server says what
- * went wrong.
+ * Listens on `host:port` with the API's server (http/create-http-server.ts: Node's header and
+ * request timeouts as `limits`, its refusals in problem+json). express 5's `app.listen` calls its
+ * callback on errors too, which left the caller reading the address of a server that never
+ * listened; a plain node:http server says what went wrong.
  * @throws Error "port N is in use; set PORT …" (EADDRINUSE), "port N needs privileges …" (EACCES),
  *   or the server's own error.
  */
-function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<Server> {
+function listen(app: ReturnType<typeof createApp>, port: number, host: string, limits: HttpServerLimits): Promise<Server> {
   return new Promise((done, fail) => {
-    const server = createServer(app);
+    const server = createHttpServer(app, limits);
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') fail(new Error(`port ${port} is in use; set PORT to a free port, or stop what listens there`));
       else if (error.code === 'EACCES') fail(new Error(`port ${port} needs privileges this process lacks; set PORT to 1024 or above`));

@@ -4,7 +4,8 @@ import { parseEnv } from './env.ts';
 import { logStrayRejections } from './log-stray-rejections.ts';
 import { createServiceLogger } from './logging/create-service-logger.ts';
 import { serveMetrics } from './metrics/serve-metrics.ts';
-import { startService, type RunningService } from './start-service.ts';
+import { startService } from './start-service.ts';
+import { stopOnSignals } from './stop-on-signals.ts';
 
 /**
  * `npm run worker`: a worker process without the HTTP API, sharing the PostgreSQL queue with the
@@ -21,25 +22,10 @@ async function runWorker(): Promise<void> {
     process.exit(1);
   }
   // Installed before the start: a SIGTERM during start-up is honoured once the start is done.
-  let service: RunningService | null = null;
-  let metricsServer: Server | null = null;
-  let stopping = false;
-  const stopAndExit = (running: RunningService) => {
-    metricsServer?.close();
-    void running.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  const shutdown = () => {
-    if (stopping) return;
-    stopping = true;
-    if (service) stopAndExit(service);
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  const signals = stopOnSignals(logger, 'worker');
   try {
-    service = await startService(env, { http: false, logger });
+    const service = await startService(env, { http: false, logger });
+    let metricsServer: Server | null = null;
     if (env.METRICS_PORT !== undefined) {
       metricsServer = await serveMetrics(service.metrics, env.METRICS_PORT, env.HOST, env.METRICS_TOKEN);
       const { port } = metricsServer.address() as { port: number };
@@ -49,7 +35,10 @@ async function runWorker(): Promise<void> {
       { component: 'worker', engine: service.ctx.engine.name },
       `taking jobs (concurrency ${env.WORKER_CONCURRENCY}, engine ${service.ctx.engine.name})`,
     );
-    if (stopping) stopAndExit(service);
+    signals.started((reason) => {
+      metricsServer?.close();
+      return service.stop(reason);
+    });
   } catch (error) {
     logger.fatal({ component: 'worker' }, `could not start: ${(error as Error).message}`);
     process.exit(1);

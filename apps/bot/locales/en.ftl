@@ -17,6 +17,7 @@ portal-link = Your one-time sign-in link to the portal (works once, for { $minut
     { $url }
 send-a-recording = Send me a voice message, a video note, or an audio or video file, and I will transcribe it. /help lists what else I can do.
 button-gone = This button no longer works.
+token-see-api = Your API key is under /api: send /api and press “🔑 Get token”.
 
 ## /language
 
@@ -70,14 +71,18 @@ progress-received = ✅ File received ({ $size })
 progress-waiting = ⏳ Waiting in the queue…
 progress-waiting-next = ⏳ Waiting in the queue (next in line)…
 progress-waiting-ahead = ⏳ Waiting in the queue ({ $ahead } ahead)…
+progress-waiting-eta = 🕒 About { $minutes } min until it starts
 progress-decoding = ⏳ Decoding the audio…
-progress-decoded = ✅ Audio decoded ({ $seconds } s)
+progress-decoded = ✅ Audio decoded ({ NUMBER($seconds, minimumFractionDigits: 1, maximumFractionDigits: 1) } s)
 progress-looking = ⏳ Looking for speech…
 progress-no-speech = ✅ Looked for speech: none found
-progress-speech = ✅ Speech found ({ $seconds } s)
+progress-speech = ✅ Speech found ({ NUMBER($seconds, minimumFractionDigits: 1, maximumFractionDigits: 1) } s)
 progress-recognising = ⏳ Recognising speech… { $percent }%
+progress-recognising-started = ⏳ Recognising speech…
 progress-recognised = ✅ Speech recognised
-progress-done = ✅ Done: the transcript follows.
+progress-finished = ✅ Transcribed: { $duration } of audio.
+size-mib = { NUMBER($value, minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: 0) } MiB
+size-kib = { NUMBER($value, useGrouping: 0) } KiB
 
 ## Transcripts and files
 
@@ -87,6 +92,8 @@ caption-srt = Subtitles (.srt)
 caption-docx = Transcript (.docx)
 caption-pdf = Transcript (.pdf)
 making-file = Making the file…
+file-heading-details = Sent { $date } · { $duration }
+recording-unnamed = Transcript
 
 ## Buttons under a transcript
 
@@ -146,8 +153,14 @@ key-first = 🔑 Your API key. With it, your own programs (scripts, apps, automa
     Keep it like a password: in a password manager, an environment variable or a secret store, never in source code or a shared chat. If it leaks, press “Get token” again: you get a new key and this one stops working { $delay }.
 key-reissued = 🔑 Your new API key. Your previous key stops working { $delay }: put the new one wherever the old one was used.
 key-shown-once = It is shown only this once: store it now.
+key-base-urls = The base URL, for each kind of client:
+key-client-python = Python client (pip install replicate):
+key-client-npm = JavaScript client (npm install replicate):
+key-client-openai = OpenAI SDKs and tools, for the OpenAI-compatible endpoint /v1/audio/transcriptions:
+key-model = Model:
+key-model-openai = with the OpenAI SDKs:
 key-try-it = Try it:
-key-then = Then read the <code>urls.get</code> address of the answer with the same header until <code>status</code> is <code>succeeded</code>. Prediction clients take the base URL and the key as their token.
+key-then = Then read the <code>urls.get</code> address of the answer with the same header until <code>status</code> is <code>succeeded</code>. Each client takes its base URL above and the key as its token; the web portal (/portal) shows an example for each.
 delay-now = now
 delay-minutes = in { $minutes ->
     [one] { $minutes } minute
@@ -171,10 +184,31 @@ usage-place = • { $place ->
   }: { $count ->
     [one] { $count } recording
    *[other] { $count } recordings
-  } ({ $done } done), { $minutes } min of audio
-usage-charged = Charged in the last { $days } days: { $minutes } min of audio{ $amount }{ $free }.
-usage-amount = , amount { $amount }
-usage-free = ; { $count } free repeats
+  } ({ $done } done), { NUMBER($minutes, minimumFractionDigits: 1, maximumFractionDigits: 1) } min of audio
+usage-charged = Charged in the last { $days } days: { NUMBER($minutes, minimumFractionDigits: 1, maximumFractionDigits: 1) } min of audio{ $amount }.
+usage-amount = , amount { NUMBER($amount, maximumFractionDigits: 2) }
+usage-not-charged = Not charged in that time: { $parts }.
+usage-canceled = { $count ->
+    [one] { $count } canceled recording
+   *[other] { $count } canceled recordings
+  }{ $minutes ->
+    [0] {""}
+   *[other] {" "}({ NUMBER($minutes, minimumFractionDigits: 1, maximumFractionDigits: 1) } min)
+  }
+usage-failed = { $count ->
+    [one] { $count } recording that failed
+   *[other] { $count } recordings that failed
+  }{ $minutes ->
+    [0] {""}
+   *[other] {" "}({ NUMBER($minutes, minimumFractionDigits: 1, maximumFractionDigits: 1) } min)
+  }
+usage-from-cache = { $count ->
+    [one] { $count } repeat
+   *[other] { $count } repeats
+  } of a recording already paid for, taken from the cache{ $minutes ->
+    [0] {""}
+   *[other] {" "}({ NUMBER($minutes, minimumFractionDigits: 1, maximumFractionDigits: 1) } min)
+  }
 
 ## /settings
 
@@ -192,6 +226,11 @@ settings-line-speakers = • Speakers: { $value }
 settings-automatic = automatic
 settings-none = none
 settings-question-language = Which language is spoken in your recordings? You can also type its name or code (e.g. German, deutsch, de).
+settings-question-language-only = Which language is spoken in your recordings? { $count ->
+    [one] This server recognises only { $languages }.
+   *[other] This server recognises { $languages }.
+  }
+settings-language-not-here = This server recognises only { $languages }, not { $language }. Pick one of the buttons above (or /cancel).
 settings-question-format = How should I send transcripts?
 settings-question-types = What should I make after every transcript? Tap to choose (at most { $max }), then Done.
 settings-question-speakers = How many people usually speak? "Automatic" finds out for each recording; for a single recording, use "Speakers…" under its transcript instead. You can also type a number.
@@ -216,6 +255,10 @@ canceled-list = Canceled { $count ->
     [one] { $count } recording
    *[other] { $count } recordings
   }:
+recording-voice = Voice message
+recording-video-note = Video note
+recording-label = { $title }, { $duration }, sent { $ago }
+recording-label-no-duration = { $title }, sent { $ago }
 canceled-fetching = • { $name } (was being fetched from Telegram)
 canceled-running = • { $name } (was being transcribed)
 canceled-waiting = • { $name } (was waiting in the queue)
@@ -234,3 +277,264 @@ group-transcribe-all-done = Done: I will transcribe every recording in this grou
 group-transcribe-mentioned-done = Done: I will transcribe recordings only when mentioned or replied to.
 group-setting-in-private = This is a group setting: send it in a group I am a member of.
 group-hint = Reply to a voice message or a recording with a mention of me, and I will transcribe it.
+
+## Web portal (apps/api/src/portal): the same catalogs, so the portal speaks the person's bot language
+
+portal-name = Transcription portal
+portal-skip = Skip to content
+portal-nav-home = Home
+portal-nav-api = API key
+portal-nav-transcribe = Transcribe
+portal-nav-usage = Usage
+portal-nav-reference = API reference
+portal-nav-languages = Languages
+portal-footer = Self-hosted transcription service
+portal-footer-openapi = OpenAPI document
+portal-signed-in-as = Signed in as
+portal-sign-out = Sign out
+portal-telegram-user = Telegram user { $id }
+portal-signed-out-notice = You are signed out.
+portal-intro = Here you get your API key, transcribe recordings in the browser and see what you used.
+portal-sign-in-heading = Sign in
+portal-no-passwords = There are no passwords. You sign in with a one-time link that works for 15 minutes:
+portal-with-bot = With the Telegram bot:
+portal-with-bot-how = send it /portal and open the link it answers with.
+portal-on-server = On your own server:
+portal-on-server-how = run { $command } and open the link it prints.
+portal-reference-public = You can also read the { $link } without signing in.
+portal-login-explain = This one-time link signs you in to the transcription portal on this browser.
+portal-sign-in-button = Sign in
+portal-welcome = Welcome, { $name }.
+portal-card-key = Get your API key
+portal-card-key-have = Your API key
+portal-card-key-text = A key lets your own programs use the transcription API (Python, JavaScript, OpenAI SDK or curl examples included).
+portal-card-transcribe = Transcribe a recording
+portal-card-transcribe-text = Upload an audio or video file, or paste a link, and read the transcript with speakers and times.
+portal-card-usage = See your usage
+portal-card-usage-text = Every transcription with its status, length and charge, and the audio minutes per day.
+
+portal-error-title-400 = The request could not be read
+portal-error-title-401 = Please sign in
+portal-error-title-403 = The form could not be accepted
+portal-error-title-404 = Not found
+portal-error-title-409 = Please try again
+portal-error-title-413 = The file is too large
+portal-error-title-415 = This kind of request is not accepted
+portal-error-title-422 = Please check your input
+portal-error-title-429 = Too many requests
+portal-error-title-503 = The service is busy
+portal-error-title-other = Something went wrong
+portal-error-home = Go to the portal’s home page
+portal-error-how-to-sign-in = How to sign in
+portal-error-details = Details from the service:
+portal-no-such-page = There is no such page in the portal.
+portal-sign-in-first = Sign in first: send /portal to the Telegram bot, or run "npm run portal -- login-link" on the server, and open the link.
+portal-csrf-refused = This form has expired or was sent from another site, so nothing was done. Reload the page and try again.
+portal-login-needs-token = This address needs the token of a sign-in link. Open the whole link you were sent.
+portal-login-other-browser = This sign-in form was not opened in this browser, or it was open too long. Open your sign-in link again.
+
+portal-key-title = API key
+portal-key-new-title = Your new API key
+portal-key-intro = Your API key lets your programs use the transcription API. Keep it secret, outside your source code.
+portal-key-yours = Your keys
+portal-key-none = You have no API key yet.
+portal-key-get = Get a key
+portal-key-get-new = Get a new key
+portal-key-col-prefix = Key starts with
+portal-key-col-created = Created
+portal-key-col-label = Label
+portal-key-col-status = Status
+portal-key-works = Works
+portal-key-stops-at = Stops working at { $time }
+portal-key-when-old-stops = When should your current key stop working?
+portal-key-right-away = Right away
+portal-key-in-5-minutes = In 5 minutes (time to switch your programs over)
+portal-key-replaces = A new key replaces the current one.
+portal-key-button = Get key
+portal-key-choose-grace = Choose when your current key should stop working: right away or in 5 minutes.
+portal-key-shown-once = Here is your new API key. It is shown only this once:
+portal-key-copy-now = copy it now and keep it somewhere safe.
+portal-key-label = Your new API key
+portal-key-copy = Copy key
+portal-key-old-gone = Your previous key no longer works.
+portal-key-old-stops = Your previous key stops working at { $time }.
+portal-key-use = Use it
+portal-key-bases = The base URL depends on the client; the model is { $model } (with the OpenAI SDKs: { $openaiModel }).
+portal-key-base-python = Python replicate client, base_url:
+portal-key-base-npm = npm replicate client, baseUrl:
+portal-key-base-openai = OpenAI SDKs and tools (the OpenAI-compatible endpoint /v1/audio/transcriptions), baseURL:
+portal-key-full-reference = The full API reference
+portal-key-back = Back to your keys
+portal-example-curl-note = Put the key into an environment variable, upload a file, then read the prediction until its status is succeeded.
+portal-example-python = Python (replicate client)
+portal-example-python-note = Install with pip install "replicate<0.32"; set TRANSCRIBE_API_KEY as in the first line of the curl example.
+portal-example-js = JavaScript (replicate client)
+portal-example-js-note = Install with npm install replicate (Node 18 or newer; save as an .mjs file); set TRANSCRIBE_API_KEY as in the first line of the curl example.
+portal-example-openai = Python (OpenAI SDK, OpenAI-compatible endpoint)
+portal-example-openai-note = Install with pip install openai; tools that speak OpenAI’s speech-to-text API work the same way with this base URL.
+portal-copy-code = Copy code
+portal-copy-curl = Copy curl commands
+portal-copied = Copied
+portal-copied-announce = Copied to the clipboard
+portal-copy-failed = Copying did not work: select the text and copy it yourself
+
+portal-transcribe-title = Transcribe a recording
+portal-form-errors = Please check the marked field:
+portal-recording = Recording
+portal-file-label = Audio or video file
+portal-file-limit = (up to { $mib } MiB)
+portal-or = or
+portal-link-label = Link to a recording
+portal-format-label = Output format
+portal-format-json = JSON: segments and times (default)
+portal-format-json2 = JSON with languages and speakers
+portal-format-text = Plain text with speakers and times
+portal-format-srt = SRT subtitles
+portal-format-lrc = LRC (lyrics-style subtitles)
+portal-format-hint = Every format can be downloaded afterwards; this one is what the API returns as output.
+portal-language-label = Language
+portal-language-auto = Detect automatically
+portal-language-only = This server recognises only { $languages }.
+portal-languages-link = List of languages
+portal-speakers-label = Number of speakers
+portal-optional = (optional)
+portal-no-llm = Summaries, translations and other post-processing need a language model, and none is configured on this server.
+portal-post-processing = After the transcript
+portal-post-processing-hint = (optional, up to 8)
+portal-type-custom = Your own instruction
+portal-needs-target = needs a target language
+portal-needs-prompt = needs your instruction
+portal-target-label = Target language
+portal-target-hint = (for Translation and Translated subtitles)
+portal-prompt-label = Your instruction
+portal-prompt-hint = (for “Your own instruction”)
+portal-uploading = Uploading
+portal-transcribe-button = Transcribe
+portal-uploaded = Uploaded. Opening the transcription…
+portal-sending-link = Sending the link…
+portal-file-too-large-here = The file is larger than { $mib } MiB, the most this service takes.
+portal-upload-failed = The upload failed. Check your connection and try again.
+portal-answered-status = The service answered with status { $status }. Try again.
+portal-lost-contact = Lost contact with the service. Reload the page to see the status.
+portal-choose-file-or-link = Choose a recording file or paste a link to one.
+portal-not-both = Choose a file or paste a link, not both.
+portal-field-audio = Choose a recording file or paste a link to one (a link starts with http:// or https://).
+portal-field-language = This server does not recognise that language.
+portal-field-speakers = The number of speakers is a whole number from 1 to 32.
+portal-field-output_format = Choose one of the output formats.
+portal-field-post_process = Choose at most 8 steps after the transcript.
+portal-field-target_language = Choose a target language for Translation and Translated subtitles (and only for them).
+portal-field-custom_prompt = Write your instruction for “Your own instruction” (and only with it), at most 8,192 characters.
+portal-see-languages = See the { $link }.
+portal-languages-link-text = list of languages
+
+portal-status-waiting = Waiting in the queue…
+portal-status-getting = Getting the recording…
+portal-status-looking = Looking for speech…
+portal-status-recognising = Recognising speech…
+portal-status-recognising-percent = Recognising speech… { $percent }%
+portal-status-finishing = Finishing…
+portal-status-cache = Transcript taken from the cache…
+portal-status-post-processing = Post-processing the transcript…
+portal-status-done = Done
+portal-status-canceled = Canceled
+portal-status-failed = Failed: { $error }
+portal-status-failed-unknown = the transcription did not finish.
+portal-queue-next = next in line
+portal-queue-ahead = { $count ->
+    [one] { $count } recording ahead
+   *[other] { $count } recordings ahead
+  }
+portal-queue-wait-soon = less than a minute
+portal-queue-wait-minutes = about { $minutes ->
+    [one] { $minutes } minute
+   *[other] { $minutes } minutes
+  }
+portal-queue-wait-hours = about { $hours } hours
+portal-prediction-transcript = Transcript
+portal-prediction-failed = Failed
+portal-prediction-canceled = Canceled
+portal-prediction-transcribing = Transcribing
+portal-started = started { $time }
+portal-of-audio = { $duration } of audio
+portal-cancel = Cancel
+portal-failed = Failed:
+portal-try-another = Try another recording
+portal-canceled-text = Canceled: this recording was not transcribed.
+portal-downloads = Downloads
+portal-download-text = Text
+portal-download-srt = SRT subtitles
+portal-download-lrc = LRC
+portal-download-json = JSON
+portal-download-json2 = JSON2
+portal-download-docx = Word document
+portal-download-pdf = PDF
+portal-download-results = Post-processing results
+portal-post-processing-results = After the transcript
+portal-speakers = Speakers:
+portal-no-speech = No speech was found in this recording.
+portal-uploaded-file = uploaded file
+portal-inline-data = inline data
+portal-no-download-format = There is no download format { $format }; use text, srt, lrc, json, json2, docx, pdf or results.
+portal-no-transcript-yet = This transcription has no transcript yet.
+
+portal-usage-title = Usage
+portal-usage-window = The last { $days } days: the same period in which repeating a transcription of the same link is free.
+portal-usage-transcriptions = Transcriptions
+portal-usage-charged = Minutes charged
+portal-usage-free = Minutes of free repeats
+portal-usage-per-day = Audio minutes per day
+portal-usage-nothing = Nothing yet.
+portal-usage-transcribe-link = Transcribe a recording
+portal-usage-or-key = or use your API key.
+portal-col-created = Created
+portal-col-recording = Recording
+portal-col-made-in = Made in
+portal-col-status = Status
+portal-col-audio = Audio
+portal-col-charge = Charge
+portal-place-portal = Portal
+portal-place-api = API
+portal-place-bot = Telegram bot
+portal-state-processing = processing
+portal-state-starting = starting
+portal-state-succeeded = succeeded
+portal-state-failed = failed
+portal-state-canceled = canceled
+portal-charge-free = free repeat
+portal-charge-none = not charged
+portal-charged = { $duration } charged
+portal-chart-day = { $day }: { $charged } min charged, { $free } min free repeats
+portal-chart-key-charged = charged minutes
+portal-chart-key-free = free repeats
+portal-chart-utc = UTC days
+portal-chart-table = Show the numbers as a table
+portal-chart-no-audio = No audio in this period.
+portal-chart-col-day = Day (UTC)
+portal-chart-col-charged = Charged minutes
+portal-chart-col-free = Free-repeat minutes
+portal-chart-desc = From { $first } to { $last }: { $charged } minutes charged and { $free } minutes of free repeats.
+
+portal-reference-title = API reference
+portal-reference-bases = Base URL: { $python } for the Python replicate client; { $npm } for curl and the npm replicate client; { $openai } for the OpenAI SDKs (the OpenAI-compatible endpoint).
+portal-reference-auth = Every request sends { $header }.
+portal-reference-get-key = Get your key
+portal-reference-document = The machine-readable document:
+portal-reference-english = The descriptions below are those of the API document, in English.
+portal-reference-contents = Reference contents
+portal-reference-schemas = Schemas
+portal-reference-parameters = Parameters
+portal-reference-body = Request body
+portal-reference-responses = Responses
+portal-reference-required = required
+portal-reference-member = Member
+portal-reference-type = Type
+portal-reference-notes = Notes
+
+portal-languages-title = Languages
+portal-languages-intro = Every language here can be a target of Translation. The recording’s language must be one this server recognises.
+portal-languages-col-language = Language
+portal-languages-col-code = Code
+portal-languages-col-recognised = Recognised here
+portal-yes = yes
+portal-no = no

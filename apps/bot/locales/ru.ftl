@@ -17,6 +17,7 @@ portal-link = Ваша одноразовая ссылка для входа н�
     { $url }
 send-a-recording = Пришлите голосовое сообщение, «кружок», аудио- или видеофайл, и я его расшифрую. /help — что ещё я умею.
 button-gone = Эта кнопка больше не работает.
+token-see-api = Ключ API — в разделе /api: отправьте /api и нажмите «🔑 Получить ключ».
 
 ## /language
 
@@ -70,14 +71,18 @@ progress-received = ✅ Файл получен ({ $size })
 progress-waiting = ⏳ Жду в очереди…
 progress-waiting-next = ⏳ Жду в очереди (следующая)…
 progress-waiting-ahead = ⏳ Жду в очереди (впереди: { $ahead })…
+progress-waiting-eta = 🕒 Начну примерно через { $minutes } мин
 progress-decoding = ⏳ Декодирую звук…
-progress-decoded = ✅ Звук декодирован ({ $seconds } с)
+progress-decoded = ✅ Звук декодирован ({ NUMBER($seconds, minimumFractionDigits: 1, maximumFractionDigits: 1) } с)
 progress-looking = ⏳ Ищу речь…
 progress-no-speech = ✅ Искал речь: не нашёл
-progress-speech = ✅ Речь найдена ({ $seconds } с)
+progress-speech = ✅ Речь найдена ({ NUMBER($seconds, minimumFractionDigits: 1, maximumFractionDigits: 1) } с)
 progress-recognising = ⏳ Распознаю речь… { $percent }%
+progress-recognising-started = ⏳ Распознаю речь…
 progress-recognised = ✅ Речь распознана
-progress-done = ✅ Готово: расшифровка ниже.
+progress-finished = ✅ Расшифровано: { $duration } звука.
+size-mib = { NUMBER($value, minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: 0) } МиБ
+size-kib = { NUMBER($value, useGrouping: 0) } КиБ
 
 ## Расшифровки и файлы
 
@@ -87,6 +92,8 @@ caption-srt = Субтитры (.srt)
 caption-docx = Расшифровка (.docx)
 caption-pdf = Расшифровка (.pdf)
 making-file = Готовлю файл…
+file-heading-details = Прислано { $date } · { $duration }
+recording-unnamed = Расшифровка
 
 ## Кнопки под расшифровкой
 
@@ -148,8 +155,14 @@ key-first = 🔑 Ваш ключ API. С ним ваши собственные 
     Храните его как пароль: в менеджере паролей, переменной окружения или хранилище секретов, но не в исходном коде и не в общих чатах. Если он утёк, снова нажмите «Получить ключ»: вы получите новый, а этот перестанет работать { $delay }.
 key-reissued = 🔑 Ваш новый ключ API. Прежний ключ перестанет работать { $delay }: поставьте новый везде, где был старый.
 key-shown-once = Ключ показывается только один раз: сохраните его сейчас.
+key-base-urls = Базовый URL для каждого вида клиентов:
+key-client-python = Клиент для Python (pip install replicate):
+key-client-npm = Клиент для JavaScript (npm install replicate):
+key-client-openai = SDK и программы OpenAI, для OpenAI-совместимого адреса /v1/audio/transcriptions:
+key-model = Модель:
+key-model-openai = в SDK OpenAI:
 key-try-it = Попробуйте:
-key-then = Затем читайте адрес <code>urls.get</code> из ответа с тем же заголовком, пока <code>status</code> не станет <code>succeeded</code>. Клиенты предсказаний принимают базовый URL и ключ как токен.
+key-then = Затем читайте адрес <code>urls.get</code> из ответа с тем же заголовком, пока <code>status</code> не станет <code>succeeded</code>. Каждый клиент принимает свой базовый URL (см. выше) и ключ как токен; на веб-портале (/portal) есть пример для каждого.
 delay-now = сразу
 delay-minutes = через { $minutes ->
     [one] { $minutes } минуту
@@ -175,10 +188,22 @@ usage-place = • { $place ->
     [one] { $count } запись
     [few] { $count } записи
    *[other] { $count } записей
-  } (готово: { $done }), { $minutes } мин звука
-usage-charged = Списано за последние { $days } дн.: { $minutes } мин звука{ $amount }{ $free }.
-usage-amount = , сумма { $amount }
-usage-free = ; бесплатных повторов: { $count }
+  } (готово: { $done }), { NUMBER($minutes, minimumFractionDigits: 1, maximumFractionDigits: 1) } мин звука
+usage-charged = Списано за последние { $days } дн.: { NUMBER($minutes, minimumFractionDigits: 1, maximumFractionDigits: 1) } мин звука{ $amount }.
+usage-amount = , сумма { NUMBER($amount, maximumFractionDigits: 2) }
+usage-not-charged = Не списано за это время: { $parts }.
+usage-canceled = отменённые записи: { $count }{ $minutes ->
+    [0] {""}
+   *[other] {" "}({ NUMBER($minutes, minimumFractionDigits: 1, maximumFractionDigits: 1) } мин)
+  }
+usage-failed = записи, которые не удалось расшифровать: { $count }{ $minutes ->
+    [0] {""}
+   *[other] {" "}({ NUMBER($minutes, minimumFractionDigits: 1, maximumFractionDigits: 1) } мин)
+  }
+usage-from-cache = повторы уже оплаченных записей, взятые из кэша: { $count }{ $minutes ->
+    [0] {""}
+   *[other] {" "}({ NUMBER($minutes, minimumFractionDigits: 1, maximumFractionDigits: 1) } мин)
+  }
 
 ## /settings
 
@@ -196,6 +221,11 @@ settings-line-speakers = • Говорящих: { $value }
 settings-automatic = автоматически
 settings-none = ничего
 settings-question-language = На каком языке говорят в ваших записях? Можно и написать название или код (например, немецкий, Deutsch, de).
+settings-question-language-only = На каком языке говорят в ваших записях? { $count ->
+    [one] Этот сервер распознаёт только { $languages }.
+   *[other] Этот сервер распознаёт такие языки: { $languages }.
+  }
+settings-language-not-here = Этот сервер распознаёт только { $languages }, а не { $language }. Выберите одну из кнопок выше (или /cancel).
 settings-question-format = Как присылать расшифровки?
 settings-question-types = Что делать после каждой расшифровки? Отметьте (не больше { $max }), затем «Готово».
 settings-question-speakers = Сколько человек обычно говорит? «Автоматически» определяет это для каждой записи; для одной записи лучше кнопка «Говорящие…» под её расшифровкой. Можно и написать число.
@@ -221,6 +251,10 @@ canceled-list = Отменено: { $count ->
     [few] { $count } записи
    *[other] { $count } записей
   }:
+recording-voice = Голосовое сообщение
+recording-video-note = Видеосообщение
+recording-label = { $title }, { $duration }, прислано { $ago }
+recording-label-no-duration = { $title }, прислано { $ago }
 canceled-fetching = • { $name } (я получал её из Telegram)
 canceled-running = • { $name } (расшифровывалась)
 canceled-waiting = • { $name } (ждала в очереди)
@@ -239,3 +273,258 @@ group-transcribe-all-done = Готово: буду расшифровывать 
 group-transcribe-mentioned-done = Готово: буду расшифровывать записи, только когда меня упоминают или мне отвечают.
 group-setting-in-private = Это настройка группы: отправьте команду в группе, где я состою.
 group-hint = Ответьте на голосовое сообщение или запись, упомянув меня, и я её расшифрую.
+
+## Веб-портал (apps/api/src/portal): те же каталоги, чтобы портал говорил на языке бота
+
+portal-name = Портал расшифровки
+portal-skip = К содержимому
+portal-nav-home = Главная
+portal-nav-api = Ключ API
+portal-nav-transcribe = Расшифровать
+portal-nav-usage = Расход
+portal-nav-reference = Справка по API
+portal-nav-languages = Языки
+portal-footer = Сервис расшифровки на собственном сервере
+portal-footer-openapi = Документ OpenAPI
+portal-signed-in-as = Вы вошли как
+portal-sign-out = Выйти
+portal-telegram-user = Пользователь Telegram { $id }
+portal-signed-out-notice = Вы вышли.
+portal-intro = Здесь можно получить ключ API, расшифровать запись прямо в браузере и посмотреть свой расход.
+portal-sign-in-heading = Вход
+portal-no-passwords = Паролей нет. Вход — по одноразовой ссылке, она действует 15 минут:
+portal-with-bot = Через Telegram-бота:
+portal-with-bot-how = отправьте ему /portal и откройте ссылку из ответа.
+portal-on-server = На своём сервере:
+portal-on-server-how = выполните { $command } и откройте напечатанную ссылку.
+portal-reference-public = { $link } можно читать и без входа.
+portal-login-explain = Эта одноразовая ссылка открывает портал расшифровки в этом браузере.
+portal-sign-in-button = Войти
+portal-welcome = Здравствуйте, { $name }!
+portal-card-key = Получить ключ API
+portal-card-key-have = Ваш ключ API
+portal-card-key-text = С ключом ваши программы могут пользоваться API расшифровки (есть примеры для Python, JavaScript, SDK OpenAI и curl).
+portal-card-transcribe = Расшифровать запись
+portal-card-transcribe-text = Загрузите аудио- или видеофайл или вставьте ссылку и прочитайте расшифровку с говорящими и временем.
+portal-card-usage = Посмотреть расход
+portal-card-usage-text = Все расшифровки с состоянием, длительностью и списанием, и минуты звука по дням.
+
+portal-error-title-400 = Не удалось прочитать запрос
+portal-error-title-401 = Пожалуйста, войдите
+portal-error-title-403 = Форму не удалось принять
+portal-error-title-404 = Не найдено
+portal-error-title-409 = Попробуйте ещё раз
+portal-error-title-413 = Файл слишком большой
+portal-error-title-415 = Такой запрос не принимается
+portal-error-title-422 = Проверьте введённое
+portal-error-title-429 = Слишком много запросов
+portal-error-title-503 = Сервис занят
+portal-error-title-other = Что-то пошло не так
+portal-error-home = На главную страницу портала
+portal-error-how-to-sign-in = Как войти
+portal-error-details = Подробности от сервиса (на английском):
+portal-no-such-page = На портале нет такой страницы.
+portal-sign-in-first = Сначала войдите: отправьте /portal Telegram-боту или выполните на сервере "npm run portal -- login-link" и откройте ссылку.
+portal-csrf-refused = Эта форма устарела или отправлена с другого сайта, поэтому ничего не сделано. Обновите страницу и попробуйте снова.
+portal-login-needs-token = Для этого адреса нужен токен из ссылки для входа. Откройте присланную ссылку целиком.
+portal-login-other-browser = Эта форма входа открыта не в этом браузере или слишком долго. Откройте ссылку для входа ещё раз.
+
+portal-key-title = Ключ API
+portal-key-new-title = Ваш новый ключ API
+portal-key-intro = С ключом API ваши программы могут пользоваться API расшифровки. Храните его в секрете, не в исходном коде.
+portal-key-yours = Ваши ключи
+portal-key-none = У вас пока нет ключа API.
+portal-key-get = Получить ключ
+portal-key-get-new = Получить новый ключ
+portal-key-col-prefix = Начало ключа
+portal-key-col-created = Создан
+portal-key-col-label = Метка
+portal-key-col-status = Состояние
+portal-key-works = Работает
+portal-key-stops-at = Перестанет работать { $time }
+portal-key-when-old-stops = Когда текущему ключу перестать работать?
+portal-key-right-away = Сразу
+portal-key-in-5-minutes = Через 5 минут (время перевести программы на новый)
+portal-key-replaces = Новый ключ заменит текущий.
+portal-key-button = Получить ключ
+portal-key-choose-grace = Выберите, когда текущему ключу перестать работать: сразу или через 5 минут.
+portal-key-shown-once = Вот ваш новый ключ API. Он показывается только один раз:
+portal-key-copy-now = скопируйте его сейчас и сохраните в надёжном месте.
+portal-key-label = Ваш новый ключ API
+portal-key-copy = Скопировать ключ
+portal-key-old-gone = Прежний ключ больше не работает.
+portal-key-old-stops = Прежний ключ перестанет работать { $time }.
+portal-key-use = Как пользоваться
+portal-key-bases = Базовый URL зависит от клиента; модель — { $model } (в SDK OpenAI — { $openaiModel }).
+portal-key-base-python = Клиент replicate для Python, base_url:
+portal-key-base-npm = Клиент replicate для npm, baseUrl:
+portal-key-base-openai = SDK и программы OpenAI (OpenAI-совместимый адрес /v1/audio/transcriptions), baseURL:
+portal-key-full-reference = Полная справка по API
+portal-key-back = К вашим ключам
+portal-example-curl-note = Положите ключ в переменную окружения, загрузите файл, затем читайте предсказание, пока его состояние не станет succeeded.
+portal-example-python = Python (клиент replicate)
+portal-example-python-note = Установка: pip install "replicate<0.32"; задайте TRANSCRIBE_API_KEY, как в первой строке примера для curl.
+portal-example-js = JavaScript (клиент replicate)
+portal-example-js-note = Установка: npm install replicate (Node 18 или новее; сохраните как файл .mjs); задайте TRANSCRIBE_API_KEY, как в первой строке примера для curl.
+portal-example-openai = Python (SDK OpenAI, OpenAI-совместимый адрес)
+portal-example-openai-note = Установка: pip install openai; программы, которые умеют работать с API распознавания речи OpenAI, работают так же с этим базовым URL.
+portal-copy-code = Скопировать код
+portal-copy-curl = Скопировать команды curl
+portal-copied = Скопировано
+portal-copied-announce = Скопировано в буфер обмена
+portal-copy-failed = Скопировать не получилось: выделите текст и скопируйте его сами
+
+portal-transcribe-title = Расшифровать запись
+portal-form-errors = Проверьте отмеченное поле:
+portal-recording = Запись
+portal-file-label = Аудио- или видеофайл
+portal-file-limit = (до { $mib } МиБ)
+portal-or = или
+portal-link-label = Ссылка на запись
+portal-format-label = Формат результата
+portal-format-json = JSON: фрагменты и время (по умолчанию)
+portal-format-json2 = JSON с языками и говорящими
+portal-format-text = Текст с говорящими и временем
+portal-format-srt = Субтитры SRT
+portal-format-lrc = LRC (субтитры в стиле текстов песен)
+portal-format-hint = Потом можно скачать любой формат; этот API вернёт как результат.
+portal-language-label = Язык
+portal-language-auto = Определить автоматически
+portal-language-only = Этот сервер распознаёт только { $languages }.
+portal-languages-link = Список языков
+portal-speakers-label = Число говорящих
+portal-optional = (необязательно)
+portal-no-llm = Для кратких содержаний, переводов и прочей обработки нужна языковая модель, а на этом сервере её нет.
+portal-post-processing = После расшифровки
+portal-post-processing-hint = (необязательно, не больше 8)
+portal-type-custom = Своё задание
+portal-needs-target = нужен язык перевода
+portal-needs-prompt = нужно ваше задание
+portal-target-label = Язык перевода
+portal-target-hint = (для «Перевод» и «Переведённые субтитры»)
+portal-prompt-label = Ваше задание
+portal-prompt-hint = (для «Своё задание»)
+portal-uploading = Загрузка
+portal-transcribe-button = Расшифровать
+portal-uploaded = Загружено. Открываю расшифровку…
+portal-sending-link = Отправляю ссылку…
+portal-file-too-large-here = Файл больше { $mib } МиБ — это наибольший размер, который принимает сервис.
+portal-upload-failed = Загрузка не удалась. Проверьте соединение и попробуйте снова.
+portal-answered-status = Сервис ответил кодом { $status }. Попробуйте снова.
+portal-lost-contact = Связь с сервисом потеряна. Обновите страницу, чтобы увидеть состояние.
+portal-choose-file-or-link = Выберите файл с записью или вставьте ссылку на неё.
+portal-not-both = Выберите файл или вставьте ссылку, но не то и другое.
+portal-field-audio = Выберите файл с записью или вставьте ссылку на неё (ссылка начинается с http:// или https://).
+portal-field-language = Этот сервер не распознаёт такой язык.
+portal-field-speakers = Число говорящих — целое число от 1 до 32.
+portal-field-output_format = Выберите один из форматов результата.
+portal-field-post_process = Выберите не больше 8 шагов после расшифровки.
+portal-field-target_language = Выберите язык перевода для «Перевод» и «Переведённые субтитры» (и только для них).
+portal-field-custom_prompt = Напишите задание для «Своё задание» (и только с ним), не длиннее 8192 знаков.
+portal-see-languages = Смотрите { $link }.
+portal-languages-link-text = список языков
+
+portal-status-waiting = Жду в очереди…
+portal-status-getting = Получаю запись…
+portal-status-looking = Ищу речь…
+portal-status-recognising = Распознаю речь…
+portal-status-recognising-percent = Распознаю речь… { $percent }%
+portal-status-finishing = Завершаю…
+portal-status-cache = Расшифровка взята из кэша…
+portal-status-post-processing = Обрабатываю расшифровку…
+portal-status-done = Готово
+portal-status-canceled = Отменено
+portal-status-failed = Не получилось: { $error }
+portal-status-failed-unknown = расшифровка не завершилась.
+portal-queue-next = следующая
+portal-queue-ahead = впереди: { $count }
+portal-queue-wait-soon = меньше минуты
+portal-queue-wait-minutes = около { $minutes } мин
+portal-queue-wait-hours = около { $hours } ч
+portal-prediction-transcript = Расшифровка
+portal-prediction-failed = Не получилось
+portal-prediction-canceled = Отменено
+portal-prediction-transcribing = Расшифровываю
+portal-started = начато { $time }
+portal-of-audio = { $duration } звука
+portal-cancel = Отменить
+portal-failed = Не получилось:
+portal-try-another = Попробовать другую запись
+portal-canceled-text = Отменено: эта запись не расшифрована.
+portal-downloads = Скачать
+portal-download-text = Текст
+portal-download-srt = Субтитры SRT
+portal-download-lrc = LRC
+portal-download-json = JSON
+portal-download-json2 = JSON2
+portal-download-docx = Документ Word
+portal-download-pdf = PDF
+portal-download-results = Результаты обработки
+portal-post-processing-results = После расшифровки
+portal-speakers = Говорящие:
+portal-no-speech = В этой записи речи не нашлось.
+portal-uploaded-file = загруженный файл
+portal-inline-data = данные в запросе
+portal-no-download-format = Формата { $format } для скачивания нет; есть text, srt, lrc, json, json2, docx, pdf и results.
+portal-no-transcript-yet = У этой расшифровки ещё нет текста.
+
+portal-usage-title = Расход
+portal-usage-window = Последние { $days } дн.: в этот срок повторная расшифровка той же ссылки бесплатна.
+portal-usage-transcriptions = Расшифровки
+portal-usage-charged = Списано минут
+portal-usage-free = Минуты бесплатных повторов
+portal-usage-per-day = Минуты звука по дням
+portal-usage-nothing = Пока ничего.
+portal-usage-transcribe-link = Расшифруйте запись
+portal-usage-or-key = или воспользуйтесь ключом API.
+portal-col-created = Создано
+portal-col-recording = Запись
+portal-col-made-in = Где
+portal-col-status = Состояние
+portal-col-audio = Звук
+portal-col-charge = Списание
+portal-place-portal = Портал
+portal-place-api = API
+portal-place-bot = Telegram-бот
+portal-state-processing = в работе
+portal-state-starting = запускается
+portal-state-succeeded = готово
+portal-state-failed = не получилось
+portal-state-canceled = отменено
+portal-charge-free = бесплатный повтор
+portal-charge-none = не списано
+portal-charged = списано { $duration }
+portal-chart-day = { $day }: списано { $charged } мин, бесплатных повторов { $free } мин
+portal-chart-key-charged = списанные минуты
+portal-chart-key-free = бесплатные повторы
+portal-chart-utc = дни по UTC
+portal-chart-table = Показать числа таблицей
+portal-chart-no-audio = За этот срок звука не было.
+portal-chart-col-day = День (UTC)
+portal-chart-col-charged = Списано минут
+portal-chart-col-free = Минуты бесплатных повторов
+portal-chart-desc = С { $first } по { $last }: списано { $charged } мин, бесплатных повторов { $free } мин.
+
+portal-reference-title = Справка по API
+portal-reference-bases = Базовый URL: { $python } для клиента replicate на Python; { $npm } для curl и клиента replicate из npm; { $openai } для SDK OpenAI (OpenAI-совместимый адрес).
+portal-reference-auth = Каждый запрос отправляет { $header }.
+portal-reference-get-key = Получить ключ
+portal-reference-document = Документ для программ:
+portal-reference-english = Описания ниже — из документа API, на английском.
+portal-reference-contents = Содержание справки
+portal-reference-schemas = Схемы
+portal-reference-parameters = Параметры
+portal-reference-body = Тело запроса
+portal-reference-responses = Ответы
+portal-reference-required = обязательно
+portal-reference-member = Поле
+portal-reference-type = Тип
+portal-reference-notes = Пояснения
+
+portal-languages-title = Языки
+portal-languages-intro = Любой из этих языков может быть языком перевода. Язык записи должен быть из тех, что распознаёт этот сервер.
+portal-languages-col-language = Язык
+portal-languages-col-code = Код
+portal-languages-col-recognised = Распознаётся здесь
+portal-yes = да
+portal-no = нет

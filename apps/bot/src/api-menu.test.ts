@@ -25,10 +25,20 @@ describe('the API menu (spec 5.2, 5.3)', () => {
     await t?.stop();
   });
 
-  it('should issue a key tied to the Telegram user that works on the HTTP API, with a how-to and the base URL', async () => {
+  it('should issue a key tied to the Telegram user that works on the HTTP API, with a how-to and the base URL of each client', async () => {
     const { key, text } = await getToken(t.fake, 6001);
-    expect(text).toContain(`Base URL: <code>${t.service.replicateBase}</code>`);
-    expect(text).toContain(`${t.service.replicateBase}/v1/models/service/transcribe/predictions`);
+    const base = t.service.replicateBase;
+    // The same three base URLs as the portal, each with its client; every one reaches the service with the key.
+    const python = /Python client \(pip install replicate\): <code>base_url="([^"]+)"<\/code>/.exec(text)?.[1];
+    const npm = /JavaScript client \(npm install replicate\): <code>baseUrl: "([^"]+)"<\/code>/.exec(text)?.[1];
+    const openai = /OpenAI-compatible endpoint \/v1\/audio\/transcriptions: <code>baseURL: "([^"]+)"<\/code>/.exec(text)?.[1];
+    expect([python, npm, openai]).toEqual([base, `${base}/v1`, `${t.service.url}/v1`]);
+    const auth = { headers: { authorization: `Bearer ${key}` } };
+    expect((await fetch(`${python}/v1/account`, auth)).status).toBe(200); // the Python client adds /v1/…
+    expect((await fetch(`${npm}/account`, auth)).status).toBe(200); // the npm client adds /…
+    expect((await fetch(`${openai}/models`, auth)).status).toBe(200); // the OpenAI SDKs add /models, /audio/transcriptions
+    // The curl example starts with the line that puts the key where the rest reads it.
+    expect(text).toContain(`<pre>export TRANSCRIBE_API_KEY="${key}"\ncurl -X POST ${base}/v1/models/service/transcribe/predictions`);
     expect(text).toContain('never in source code');
     const response = await account(t, key);
     expect(response.status).toBe(200);

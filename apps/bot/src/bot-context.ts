@@ -6,6 +6,7 @@ import type { LlmClientConfig, ServiceContext } from '@transcribe/core';
 import type { JobTracker } from './track-jobs.ts';
 import type { DownloadTracker } from './track-downloads.ts';
 import type { PostProcessRunner } from './post-process-runner.ts';
+import type { FailedBotApiTry } from './retry-bot-api-call.ts';
 
 /** Context of the bot's outside middleware (commands, menus, media, buttons). */
 export type BotContext = ConversationFlavor<Context>;
@@ -51,6 +52,9 @@ export interface BotDeps {
   locales: LocaleChoices;
 }
 
+/** How long a stop waits for the Bot API (grammY's confirmation of the last update, replies in flight) by default, ms. */
+export const DEFAULT_STOP_TIMEOUT_MS = 5_000;
+
 /** What startBot (start-bot.ts) takes: the environment variables of the bot, resolved by resolve-bot-settings.ts. */
 export interface StartBotOptions {
   /** TELEGRAM_BOT_TOKEN. */
@@ -75,4 +79,14 @@ export interface StartBotOptions {
   transcriptionTimeoutMs?: number;
   /** Time for one file download from the Bot API server, ms (default the service's download timeout). */
   downloadTimeoutMs?: number;
+  /** BOT_START_ATTEMPTS: tries of the Bot API at start-up (getMe, setWebhook) before the start fails (default 6); Infinity: until it works. */
+  startAttempts?: number;
+  /** Longest wait between start-up tries, ms (default 30 s). */
+  startMaxDelayMs?: number;
+  /** Calls the start off at any point (a hanging or retrying call too): startBot then rejects with its reason. */
+  signal?: AbortSignal;
+  /** How long a stop waits for the Bot API (the confirmation of the last update, replies in flight) before cutting its calls, ms (default 5000). */
+  stopTimeoutMs?: number;
+  /** Told of every failed start-up try (after its log line), e.g. to report it on `/ready`. */
+  onFailedTry?: (failedTry: FailedBotApiTry) => void;
 }

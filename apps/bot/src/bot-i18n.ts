@@ -1,14 +1,13 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { I18n, type LocaleNegotiator } from '@grammyjs/i18n';
 import type { Context } from 'grammy';
+import { LOCALES_DIR } from './locales-dir.ts';
+
+export { LOCALES_DIR } from './locales-dir.ts';
 
 /** The languages the bot speaks; English is the default and the fallback for a missing text. */
 export const BOT_LOCALES = ['en', 'ru'] as const;
 export type BotLocale = (typeof BOT_LOCALES)[number];
-
-/** The message catalogs: `<locale>.ftl` (Fluent) per language. */
-export const LOCALES_DIR = fileURLToPath(new URL('../locales', import.meta.url));
 
 /**
  * A text by its catalog key in one language, with Fluent variables (`{ $limit }`); numbers pick

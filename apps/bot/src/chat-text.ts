@@ -5,6 +5,8 @@ import { splitMessage, TELEGRAM_MESSAGE_LIMIT } from './split-message.ts';
 
 /** Characters of the preview shown in chat above a text sent as a file. */
 export const PREVIEW_CHARS = 600;
+/** Telegram's limit on a document's caption, characters (Bot API sendDocument). */
+export const CAPTION_LIMIT = 1024;
 
 /**
  * Something to show in the chat: text messages, or one document (`content` as UTF-8 text or bytes),
@@ -18,34 +20,39 @@ export type ChatText =
  * Text that fits one message (Telegram's 4096 characters) as that message; longer text as a short
  * preview (the first PREVIEW_CHARS or so, cut at a sentence end) plus the whole text as
  * `fileName`. A wall of several messages is hard to read, copy or forward; a file keeps the whole
- * text in one piece and the preview still shows what it is about.
+ * text in one piece and the preview still shows what it is about. `fileContent` is what the file
+ * holds when it should differ from the chat text (a transcript's running text in chat, one line
+ * per segment in the file).
  */
-export function asChatText(text: string, fileName: string, t: Translate): ChatText {
+export function asChatText(text: string, fileName: string, t: Translate, fileContent = text): ChatText {
   const trimmed = text.trim();
   if (trimmed.length <= TELEGRAM_MESSAGE_LIMIT) return { kind: 'messages', parts: splitMessage(trimmed) };
   const preview = `${splitMessage(trimmed, PREVIEW_CHARS)[0] ?? ''} …`;
   const caption = t('long-text-caption', { chars: trimmed.length });
-  return { kind: 'document', fileName, content: text, caption, preview };
+  return { kind: 'document', fileName, content: fileContent, caption, preview };
 }
 
 /**
  * Sends a ChatText to `chatId`, answering `replyTo` when given (the preview and the document both
- * answer it), with `keyboard` under the last message or under the document. Returns the id of the
- * last message sent.
+ * answer it), with `keyboard` under the last message or under the document. With `previewInCaption`
+ * (groups, where each recording should leave one message) the preview goes above the document's
+ * caption instead of into a message of its own. Returns the id of the last message sent.
  */
 export async function sendChatText(
   api: Api,
   chatId: number,
   text: ChatText,
-  options: { replyTo?: number; keyboard?: InlineKeyboardMarkup } = {},
+  options: { replyTo?: number; keyboard?: InlineKeyboardMarkup; previewInCaption?: boolean } = {},
 ): Promise<number> {
   const reply =
     options.replyTo === undefined ? {} : { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } };
   if (text.kind === 'document') {
-    if (text.preview) await api.sendMessage(chatId, text.preview, { ...reply, link_preview_options: { is_disabled: true } });
+    let caption = text.caption;
+    if (text.preview && options.previewInCaption) caption = `${text.preview}\n\n${caption}`.slice(0, CAPTION_LIMIT);
+    else if (text.preview) await api.sendMessage(chatId, text.preview, { ...reply, link_preview_options: { is_disabled: true } });
     const content = typeof text.content === 'string' ? Buffer.from(text.content, 'utf8') : text.content;
     const file = new InputFile(content, text.fileName);
-    const sent = await api.sendDocument(chatId, file, { caption: text.caption, ...reply, reply_markup: options.keyboard });
+    const sent = await api.sendDocument(chatId, file, { caption, ...reply, reply_markup: options.keyboard });
     return sent.message_id;
   }
   let lastId = 0;

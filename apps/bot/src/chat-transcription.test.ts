@@ -45,21 +45,24 @@ describe('transcription in chat against the Bot API protocol', () => {
     await t?.stop();
   });
 
-  it('should answer a voice message with one status message edited by stage, then the transcript', async () => {
+  it('should answer a voice message with one status message edited by stage, then the transcript, then shrink the status to one line', async () => {
     const user = testUser(5001);
     const update = voiceUpdate(user, 'voice-1');
     t.fake.pushUpdate(update);
     const statusId = await statusMessageFor(t.fake, update.message.message_id);
     expect(t.fake.messages.get(statusId)).toBeDefined();
-    await finalStatus(t.fake, statusId, /✅ Done/);
-    const edits = t.fake.calls
-      .filter((c) => c.method === 'editMessageText' && c.payload.message_id === statusId)
-      .map((c) => String(c.payload.text));
-    expect(edits[0]).toMatch(/✅ File received/);
-    expect(edits.at(-1)).toMatch(/✅ Audio decoded \(\d+\.\d s\)\n✅ Speech found .*\n✅ Speech recognised\n✅ Done/);
+    const final = await finalStatus(t.fake, statusId, /^✅ Transcribed/);
+    expect(final).toMatch(/^✅ Transcribed: 0:\d\d of audio\.$/);
+    const edits = t.fake.calls.filter((c) => c.method === 'editMessageText' && c.payload.message_id === statusId);
+    expect(String(edits[0]!.payload.text)).toMatch(/✅ File received/);
+    // A short clip is recognised in one piece: no "0%" standing still, a number only once there is one.
+    for (const edit of edits) expect(String(edit.payload.text)).not.toMatch(/Recognising speech… 0%/);
     const transcript = await t.fake.waitForCall(
       (c) => c.method === 'sendMessage' && c.payload.reply_parameters !== undefined && !String(c.payload.text).includes('Getting the file'),
     );
+    // The status shrinks once the transcript is in the chat, and loses its ✖ Cancel button.
+    expect(t.fake.calls.indexOf(transcript)).toBeLessThan(t.fake.calls.indexOf(edits.at(-1)!));
+    expect(t.fake.messages.get(statusId)?.reply_markup).toBeUndefined();
     const reference = await readFile(join(AUDIO_DIR, `${CLIP}.txt`), 'utf8');
     expect(wordErrorRate(normalizeForWer(reference), normalizeForWer(String(transcript.payload.text))).wer).toBeLessThan(0.6);
     // No language model: no post-processing buttons, only the file formats and the speakers re-run.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeProgress } from './describe-progress.ts';
-import { english } from './test-support/english-texts.ts';
+import { english, russian } from './test-support/english-texts.ts';
 
 const started = new Date();
 
@@ -19,6 +19,13 @@ describe('describeProgress', () => {
     );
     expect(describeProgress({ downloadedBytes: 2_000_000, prediction: waiting, ahead: 0 }, english)).toMatch(
       /⏳ Waiting in the queue \(next in line\)…$/,
+    );
+  });
+
+  it('should add the estimated wait under the place when the queue gives one', () => {
+    const waiting = { status: 'processing', startedAt: null, logs: '' };
+    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: waiting, ahead: 3, waitMinutes: 2 }, english)).toMatch(
+      /⏳ Waiting in the queue \(3 ahead\)…\n🕒 About 2 min until it starts$/,
     );
   });
 
@@ -42,6 +49,20 @@ describe('describeProgress', () => {
     const logs = 'x decoded 10.0 s of audio (wav)\nx VAD: no speech';
     expect(describeProgress({ downloadedBytes: 500, prediction: { status: 'processing', startedAt: started, logs } }, english)).toMatch(
       /none found$/,
+    );
+  });
+
+  it('should say "Recognising speech…" without a number while recognition stands at 0 %', () => {
+    const logs = 'x decoded 4.0 s of audio (ogg)\nx VAD: 1 speech interval, 3.52 s of speech\nx recognized 0%';
+    const shown = describeProgress({ downloadedBytes: 500, prediction: { status: 'processing', startedAt: started, logs } }, english);
+    expect(shown).toMatch(/⏳ Recognising speech…$/);
+    expect(shown).not.toMatch(/0%/);
+  });
+
+  it('should write decimals with a comma in Russian', () => {
+    const logs = 'x decoded 11.0 s of audio (wav)\nx VAD: 4 speech intervals, 8.94 s of speech\nx recognized 40%';
+    expect(describeProgress({ downloadedBytes: 2_000_000, prediction: { status: 'processing', startedAt: started, logs } }, russian)).toBe(
+      '✅ Файл получен (1,9 МиБ)\n✅ Звук декодирован (11,0 с)\n✅ Речь найдена (8,9 с)\n⏳ Распознаю речь… 40%',
     );
   });
 });

@@ -1,9 +1,18 @@
 import { createReadStream } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { GrammyError, type Api } from 'grammy';
-import { AppError, isAppError, mediaTooLargeError, writeLimitedFile } from '@transcribe/core';
+import {
+  AppError,
+  createOutboundAgent,
+  createOutboundFetch,
+  HttpStatusError,
+  isAppError,
+  mediaTooLargeError,
+  retryHttpCall,
+  writeLimitedFile,
+} from '@transcribe/core';
+import type { OutboundFetch } from '@transcribe/core';
 import type { BotSettings } from './bot-context.ts';
 import { TELEGRAM_FILE_PARAM } from './reply-for-error.ts';
 
@@ -16,15 +25,19 @@ export interface TelegramDownload {
   signal?: AbortSignal;
 }
 
-const ATTEMPTS = 3;
+/** Retries of a failed file download (network failures, 408, 429, 5xx): 0.5 s, then 1 s. */
+const RETRIES = 2;
 
 /**
  * Fetches a chat file through the Bot API: `getFile`, then the bytes from
  * `{apiRoot}/file/bot{token}/{file_path}` (or, from a local Bot API server started with `--local`,
  * straight from the absolute `file_path` on disk). Sizes are checked before and while downloading
  * against `settings.maxFileBytes` (20 MB through api.telegram.org, up to 2 GB with a local server,
- * never over the service limit). Network failures and 5xx answers are retried up to 3 times with
- * backoff; the whole download has `settings.downloadTimeoutMs`.
+ * never over the service limit). The bytes come through the service's outbound HTTP client (Node's
+ * own, which survives a server that closes right after the body) and its one retry policy:
+ * network failures, a body cut short, 408, 429 and 5xx are tried 3 times in all (0.5 s, then 1 s
+ * between); the whole
+ * download has `settings.downloadTimeoutMs`.
  * @returns bytes written.
  * @throws AppError `media_too_large`; `upstream_refused` / `upstream_unreachable` with param
  *   `telegram_file`; the signal's reason when `signal` aborts.
@@ -43,9 +56,12 @@ export async function downloadTelegramFile(api: Api, settings: BotSettings, down
       return await writeLimitedFile(createReadStream(file.file_path), download.destPath, { maxBytes, signal });
     }
     const url = `${settings.apiRoot}/file/bot${settings.token}/${encodeURI(file.file_path)}`;
-    const response = await fetchWithRetry(url, signal);
-    if (!response.body) throw refused('Telegram sent no file body.');
-    return await writeLimitedFile(Readable.fromWeb(response.body as never), download.destPath, { maxBytes, signal });
+    const agent = createOutboundAgent(); // the Bot API server is the operator's: no address policy
+    try {
+      return await downloadWithRetry(createOutboundFetch(agent), url, download.destPath, maxBytes, signal);
+    } finally {
+      agent.destroy();
+    }
   } catch (error) {
     if (download.signal?.aborted) throw download.signal.reason;
     if (isAppError(error)) throw error;
@@ -65,21 +81,33 @@ async function getFile(api: Api, fileId: string, maxBytes: number, signal: Abort
   }
 }
 
-async function fetchWithRetry(url: string, signal: AbortSignal): Promise<Response> {
-  for (let attempt = 1; ; attempt += 1) {
-    let response: Response | null = null;
-    try {
-      response = await fetch(url, { signal });
-    } catch (error) {
-      if (signal.aborted || attempt >= ATTEMPTS) throw error;
-    }
-    if (response?.ok) return response;
-    if (response && (response.status < 500 || attempt >= ATTEMPTS)) {
-      await response.body?.cancel();
-      throw refused(`The Bot API server answered ${response.status} to the file download.`);
-    }
-    await response?.body?.cancel();
-    await sleep(500 * 2 ** (attempt - 1), undefined, { signal });
+/**
+ * Writes the file's bytes to `destPath`, the whole download (answer and body) retried as one
+ * attempt, so a body cut short is fetched again. @returns bytes written.
+ */
+async function downloadWithRetry(
+  fetch: OutboundFetch,
+  url: string,
+  destPath: string,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<number> {
+  try {
+    return await retryHttpCall(
+      async () => {
+        const response = await fetch(url, { signal });
+        if (!response.ok) {
+          await response.body?.cancel();
+          throw new HttpStatusError(response.status, response.statusText, response.headers);
+        }
+        if (!response.body) throw refused('Telegram sent no file body.');
+        return await writeLimitedFile(Readable.fromWeb(response.body as never), destPath, { maxBytes, signal });
+      },
+      { retries: RETRIES, baseDelayMs: 500, maxRetryAfterMs: 10_000, signal },
+    );
+  } catch (error) {
+    if (error instanceof HttpStatusError) throw refused(`The Bot API server answered ${error.status} to the file download.`, error);
+    throw error;
   }
 }
 

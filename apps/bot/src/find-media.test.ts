@@ -16,6 +16,7 @@ describe('findMedia', () => {
       fileId: 'F',
       fileSize: 10,
       fileName: 'voice.ogg',
+      durationSeconds: 3,
     });
     expect(findMedia(message({ audio: { ...file, duration: 3, file_name: 'talk.mp3' } }))).toMatchObject({
       kind: 'audio',

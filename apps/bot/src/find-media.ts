@@ -1,4 +1,5 @@
 import type { Message } from 'grammy/types';
+import { VIDEO_NOTE_FILE_NAME, VOICE_FILE_NAME } from './describe-recording.ts';
 
 /** A recording in a chat message that the bot can transcribe. */
 export interface IncomingMedia {
@@ -8,6 +9,8 @@ export interface IncomingMedia {
   fileSize: number | undefined;
   /** A file name for the upload (never a path). */
   fileName: string;
+  /** Length Telegram states (voice, audio, video notes, videos), seconds; charged in the fair queue before the file is probed. */
+  durationSeconds?: number;
 }
 
 /** Extensions of audio and video files taken as documents when Telegram gives no useful MIME type. */
@@ -49,9 +52,9 @@ const MEDIA_MIME_TYPES = new Set(['application/ogg', 'application/x-ogg', 'appli
  * carries the same file fields as the original, so forwarded recordings are found the same way.
  */
 export function findMedia(message: Message): IncomingMedia | 'unsupported' | null {
-  if (message.voice) return media('voice', message.voice, 'voice.ogg');
+  if (message.voice) return media('voice', message.voice, VOICE_FILE_NAME);
   if (message.audio) return media('audio', message.audio, message.audio.file_name ?? 'audio');
-  if (message.video_note) return media('video_note', message.video_note, 'video-note.mp4');
+  if (message.video_note) return media('video_note', message.video_note, VIDEO_NOTE_FILE_NAME);
   if (message.video) return media('video', message.video, message.video.file_name ?? 'video.mp4');
   if (message.animation || message.photo || message.sticker) return 'unsupported';
   if (message.document) {
@@ -70,8 +73,14 @@ export function isMediaDocument(mimeType: string, fileName: string): boolean {
   return fileName.includes('.') && MEDIA_EXTENSIONS.has(extension);
 }
 
-function media(kind: IncomingMedia['kind'], file: { file_id: string; file_size?: number }, fileName: string): IncomingMedia {
-  return { kind, fileId: file.file_id, fileSize: file.file_size, fileName: safeName(fileName) };
+function media(
+  kind: IncomingMedia['kind'],
+  file: { file_id: string; file_size?: number; duration?: number },
+  fileName: string,
+): IncomingMedia {
+  const found: IncomingMedia = { kind, fileId: file.file_id, fileSize: file.file_size, fileName: safeName(fileName) };
+  if (typeof file.duration === 'number') found.durationSeconds = file.duration;
+  return found;
 }
 
 /** Keeps only the last path part and safe characters, at most 100 characters. */

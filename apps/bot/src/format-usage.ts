@@ -1,9 +1,11 @@
 import {
   ensureOwnerApiKey,
+  summarizeOwnerUncharged,
   summarizeOwnerUsage,
   summarizeUsage,
   telegramOwner,
   type NamespaceUsage,
+  type UnchargedUsage,
   type UsageSummary,
 } from '@transcribe/core';
 import type { BotDeps } from './bot-context.ts';
@@ -12,7 +14,9 @@ import { BOT_KEY_LABEL } from './transcribe-media.ts';
 
 /**
  * The /usage reply for a Telegram user: recordings and minutes per place across all the person's
- * keys, and what the usage ledger charged in the current window (spec 2.6.2–3), in the reader's language.
+ * keys, what the usage ledger charged in the current window (spec 2.6.2–3), and what was not
+ * charged in that window and why (canceled, failed, repeats taken from the cache), so the minutes
+ * add up; in the reader's language.
  */
 export async function describeUsage(deps: BotDeps, reader: TextReader): Promise<string> {
   const { db } = deps.service.database;
@@ -20,23 +24,45 @@ export async function describeUsage(deps: BotDeps, reader: TextReader): Promise<
   const t = textsFor(deps, reader);
   const places = await summarizeOwnerUsage(db, owner);
   if (places.length === 0) return formatUsage([], null, t);
-  const charged = await summarizeUsage(db, await ensureOwnerApiKey(db, owner, BOT_KEY_LABEL), deps.service.config.cacheTtlDays);
-  return formatUsage(places, charged, t);
+  const windowDays = deps.service.config.cacheTtlDays;
+  const charged = await summarizeUsage(db, await ensureOwnerApiKey(db, owner, BOT_KEY_LABEL), windowDays);
+  return formatUsage(places, charged, t, await summarizeOwnerUncharged(db, owner, windowDays));
 }
 
-/** Lines of the /usage reply (pure). */
-export function formatUsage(places: readonly NamespaceUsage[], charged: UsageSummary | null, t: Translate): string {
+/**
+ * Lines of the /usage reply (pure). Minutes are numbers for Fluent's NUMBER, so they read `1.2` in
+ * English and `1,2` in Russian.
+ */
+export function formatUsage(
+  places: readonly NamespaceUsage[],
+  charged: UsageSummary | null,
+  t: Translate,
+  uncharged: UnchargedUsage | null = null,
+): string {
   if (places.length === 0 || charged === null) return t('usage-none');
   const lines = places.map((entry) =>
     t('usage-place', { place: entry.namespace, count: entry.predictions, done: entry.succeeded, minutes: minutes(entry.audioSeconds) }),
   );
-  const amount = charged.amount_charged > 0 ? t('usage-amount', { amount: String(charged.amount_charged) }) : '';
-  const free = charged.free_repeats > 0 ? t('usage-free', { count: charged.free_repeats }) : '';
-  lines.push(t('usage-charged', { days: charged.window_days, minutes: minutes(charged.audio_seconds_charged), amount, free }));
+  const amount = charged.amount_charged > 0 ? t('usage-amount', { amount: charged.amount_charged }) : '';
+  lines.push(t('usage-charged', { days: charged.window_days, minutes: minutes(charged.audio_seconds_charged), amount }));
+  if (uncharged) {
+    const parts = [
+      uncharged.canceled.count > 0
+        ? t('usage-canceled', { count: uncharged.canceled.count, minutes: minutes(uncharged.canceled.audioSeconds) })
+        : '',
+      uncharged.failed.count > 0
+        ? t('usage-failed', { count: uncharged.failed.count, minutes: minutes(uncharged.failed.audioSeconds) })
+        : '',
+      uncharged.freeRepeats.count > 0
+        ? t('usage-from-cache', { count: uncharged.freeRepeats.count, minutes: minutes(uncharged.freeRepeats.audioSeconds) })
+        : '',
+    ].filter((part) => part !== '');
+    if (parts.length > 0) lines.push(t('usage-not-charged', { parts: parts.join('; ') }));
+  }
   return [t('usage-title'), ...lines].join('\n');
 }
 
-/** Minutes with one decimal, as text (`1.2`), so Fluent does not regroup or round it. */
-function minutes(seconds: number): string {
-  return (seconds / 60).toFixed(1);
+/** Minutes of `seconds`, to one decimal. */
+function minutes(seconds: number): number {
+  return Math.round(seconds / 6) / 10;
 }

@@ -86,6 +86,13 @@ describe('the bot in a group chat', () => {
     const transcript = await transcriptFor(t.fake, wanted.message.message_id);
     expect(String(transcript.payload.text).length).toBeGreaterThan(10);
     expect(answers(t.fake, ignored.message.message_id)).toEqual([]);
+    // One message per recording: the status message goes once the transcript is there.
+    const statusId = (status.result as { message_id: number }).message_id;
+    const deleted = await t.fake.waitForCall((c) => c.method === 'deleteMessage' && c.payload.message_id === statusId);
+    expect(Number(deleted.payload.chat_id)).toBe(GROUP.id);
+    expect(t.fake.calls.indexOf(transcript)).toBeLessThan(t.fake.calls.indexOf(deleted));
+    const left = [...t.fake.messages.values()].filter((message) => message.reply_to_message?.message_id === wanted.message.message_id);
+    expect(left.map((message) => message.message_id)).toEqual([(transcript.result as { message_id: number }).message_id]);
 
     const { db } = t.service.service.ctx.database;
     const [delivery] = await db.select().from(botDeliveries).where(eq(botDeliveries.messageId, wanted.message.message_id));
@@ -105,9 +112,18 @@ describe('the bot in a group chat', () => {
     expect(reply.payload.text).toBe(english('group-hint'));
   });
 
+  it('should answer /start and /help in a group with how to ask there', async () => {
+    for (const command of ['/start', `/help${MENTION}`]) {
+      const update = groupCommand(testUser(7110), command);
+      t.fake.pushUpdate(update);
+      const reply = await t.fake.waitForCall((c) => answers(t.fake, update.message.message_id).includes(c));
+      expect(reply.payload.text).toBe(english('group-help', { bot: FAKE_BOT_USER.username }));
+    }
+  });
+
   it('should never show or issue API keys or portal links in a group', async () => {
     const user = testUser(7104);
-    for (const command of ['/api', `/api${MENTION}`, '/portal']) {
+    for (const command of ['/api', `/api${MENTION}`, '/portal', '/token']) {
       const update = groupCommand(user, command);
       t.fake.pushUpdate(update);
       const reply = await t.fake.waitForCall((c) => answers(t.fake, update.message.message_id).includes(c));

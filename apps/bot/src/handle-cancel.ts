@@ -1,7 +1,8 @@
 import { Composer } from 'grammy';
 import { cancelPrediction, listPendingBotDeliveries, type PendingBotDelivery } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
-import { textsFor } from './bot-i18n.ts';
+import { localeOf, textsFor } from './bot-i18n.ts';
+import { describeRecording } from './describe-recording.ts';
 import { CANCEL_BUTTON_PREFIX, CANCEL_FETCH_BUTTON } from './transcribe-media.ts';
 
 /**
@@ -9,7 +10,8 @@ import { CANCEL_BUTTON_PREFIX, CANCEL_FETCH_BUTTON } from './transcribe-media.ts
  * started, a running one stops within about a second). The ✖ Cancel button under a status message
  * cancels that recording (while its file is still fetched, the download: track-downloads.ts), only
  * for the person who asked (in a group others see the button too); `/cancel` cancels all of the
- * person's recordings being fetched, waiting or running, and lists them. The status messages then
+ * person's recordings being fetched, waiting or running, and lists them, each named by its length
+ * and when it was sent (four voice messages are not four times "voice.ogg"). The status messages then
  * say "Canceled" (followDelivery in transcribe-media.ts).
  */
 export function handleCancel(deps: BotDeps): Composer<BotContext> {
@@ -32,11 +34,18 @@ export function handleCancel(deps: BotDeps): Composer<BotContext> {
   composer.command('cancel', async (ctx) => {
     if (!ctx.from) return;
     const t = textsFor(deps, ctx.from);
+    const reader = { t, locale: localeOf(deps.locales, ctx.from) };
     const mine = await listPendingBotDeliveries(deps.service.database.db, { userId: ctx.from.id, unfinished: true });
-    const canceled = deps.downloads.cancel(ctx.from.id).map((name) => t('canceled-fetching', { name }));
+    const canceled = deps.downloads
+      .cancel(ctx.from.id)
+      .map((recording) => t('canceled-fetching', { name: describeRecording(recording, reader) }));
     for (const delivery of mine) {
       if (await cancelDelivery(deps, delivery)) {
-        canceled.push(t(delivery.startedAt ? 'canceled-running' : 'canceled-waiting', { name: delivery.fileName }));
+        const name = describeRecording(
+          { fileName: delivery.fileName, durationSeconds: delivery.durationSeconds, sentAt: delivery.createdAt },
+          reader,
+        );
+        canceled.push(t(delivery.startedAt ? 'canceled-running' : 'canceled-waiting', { name }));
       }
     }
     if (canceled.length === 0) return void (await ctx.reply(t('nothing-to-cancel')));

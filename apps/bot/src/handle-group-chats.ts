@@ -4,7 +4,7 @@ import type { BotContext, BotDeps } from './bot-context.ts';
 import { textsFor, type Translate } from './bot-i18n.ts';
 
 /** Commands that show or change a person's own things (keys, sign-in links, settings, usage). */
-export const PRIVATE_ONLY_COMMANDS = ['api', 'portal', 'settings', 'usage'];
+export const PRIVATE_ONLY_COMMANDS = ['api', 'portal', 'settings', 'usage', 'token', 'key', 'apikey'];
 
 /** The reply to a private-only command in a group, in the reader's language. */
 export function privateOnlyReply(username: string, t: Translate): string {

@@ -35,7 +35,14 @@ export function handleMediaMessages(deps: BotDeps): Composer<BotContext> {
     if (found.fileSize !== undefined && found.fileSize > deps.settings.maxFileBytes) {
       return void (await reply(mediaTooLargeError(deps.settings.maxFileBytes, found.fileSize)));
     }
-    const job = { chatId: ctx.chat.id, threadId, userId: ctx.from.id, messageId: message.message_id, media: found };
+    const job = {
+      chatId: ctx.chat.id,
+      threadId,
+      userId: ctx.from.id,
+      messageId: message.message_id,
+      media: found,
+      sentAt: new Date(message.date * 1000),
+    };
     if (!deps.jobs.tryRun((signal) => transcribeMedia(deps, job, signal))) await answer(t('error-stopped'), message.message_id);
   });
   return composer;

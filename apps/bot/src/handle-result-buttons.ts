@@ -1,12 +1,5 @@
 import { Composer } from 'grammy';
-import {
-  AppError,
-  findOwnedPrediction,
-  telegramOwner,
-  TYPES_NEEDING_TARGET_LANGUAGE,
-  type PostProcessType,
-  type Transcript,
-} from '@transcribe/core';
+import { AppError, findOwnedPrediction, telegramOwner, TYPES_NEEDING_TARGET_LANGUAGE, type PostProcessType } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
 import { localeOf, textsFor } from './bot-i18n.ts';
 import { deliverResult } from './deliver-result.ts';
@@ -43,7 +36,8 @@ interface OpenPicker {
  * keyboard in place; a type runs post-processing (spec 2.4) on the stored transcript of the
  * person's own bot prediction (namespace `bot`, spec 2.6.6) in the background.
  *
- * The target-language picker lists the person's Telegram language and their recent choices first,
+ * The target-language picker lists the person's recent choices, their Telegram and bot languages and
+ * the most common targets first (result-buttons.ts targetLanguageOrder),
  * and while it is open the person may type the language instead (`German`, `deutsch`, `de`,
  * match-language.ts): paging through 100 names is slow. In a group only a reply to the picker's
  * message counts, so the bot does not read the group's talk as language names. Open pickers and recent choices live in
@@ -59,9 +53,11 @@ export function handleResultButtons(deps: BotDeps): Composer<BotContext> {
     if (map.size > MAX_PEOPLE) map.delete(map.keys().next().value as T);
     return key;
   };
+  // Recent choices first (people translate into the same language again), then the person's own languages.
   const preferred = (ctx: BotContext): string[] => {
     const own = languageFromTelegram(ctx.from?.language_code);
-    return [...new Set([...(own ? [own] : []), ...(recent.get(ctx.from?.id ?? 0) ?? [])])];
+    const bot = localeOf(deps.locales, ctx.from);
+    return [...new Set([...(recent.get(ctx.from?.id ?? 0) ?? []), ...(own ? [own] : []), bot])];
   };
   const chose = (userId: number, code: string) => {
     const list = [code, ...(recent.get(userId) ?? []).filter((entry) => entry !== code)].slice(0, RECENT_LANGUAGES);
@@ -143,7 +139,7 @@ async function startResult(deps: BotDeps, ctx: BotContext, request: ResultReques
   try {
     const owner = telegramOwner(ctx.from?.id ?? 0);
     const row = await findOwnedPrediction(deps.service.database.db, request.predictionId, { owner, namespace: 'bot' });
-    const transcript = row.transcript as Transcript | null;
+    const transcript = row.transcript;
     if (row.status !== 'succeeded' || !transcript || isEmptyTranscript(transcript)) throw new AppError('not_found', 'no transcript');
     const job = {
       chatId,

@@ -1,11 +1,12 @@
 import { Composer } from 'grammy';
 import { AppError, findOwnedPrediction, telegramOwner, type PredictionRow, type Transcript } from '@transcribe/core';
 import type { BotContext, BotDeps } from './bot-context.ts';
-import { textsFor, type Translate } from './bot-i18n.ts';
+import { localeOf, textsFor, type Translate } from './bot-i18n.ts';
+import { formatDateTime, formatDuration, recordingTitle } from './describe-recording.ts';
 import { sendChatText } from './chat-text.ts';
 import { findMedia } from './find-media.ts';
 import { isEmptyTranscript } from './render-chat-transcript.ts';
-import { renderTranscriptFile } from './render-transcript-file.ts';
+import { renderTranscriptFile, type FileHeading } from './render-transcript-file.ts';
 import { replyForError } from './reply-for-error.ts';
 import { parseResultAction, resultKeyboard, speakersKeyboard, type ResultAction } from './result-buttons.ts';
 import { transcribeMedia } from './transcribe-media.ts';
@@ -50,7 +51,7 @@ async function ownTranscript(
 ): Promise<{ row: PredictionRow; transcript: Transcript }> {
   const owner = telegramOwner(ctx.from?.id ?? 0);
   const row = await findOwnedPrediction(deps.service.database.db, predictionId, { owner, namespace: 'bot' });
-  const transcript = row.transcript as Transcript | null;
+  const transcript = row.transcript;
   if (row.status !== 'succeeded' || !transcript || isEmptyTranscript(transcript)) throw new AppError('not_found', 'no transcript');
   return { row, transcript };
 }
@@ -62,7 +63,7 @@ async function sendFile(deps: BotDeps, ctx: BotContext, action: Extract<ResultAc
     if (chatId === undefined) throw new AppError('not_found', 'no chat');
     const { transcript } = await ownTranscript(deps, ctx, action.predictionId);
     await ctx.answerCallbackQuery({ text: t('making-file') });
-    const file = await renderTranscriptFile(transcript, action.format, fileBaseName(ctx), t);
+    const file = await renderTranscriptFile(transcript, action.format, fileBaseName(ctx), t, fileHeading(deps, ctx, transcript, t));
     await sendChatText(deps.api, chatId, { kind: 'document', ...file }, { replyTo });
   } catch (error) {
     const text = replyForError(error, deps.settings, t);
@@ -98,6 +99,7 @@ async function startRerun(
       messageId: original.message_id,
       media,
       speakers: action.speakers,
+      sentAt: new Date(original.date * 1000),
     };
     if (!deps.jobs.tryRun((signal) => transcribeMedia(deps, job, signal))) throw new AppError('service_busy', 'bot stopping');
     return t('rerun-started', { count: action.speakers });
@@ -106,6 +108,20 @@ async function startRerun(
     await ctx.reply(text);
     return text.slice(0, 200);
   }
+}
+
+/**
+ * The heading of a .docx or .pdf: the recording the transcript answers (its file name, or "Voice
+ * message"), the date its message was sent (UTC) and its length.
+ */
+function fileHeading(deps: BotDeps, ctx: BotContext, transcript: Transcript, t: Translate): FileHeading {
+  const message = ctx.callbackQuery?.message;
+  const original = message && 'reply_to_message' in message ? message.reply_to_message : undefined;
+  const media = original ? findMedia(original) : null;
+  const title = media && media !== 'unsupported' ? recordingTitle(media.fileName, t) : t('recording-unnamed');
+  const sentAt = original ? new Date(original.date * 1000) : new Date();
+  const date = formatDateTime(sentAt, localeOf(deps.locales, ctx.from));
+  return { title, details: t('file-heading-details', { date, duration: formatDuration(transcript.source.length) }) };
 }
 
 /** The recording's file name without extension (`voice`, `talk`), from the message the transcript answers; else `transcript`. */

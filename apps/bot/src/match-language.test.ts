@@ -19,6 +19,7 @@ describe('matchLanguage', () => {
     ['portug', 'pt'],
     ['español', 'es'],
     ['Englsh', 'en'],
+    ['Gemran', 'de'],
     ['jv', 'jw'],
     ['ʻŌlelo Hawaiʻi', 'haw'],
     ['中文', 'zh'],
@@ -30,6 +31,7 @@ describe('matchLanguage', () => {
   it('should refuse what is no language, and languages the caller cannot use', () => {
     expect(matchLanguage('hello')).toBeNull();
     expect(matchLanguage('xx')).toBeNull();
+    expect(matchLanguage('Thia')).toBeNull(); // a swap is two edits: too many for a name of 4 letters
     expect(matchLanguage('  ')).toBeNull();
     expect(matchLanguage('deutsch', ['en', 'ru'])).toBeNull();
     expect(matchLanguage('russian', ['en', 'ru'])).toBe('ru');

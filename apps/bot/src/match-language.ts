@@ -1,4 +1,5 @@
 import { LANGUAGES } from '@transcribe/core';
+import { distance as levenshtein } from 'fastest-levenshtein';
 
 /** Locales whose names of the languages are matched besides English and each language's own name. */
 const NAME_LOCALES = ['en', 'ru'];
@@ -13,8 +14,8 @@ interface NamedLanguage {
  * Finds the spec 2.5 language meant by what a person typed: a code in any common form (`de`,
  * `DE`, `de-DE`, `de_AT`, `deu`, `ger`), the English name (`German`), the language's own name
  * (`Deutsch`, `русский`) or its Russian name (`немецкий`), case and accents ignored. A name may
- * be misspelt by a little (one edit for names up to 5 letters, two for longer ones, a swap of two
- * letters counting as one) or cut short to a unique start of at least 3 letters (`deu`, `portug`):
+ * be misspelt by a little (Levenshtein distance, from fastest-levenshtein: one edit for names up to
+ * 5 letters, two for longer ones, a swap of two neighbouring letters counting as two) or cut short to a unique start of at least 3 letters (`deu`, `portug`):
  * people type on phones, and a picker of 100 buttons is slow.
  * @param allowed codes the caller can use (e.g. the engine's languages), or `'any'`.
  * @returns the spec code (`de`, `yue`, `jw`), or null when nothing fits well enough or two
@@ -34,7 +35,7 @@ export function matchLanguage(text: string, allowed: readonly string[] | 'any' =
   const limit = wanted.length <= 5 ? 1 : 2;
   let best: { code: string; distance: number; tie: boolean } | null = null;
   for (const language of languages) {
-    const distance = Math.min(...language.names.map((name) => editDistance(wanted, name)));
+    const distance = Math.min(...language.names.map((name) => levenshtein(wanted, name)));
     if (distance > limit) continue;
     if (!best || distance < best.distance) best = { code: language.code, distance, tie: false };
     else if (distance === best.distance) best.tie = true;
@@ -63,6 +64,18 @@ export function languageLabel(code: string, locale: string): string {
     shown = undefined;
   }
   return shown ? shown.charAt(0).toLocaleUpperCase(locale) + shown.slice(1) : english;
+}
+
+/**
+ * Languages named in a sentence for a reader of `locale`: `English`, `English and Russian`;
+ * in Russian lower case as the language writes them (`английский и русский`).
+ */
+export function languageListInWords(codes: readonly string[], locale: string): string {
+  const names = codes.map((code) => {
+    const label = languageLabel(code, locale);
+    return locale === 'en' ? label : label.toLocaleLowerCase(locale);
+  });
+  return new Intl.ListFormat(locale, { type: 'conjunction' }).format(names);
 }
 
 /**
@@ -130,21 +143,4 @@ function normalise(text: string): string {
     .toLowerCase()
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours cost 1. */
-export function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i += 1) {
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = best;
-    }
-  }
-  return rows[a.length]![b.length]!;
 }

@@ -55,7 +55,11 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
 
   it("should queue every recording, show its place, and put one person's many files after another's one", async () => {
     const many = testUser(6101);
-    const sent = [voiceUpdate(many, 'clip'), voiceUpdate(many, 'clip'), voiceUpdate(many, 'clip')];
+    const sent = [
+      voiceUpdate(many, 'clip', undefined, 4),
+      voiceUpdate(many, 'clip', undefined, 7),
+      voiceUpdate(many, 'clip', undefined, 9),
+    ];
     const statuses: number[] = [];
     for (const update of sent) {
       t.fake.pushUpdate(update);
@@ -70,6 +74,7 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
     expect(await statusShows(t.fake, oneStatus, /Waiting in the queue \(1 ahead\)/)).toMatch(/✅ File received/);
     await statusShows(t.fake, statuses[2]!, /Waiting in the queue \(3 ahead\)/);
     expect(t.fake.messages.get(statuses[0]!)?.text).toMatch(/Waiting in the queue \(next in line\)/);
+    expect(t.fake.messages.get(statuses[2]!)?.text).toMatch(/🕒 About \d+ min until it starts/); // the queue's estimate
     expect(JSON.stringify(t.fake.messages.get(oneStatus)?.reply_markup)).toMatch(/✖ Cancel/);
     expect(t.fake.calls.some((c) => /busy/.test(String(c.payload.text ?? '')))).toBe(false);
   });
@@ -86,18 +91,27 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
     expect(t.fake.messages.get(last.statusMessageId)?.reply_markup).toBeUndefined();
   });
 
-  it("should cancel all of a person's queued recordings with /cancel and say which", async () => {
+  it("should cancel all of a person's queued recordings with /cancel and say which, each by its length and when it was sent", async () => {
     t.fake.pushUpdate(commandUpdate(testUser(6101), '/cancel'));
     const reply = await t.fake.waitForCall(
       (c) => c.method === 'sendMessage' && c.payload.chat_id === 6101 && /^Canceled/.test(String(c.payload.text)),
     );
-    expect(reply.payload.text).toBe(
-      'Canceled 2 recordings:\n• voice.ogg (was waiting in the queue)\n• voice.ogg (was waiting in the queue)',
+    const sent = '(?:\\d+ seconds? ago|now|1 minute ago)';
+    expect(reply.payload.text).toMatch(
+      new RegExp(
+        `^Canceled 2 recordings:\\n• Voice message, 0:04, sent ${sent} \\(was waiting in the queue\\)\\n• Voice message, 0:07, sent ${sent} \\(was waiting in the queue\\)$`,
+      ),
     );
     t.fake.pushUpdate(commandUpdate(testUser(6101), '/cancel'));
     await t.fake.waitForCall(
       (c) => c.method === 'sendMessage' && c.payload.chat_id === 6101 && c.payload.text === english('nothing-to-cancel'),
     );
+    // /usage says where those minutes went.
+    t.fake.pushUpdate(commandUpdate(testUser(6101), '/usage'));
+    const usage = await t.fake.waitForCall(
+      (c) => c.method === 'sendMessage' && c.payload.chat_id === 6101 && /^Your usage so far/.test(String(c.payload.text)),
+    );
+    expect(String(usage.payload.text)).toMatch(/\nNot charged in that time: 3 canceled recordings\.$/);
   });
 
   it('should cancel a recording still being fetched from Telegram with /cancel', async () => {
@@ -110,7 +124,9 @@ describe('recordings queued without workers (positions, fairness, cancel of queu
     const reply = await t.fake.waitForCall(
       (c) => c.method === 'sendMessage' && c.payload.chat_id === 6103 && /^Canceled/.test(String(c.payload.text)),
     );
-    expect(reply.payload.text).toBe('Canceled 1 recording:\n• voice.ogg (was being fetched from Telegram)');
+    expect(reply.payload.text).toMatch(
+      /^Canceled 1 recording:\n• Voice message, 0:04, sent (\d+ seconds? ago|now) \(was being fetched from Telegram\)$/,
+    );
     expect(await statusShows(t.fake, status, /Canceled/)).toBe(english('canceled-reply'));
     const deliveries = await t.service.service.ctx.database.db.select().from(botDeliveries);
     expect(deliveries.some((row) => row.userId === 6103)).toBe(false);
@@ -159,7 +175,26 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
       .map((c) => String(c.payload.text));
     expect(shown.some((text) => /Waiting in the queue \(\d+ ahead\)/.test(text))).toBe(true);
     expect(t.fake.calls.some((c) => /busy/.test(String(c.payload.text ?? '')))).toBe(false);
-    for (const id of statuses) expect(t.fake.messages.get(id)?.text).toMatch(/✅ Done/);
+    for (const id of statuses) await statusShows(t.fake, id, /^✅ Transcribed: 0:\d\d of audio\.$/);
+  }, 180_000);
+
+  it('should refresh a waiting recording’s place when the one ahead of it starts', async () => {
+    const running = voiceUpdate(testUser(6210), 'long');
+    t.fake.pushUpdate(running);
+    const runningStatus = await statusMessageFor(t.fake, running.message.message_id);
+    await statusShows(t.fake, runningStatus, /Decoding|Looking for speech|Recognising/);
+    const next = voiceUpdate(testUser(6211), 'clip');
+    t.fake.pushUpdate(next);
+    const nextStatus = await statusMessageFor(t.fake, next.message.message_id);
+    await statusShows(t.fake, nextStatus, /Waiting in the queue \(next in line\)/);
+    const last = voiceUpdate(testUser(6212), 'clip');
+    t.fake.pushUpdate(last);
+    const lastStatus = await statusMessageFor(t.fake, last.message.message_id);
+    await statusShows(t.fake, lastStatus, /Waiting in the queue \(1 ahead\)/);
+    // The running one ends (canceled); the next starts, and the last one's place follows.
+    t.fake.pushUpdate(commandUpdate(testUser(6210), '/cancel'));
+    await statusShows(t.fake, nextStatus, /Decoding|Looking for speech|Recognising|Transcribed/);
+    await statusShows(t.fake, lastStatus, /Waiting in the queue \(next in line\)/);
   }, 180_000);
 
   it('should cancel a running recording with /cancel', async () => {
@@ -172,7 +207,7 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
     const reply = await t.fake.waitForCall(
       (c) => c.method === 'sendMessage' && c.payload.chat_id === 6202 && /^Canceled/.test(String(c.payload.text)),
     );
-    expect(reply.payload.text).toBe('Canceled 1 recording:\n• voice.ogg (was being transcribed)');
+    expect(reply.payload.text).toMatch(/^Canceled 1 recording:\n• Voice message, \d+:\d\d, sent .+ \(was being transcribed\)$/);
     await statusShows(t.fake, status, /Canceled/);
   }, 120_000);
 

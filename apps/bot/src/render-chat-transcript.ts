@@ -4,7 +4,8 @@ import { asChatText, type ChatText } from './chat-text.ts';
 
 /**
  * The transcript as the user chose to get it (in /settings): `messages` plain text in chat
- * (a `.txt` file when long), `txt` a text file with time labels, `srt` subtitles (spec 2.3.5).
+ * (when long, a `<name>.txt` file with one line per segment), `txt` a text file with time labels
+ * (`<name>_timed.txt`, so the two never share a name), `srt` subtitles (spec 2.3.5).
  * Speaker labels appear only when the transcript has more than one speaker. `baseName` names the
  * file; captions are in the reader's language (`t`).
  */
@@ -22,14 +23,18 @@ export function renderChatTranscript(transcript: Transcript, format: BotOutputFo
       }),
     );
   if (format === 'srt') return { kind: 'document', fileName: `${baseName}.srt`, content: render('srt', true), caption: t('caption-srt') };
-  if (format === 'txt') return { kind: 'document', fileName: `${baseName}.txt`, content: render('text', true), caption: t('caption-txt') };
-  return asChatText(joinLines(render('text', false), speakers), `${baseName}.txt`, t);
+  if (format === 'txt')
+    return { kind: 'document', fileName: timedTextName(baseName), content: render('text', true), caption: t('caption-txt') };
+  const lines = render('text', false)
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  // In chat the lines read as running text (one line per turn with speakers); the file keeps a line per segment.
+  return asChatText(lines.join(speakers ? '\n' : ' '), `${baseName}.txt`, t, `${lines.join('\n')}\n`);
 }
 
-/** Without time labels the lines read as running text: joined with spaces, or one line per turn with speakers. */
-function joinLines(text: string, speakers: boolean): string {
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
-  return lines.join(speakers ? '\n' : ' ');
+/** The name of the transcript with time labels: `voice` → `voice_timed.txt`. */
+export function timedTextName(baseName: string): string {
+  return `${baseName}_timed.txt`;
 }
 
 /** True when the transcript holds no recognised words (spec 2.3.6: a recording without speech). */

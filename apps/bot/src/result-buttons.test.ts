@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { InlineKeyboard } from 'grammy';
 import { LANGUAGES } from '@transcribe/core';
 import { createBotI18n, translatorFor } from './bot-i18n.ts';
-import { languageKeyboard, parseResultAction, resultKeyboard, speakersKeyboard } from './result-buttons.ts';
+import { languageLabel } from './match-language.ts';
+import {
+  languageKeyboard,
+  LIKELY_TARGET_LANGUAGES,
+  parseResultAction,
+  resultKeyboard,
+  speakersKeyboard,
+  targetLanguageOrder,
+} from './result-buttons.ts';
 
 const t = translatorFor(createBotI18n(), 'en');
 const reader = { t, locale: 'en' };
@@ -31,11 +39,18 @@ describe('result buttons', () => {
     expect(parseResultAction(`ps:${id}`)).toEqual({ action: 'speakers', predictionId: id });
   });
 
-  it('should put the preferred languages first in the picker, once each', () => {
+  it('should put the preferred languages first in the picker, once each, then the likely ones, then the rest by name', () => {
     const names = languageKeyboard(id, 'translation', 0, { ...reader, preferred: ['uk', 'de', 'uk'] })
       .inline_keyboard.flat()
       .map((button) => button.text);
-    expect(names.slice(0, 3)).toEqual(['Ukrainian', 'German', 'Afrikaans']);
+    expect(names.slice(0, 5)).toEqual(['Ukrainian', 'German', 'English', 'Spanish', 'French']);
+    expect(names).not.toContain('Afrikaans'); // a rare target waits on a later page
+    expect(new Set(names).size).toBe(names.length);
+    // Past the likely ones, the rest follow in the alphabetical order of the reader's names.
+    const order = targetLanguageOrder([], 'ru').slice(LIKELY_TARGET_LANGUAGES.length);
+    const labels = order.map((code) => languageLabel(code, 'ru'));
+    expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b, 'ru')));
+    expect(labels[0]).toBe('Азербайджанский');
     const russian = languageKeyboard(id, 'translation', 0, { t: translatorFor(createBotI18n(), 'ru'), locale: 'ru', preferred: ['de'] });
     expect(russian.inline_keyboard.flat().map((button) => button.text)).toEqual(expect.arrayContaining(['Немецкий', '◀ Назад']));
     expect(
@@ -43,6 +58,13 @@ describe('result buttons', () => {
         .inline_keyboard.flat()
         .map((button) => button.text),
     ).toEqual(['📄 .txt', '📄 .srt', '📄 .docx', '📄 .pdf', '👥 Speakers…']);
+  });
+
+  it('should offer a way back from "More…" to the first few', () => {
+    const more = resultKeyboard(id, { all: true, t });
+    const back = more.inline_keyboard.flat().find((button) => button.text === '◀ Back');
+    expect(back && 'callback_data' in back ? parseResultAction(back.callback_data!) : null).toEqual({ action: 'back', predictionId: id });
+    expect(more.inline_keyboard.flat().map((button) => button.text)).not.toContain('More…');
   });
 
   it('should offer every language of spec 2.5 across the picker pages', () => {

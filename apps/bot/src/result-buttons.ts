@@ -54,7 +54,7 @@ const TRANSCRIPT_PATTERN = /^p([fsbr]):([a-z2-7]{26})(?::([a-z]{3,4}|\d))?$/;
 
 /**
  * The keyboard under a transcript: a few common post-processing types and "More…" (or, `all`,
- * every offered type), then the file formats and "Speakers…".
+ * every offered type and "◀ Back" to the few), then the file formats and "Speakers…".
  */
 export function resultKeyboard(predictionId: string, options: ResultKeyboardOptions): InlineKeyboard {
   const { all = false, postProcess = true, t } = options;
@@ -67,6 +67,7 @@ export function resultKeyboard(predictionId: string, options: ResultKeyboardOpti
       if (index % 2 === 1) keyboard.row();
     });
     if (!all) keyboard.text(t('button-more'), `pm:${predictionId}`);
+    else keyboard.row().text(t('button-back'), `pb:${predictionId}`); // back to the first few
     keyboard.row();
   }
   for (const format of TRANSCRIPT_FILE_FORMATS) keyboard.text(`📄 .${format}`, `pf:${predictionId}:${format}`);
@@ -84,9 +85,30 @@ export function speakersKeyboard(predictionId: string, t: Translate): InlineKeyb
 }
 
 /**
+ * Languages people most often translate into, after their own ones: the most spoken languages
+ * with the most readers online (the bot's /settings offers the same few first).
+ */
+export const LIKELY_TARGET_LANGUAGES = ['en', 'es', 'fr', 'de', 'it', 'pt', 'ru', 'uk', 'pl', 'nl', 'tr', 'ar', 'zh', 'ja', 'ko', 'hi'];
+
+/**
+ * The target languages in picker order: `preferred` codes first (the person's recent choices, their
+ * Telegram language, their bot language), then LIKELY_TARGET_LANGUAGES, then every other spec 2.5
+ * language in the alphabetical order of its name in the reader's language (`locale`).
+ */
+export function targetLanguageOrder(preferred: readonly string[], locale: string): string[] {
+  const known = (code: string) => LANGUAGES.some((language) => language.code === code);
+  const first = [...new Set([...preferred, ...LIKELY_TARGET_LANGUAGES])].filter(known);
+  const rest = LANGUAGES.map((language) => language.code)
+    .filter((code) => !first.includes(code))
+    .map((code) => ({ code, label: languageLabel(code, locale) }))
+    .sort((a, b) => a.label.localeCompare(b.label, locale));
+  return [...first, ...rest.map((entry) => entry.code)];
+}
+
+/**
  * One page of the target-language picker, with ◀ / ▶ between pages and "◀ Back" to the buttons
- * under the transcript: `preferred` codes first (the person's Telegram language, then recent
- * choices), then the rest in spec 2.5 order. Names are in the reader's bot language (`locale`).
+ * under the transcript, in targetLanguageOrder: the person's recent and likely languages on the
+ * first page. Names are in the reader's bot language (`locale`).
  */
 export function languageKeyboard(
   predictionId: string,
@@ -97,11 +119,10 @@ export function languageKeyboard(
   const preferred = reader.preferred ?? [];
   const pages = Math.ceil(LANGUAGES.length / LANGUAGES_PER_PAGE);
   const current = Math.min(Math.max(page, 0), pages - 1);
-  const first = preferred.flatMap((code) => LANGUAGES.filter((language) => language.code === code));
-  const ordered = [...new Set([...first, ...LANGUAGES])];
+  const ordered = targetLanguageOrder(preferred, reader.locale);
   const keyboard = new InlineKeyboard();
-  ordered.slice(current * LANGUAGES_PER_PAGE, (current + 1) * LANGUAGES_PER_PAGE).forEach((language, index) => {
-    keyboard.text(languageLabel(language.code, reader.locale), `pt:${predictionId}:${typeIndex(type)}:${language.code}`);
+  ordered.slice(current * LANGUAGES_PER_PAGE, (current + 1) * LANGUAGES_PER_PAGE).forEach((code, index) => {
+    keyboard.text(languageLabel(code, reader.locale), `pt:${predictionId}:${typeIndex(type)}:${code}`);
     if (index % 3 === 2) keyboard.row();
   });
   keyboard.row();

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listBotUserLocales } from '@transcribe/core';
+import { getBotUserProfile, listBotUserLocales } from '@transcribe/core';
 import { startBot } from './start-bot.ts';
 import { startFakeBotApi, testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
 import { AUDIO_DIR, startTestBot, toVoiceOgg, type TestBot } from './test-support/start-test-bot.ts';
@@ -76,9 +76,15 @@ describe('the bot in Russian', () => {
       (c) =>
         c.method === 'editMessageText' &&
         c.payload.message_id === idOf(status) &&
-        /✅ Готово: расшифровка ниже\.$/.test(String(c.payload.text)),
+        /^✅ Расшифровано: 0:\d\d звука\.$/.test(String(c.payload.text)),
       90_000,
     );
+    // Decimals with a comma, as Russian writes them.
+    const shown = fake.calls
+      .filter((c) => c.method === 'editMessageText' && c.payload.message_id === idOf(status))
+      .map((c) => String(c.payload.text));
+    expect(shown.some((text) => /✅ Файл получен \(\d+ КиБ\)/.test(text))).toBe(true);
+    for (const text of shown) expect(text).not.toMatch(/\d\.\d/);
     const transcript = await fake.waitForCall(
       (c) =>
         c.method === 'sendMessage' &&
@@ -90,6 +96,51 @@ describe('the bot in Russian', () => {
     pressButton(fake, RUSSIAN, idOf(transcript), /\.txt$/);
     const file = await fake.waitForCall((c) => fake.calls.indexOf(c) >= from && c.method === 'sendDocument');
     expect(file.payload.caption).toBe('Расшифровка (.txt)');
+    // /usage in Russian: minutes with a decimal comma.
+    const asked = fake.calls.length;
+    fake.pushUpdate(commandUpdate(RUSSIAN, '/usage'));
+    const usage = String((await nextMessage(fake, RUSSIAN.id, /^Ваш расход:/, asked)).payload.text);
+    expect(usage).toMatch(/^Списано за последние 27 дн\.: \d+,\d мин звука\.$/m);
+  });
+
+  it('should hand /portal a link whose pages speak the person’s bot language and greet them by name', async () => {
+    const { fake } = t;
+    const from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(RUSSIAN, '/portal'));
+    const reply = String((await nextMessage(fake, RUSSIAN.id, /^Ваша одноразовая ссылка/, from)).payload.text);
+    const url = /https?:\/\/\S+/.exec(reply)?.[0] ?? '';
+    expect(url).toMatch(/&lang=ru$/);
+    expect(await getBotUserProfile(t.service.service.ctx.database.db, String(RUSSIAN.id))).toMatchObject({
+      displayName: 'Аня',
+      telegramLanguage: 'ru',
+    });
+    const page = await (await fetch(url.replace(/^https?:\/\/[^/]+/, t.service.url))).text();
+    expect(page).toContain('<html lang="ru">');
+    expect(page).toContain('<button type="submit" class="primary" autofocus>Войти</button>');
+  });
+
+  it('should take the language as an argument (/language en, /language русский) and point /token to /api', async () => {
+    const { fake } = t;
+    const person = { ...testUser(9202, 'Оля'), language_code: 'ru' };
+    let from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(person, '/token'));
+    expect((await nextMessage(fake, person.id, /\/api/, from)).payload.text).toBe(
+      'Ключ API — в разделе /api: отправьте /api и нажмите «🔑 Получить ключ».',
+    );
+    from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(person, '/language en'));
+    expect((await nextMessage(fake, person.id, /./, from)).payload.text).toBe('I will speak English from now on.');
+    from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(person, '/token'));
+    expect((await nextMessage(fake, person.id, /\/api/, from)).payload.text).toBe(
+      'Your API key is under /api: send /api and press “🔑 Get token”.',
+    );
+    from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(person, '/language русский'));
+    expect((await nextMessage(fake, person.id, /./, from)).payload.text).toBe('Теперь я говорю по-русски.');
+    from = fake.calls.length;
+    fake.pushUpdate(commandUpdate(person, '/language klingon'));
+    await nextMessage(fake, person.id, /^На каком языке мне с вами говорить\?/, from);
   });
 
   it('should ask the /settings questions in Russian, with language names in Russian', async () => {

@@ -8,8 +8,8 @@ import {
   type PostProcessType,
 } from '@transcribe/core';
 import type { Translate } from './bot-i18n.ts';
-import { languageLabel, matchLanguage } from './match-language.ts';
-import { OFFERED_TYPES, typeLabel } from './result-buttons.ts';
+import { languageLabel, languageListInWords, matchLanguage } from './match-language.ts';
+import { LIKELY_TARGET_LANGUAGES, OFFERED_TYPES, typeLabel } from './result-buttons.ts';
 
 /** One button of a settings question: `value` goes into callback data `set:<step>:<value>`. */
 export interface Choice {
@@ -18,7 +18,7 @@ export interface Choice {
 }
 
 /** Offered when the engine takes any language (spec 2.5 codes); others can be typed. */
-const COMMON_LANGUAGES = ['en', 'es', 'fr', 'de', 'it', 'pt', 'ru', 'uk', 'pl', 'nl', 'tr', 'ar', 'zh', 'ja', 'ko', 'hi'];
+const COMMON_LANGUAGES = LIKELY_TARGET_LANGUAGES;
 
 /** The output formats in the order offered; labels are the catalog keys `format-<format>`. */
 const FORMATS: readonly BotOutputFormat[] = ['messages', 'txt', 'srt'];
@@ -47,6 +47,47 @@ export function languageChoices(
  */
 export function parseLanguageText(text: string, engineLanguages: readonly string[] | 'any'): string | null {
   return matchLanguage(text, engineLanguages);
+}
+
+/** The language question of /settings: its text, its buttons, how a typed answer is read and what an unread one is told. */
+export interface LanguageQuestion {
+  text: string;
+  choices: Choice[];
+  /** The spec 2.5 code of a typed answer the engine takes, else null. */
+  parseText(text: string): string | null;
+  /** The reply to a typed answer parseText did not take. */
+  explain(text: string): string;
+}
+
+/**
+ * The /settings language question for the engine's languages. An engine that takes any language
+ * gets a few common buttons and an offer to type any other (`German`, `deutsch`, `de`). An engine
+ * with a fixed list (PocketSphinx: English only) gets every one of its languages as a button and a
+ * sentence naming them, and no offer to type: a typed language it does not take is answered with
+ * what this server recognises, not with "pick a button".
+ */
+export function languageQuestion(
+  engineLanguages: readonly string[] | 'any',
+  reader: { t: Translate; locale: string },
+  preferred: readonly (string | null)[] = [],
+): LanguageQuestion {
+  const { t } = reader;
+  const choices = languageChoices(engineLanguages, reader, preferred);
+  const parseText = (text: string) => parseLanguageText(text, engineLanguages);
+  if (engineLanguages === 'any') {
+    return { text: t('settings-question-language'), choices, parseText, explain: () => t('settings-pick-a-button') };
+  }
+  const languages = languageListInWords(engineLanguages, reader.locale);
+  return {
+    text: t('settings-question-language-only', { count: engineLanguages.length, languages }),
+    choices,
+    parseText,
+    explain(text) {
+      const wanted = matchLanguage(text);
+      if (wanted === null) return t('settings-pick-a-button');
+      return t('settings-language-not-here', { languages, language: languageListInWords([wanted], reader.locale) });
+    },
+  };
 }
 
 /** The output format choices in the reader's language. */

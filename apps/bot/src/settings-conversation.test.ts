@@ -105,4 +105,39 @@ describe('the /settings conversation', () => {
     const answer = await t.fake.waitForCall((c) => t.fake.calls.indexOf(c) >= pressedAt && c.method === 'answerCallbackQuery');
     expect(answer.payload.text).toBe('This button no longer works.');
   });
+
+  it('should say this server recognises only English, and answer typed languages with that (PocketSphinx)', async () => {
+    const user = testUser(7004);
+    const { fake } = t;
+    fake.pushUpdate(commandUpdate(user, '/settings'));
+    const language = await nextMessage(fake, user.id, /Which language/);
+    expect(language.payload.text).toBe('Which language is spoken in your recordings? This server recognises only English.');
+    expect(String(language.payload.text)).not.toMatch(/type/);
+    for (const typed of ['German', 'deutsch', 'de']) {
+      const from = fake.calls.length;
+      fake.pushUpdate(messageUpdate(user, { text: typed }));
+      const reply = await nextMessage(fake, user.id, /recognises only/, from);
+      expect(reply.payload.text).toBe('This server recognises only English, not German. Pick one of the buttons above (or /cancel).');
+    }
+    const from = fake.calls.length;
+    fake.pushUpdate(messageUpdate(user, { text: 'english' }));
+    await nextMessage(fake, user.id, /How should I send/, from);
+    expect(fake.messages.get(language.id)?.text).toMatch(/→ English$/);
+    fake.pushUpdate(commandUpdate(user, '/cancel'));
+    await nextMessage(fake, user.id, /^Settings unchanged\.$/, from);
+  });
+
+  it('should ask the same in Russian', async () => {
+    const user = { ...testUser(7005), language_code: 'ru' };
+    const { fake } = t;
+    fake.pushUpdate(commandUpdate(user, '/settings'));
+    const language = await nextMessage(fake, user.id, /На каком языке/);
+    expect(language.payload.text).toBe('На каком языке говорят в ваших записях? Этот сервер распознаёт только английский.');
+    const from = fake.calls.length;
+    fake.pushUpdate(messageUpdate(user, { text: 'немецкий' }));
+    const reply = await nextMessage(fake, user.id, /распознаёт только/, from);
+    expect(reply.payload.text).toBe('Этот сервер распознаёт только английский, а не немецкий. Выберите одну из кнопок выше (или /cancel).');
+    fake.pushUpdate(commandUpdate(user, '/cancel'));
+    await nextMessage(fake, user.id, /^Настройки не изменились\.$/, from);
+  });
 });

@@ -14,8 +14,7 @@ import {
   DEFAULT_TYPE_CHOICES,
   describeSettings,
   formatChoices,
-  languageChoices,
-  parseLanguageText,
+  languageQuestion as buildLanguageQuestion,
   parseSpeakersText,
   speakerChoices,
   typesKeyboard,
@@ -40,12 +39,13 @@ interface Reader {
   locale: string;
 }
 
-/** A question with buttons; `parseText` accepts a typed answer too. */
+/** A question with buttons; `parseText` accepts a typed answer too, `explain` answers one it did not take. */
 interface Question {
   step: string;
   text: string;
   choices: readonly Choice[];
   parseText?: (text: string) => string | null;
+  explain?: (text: string) => string;
 }
 
 /** A settings question left unanswered this long ends the conversation, ms. */
@@ -65,9 +65,7 @@ export function createSettingsConversation(deps: BotDeps) {
   /** The language question, the person's Telegram language and saved language first. */
   const languageQuestion = (reader: Reader, telegramLanguage: string | undefined, saved: string | null): Question => ({
     step: 'lang',
-    text: reader.t('settings-question-language'),
-    choices: languageChoices(languages, reader, [languageFromTelegram(telegramLanguage), saved]),
-    parseText: (text) => parseLanguageText(text, languages),
+    ...buildLanguageQuestion(languages, reader, [languageFromTelegram(telegramLanguage), saved]),
   });
   return async function settings(conversation: SettingsConversation, ctx: ConversationContext): Promise<void> {
     const userId = ctx.from?.id;
@@ -109,7 +107,8 @@ async function ask(talk: Talk, question: Question): Promise<string> {
       await answer.ctx.api.editMessageText(asked.chat.id, asked.message_id, `${question.text}\n→ ${choice?.label ?? value}`);
       return value;
     }
-    await answer.ctx.reply(talk.t('settings-pick-a-button'));
+    const reply = answer.kind === 'text' && question.explain ? question.explain(answer.text) : talk.t('settings-pick-a-button');
+    await answer.ctx.reply(reply);
   }
 }
 

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import express from 'express';
-import { logEvent, type ServiceContext } from '@transcribe/core';
+import { logEvent, type ServiceContext, type StopReason } from '@transcribe/core';
 import type { Env } from '../../api/src/env.ts';
 import { startService } from '../../api/src/start-service.ts';
+import { botOptionsFromEnv } from './bot-options-from-env.ts';
 import { startBot } from './start-bot.ts';
 
 export interface RunningBotAlone {
@@ -11,8 +12,11 @@ export interface RunningBotAlone {
   username: string;
   /** Webhook mode: where the webhook server listens, e.g. `http://127.0.0.1:8080`; null in long polling. */
   webhookServerUrl: string | null;
-  /** Stops taking updates, ends the bot's jobs, then stops the core (running work ends within SHUTDOWN_TIMEOUT_MS). */
-  stop(): Promise<void>;
+  /**
+   * Stops taking updates, ends the bot's jobs, then stops the core (running work ends within
+   * SHUTDOWN_TIMEOUT_MS; `reason.signal` is named in the words logged for a run interrupted then).
+   */
+  stop(reason?: StopReason): Promise<void>;
 }
 
 /**
@@ -27,12 +31,20 @@ export interface RunningBotAlone {
  * Long polling by default; with BOT_WEBHOOK_URL, a server on HOST:PORT takes Telegram's POSTs at
  * that URL's path and answers nothing else (404). Links shown with new keys point at
  * PUBLIC_BASE_URL (where `npm start` serves the API), else `http://localhost:PORT`.
+ * The Bot API is tried BOT_START_ATTEMPTS times (default 6, about half a minute), one log line per
+ * failed try naming its cause (start-bot.ts); then the start fails and the core is stopped again.
  * @param options.logger the process's structured logger (becomes `ctx.logger`); default one made
  *   by startService at LOG_LEVEL.
- * @throws Error when TELEGRAM_BOT_TOKEN is unset, the token is refused, the data folder is in use,
- *   the engine is missing, or the webhook port cannot be listened on.
+ * @param options.signal calls the start off (SIGINT, SIGTERM): a Bot API call that hangs or is
+ *   being retried ends at once, the core is stopped, and the start rejects with the signal's reason.
+ * @throws BotStartError (start-bot.ts) when the Bot API cannot be reached within the tries or
+ *   refuses the token, naming the cause; Error when TELEGRAM_BOT_TOKEN is unset, the data folder
+ *   is in use, the engine is missing, or the webhook port cannot be listened on.
  */
-export async function startBotAlone(env: Env, options: { logger?: ServiceContext['logger'] } = {}): Promise<RunningBotAlone> {
+export async function startBotAlone(
+  env: Env,
+  options: { logger?: ServiceContext['logger']; signal?: AbortSignal } = {},
+): Promise<RunningBotAlone> {
   if (!env.TELEGRAM_BOT_TOKEN)
     throw new Error('TELEGRAM_BOT_TOKEN is required: `npm run bot` runs the Telegram bot only (get a token from @BotFather).');
   const service = await startService(env, { http: false, ...(options.logger ? { logger: options.logger } : {}) });
@@ -41,12 +53,8 @@ export async function startBotAlone(env: Env, options: { logger?: ServiceContext
   let server: Server | null = null;
   try {
     const bot = await startBot(ctx, {
-      token: env.TELEGRAM_BOT_TOKEN,
-      apiRoot: env.TELEGRAM_API_ROOT,
-      webhookUrl: env.BOT_WEBHOOK_URL,
-      webhookSecret: env.BOT_WEBHOOK_SECRET,
-      keyGraceSeconds: env.KEY_REISSUE_GRACE_SECONDS,
-      publicApiBaseUrl: ctx.config.apiBaseUrl.replace(/\/v1$/, ''),
+      ...botOptionsFromEnv(env, ctx, env.TELEGRAM_BOT_TOKEN),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     if (bot.webhookHandler) server = await listen(express().use(bot.webhookHandler), env.PORT, env.HOST);
     const port = server ? (server.address() as { port: number }).port : null;
@@ -56,12 +64,12 @@ export async function startBotAlone(env: Env, options: { logger?: ServiceContext
       ctx,
       username: bot.username,
       webhookServerUrl: port === null ? null : `http://127.0.0.1:${port}`,
-      async stop() {
+      async stop(reason) {
         const closing = server ? new Promise<void>((done) => server!.close(() => done())) : Promise.resolve();
         server?.closeAllConnections();
         await bot.stop();
         await closing;
-        await service.stop();
+        await service.stop(reason);
       },
     };
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../api/src/test-support/start-test-service.ts';
@@ -81,11 +81,43 @@ describe('starting the bot', () => {
     expect(fake.calls.some((c) => c.payload.chat_id === user.id)).toBe(false);
   });
 
-  it('should fail to start with a plain message when the token is refused', async () => {
-    await expect(
-      startBot(t.service.ctx, { token: '1:wrong', apiRoot: fake.apiRoot, publicApiBaseUrl: 'x', keyGraceSeconds: 0 }),
-    ).rejects.toThrow('The Bot API refused TELEGRAM_BOT_TOKEN (401 Unauthorized): check the token from @BotFather.');
+  it('should fail to start with a plain message when the token is refused, without trying again', async () => {
+    const started = startBot(t.service.ctx, { token: '1:wrong', apiRoot: fake.apiRoot, publicApiBaseUrl: 'x', keyGraceSeconds: 0 });
+    await expect(started).rejects.toThrow(
+      `the Bot API call getMe to ${fake.apiRoot} failed once; last: HTTP 401 from the Bot API: the token is wrong (check TELEGRAM_BOT_TOKEN with @BotFather)`,
+    );
+    await expect(started).rejects.toMatchObject({ name: 'BotStartError', retryable: false });
   });
+
+  it.each([
+    ['an HTML page', 'text/html', '<html><body><h1>404 Not Found</h1></body></html>'],
+    ['JSON that is not a Bot API answer', 'application/json', '{"detail":"Not Found"}'],
+  ])(
+    'should name HTTP 404 and TELEGRAM_API_ROOT, not "undefined: undefined", when the API root answers 404 with %s',
+    async (_what, type, body) => {
+      const notBotApi = createServer((_req, res) => res.writeHead(404, { 'content-type': type }).end(body));
+      await new Promise<void>((resolve) => notBotApi.listen(0, '127.0.0.1', resolve));
+      const root = `http://127.0.0.1:${(notBotApi.address() as { port: number }).port}`;
+      try {
+        const started = startBot(t.service.ctx, {
+          token: fake.token,
+          apiRoot: root,
+          publicApiBaseUrl: 'x',
+          keyGraceSeconds: 0,
+          startAttempts: 2,
+        });
+        await expect(started).rejects.toThrow(
+          `the Bot API call getMe to ${root} failed 2 times; last: HTTP 404 from the API root ${root} (not a Bot API answer: ${type}): ` +
+            'is TELEGRAM_API_ROOT right? (api.telegram.org also answers 404 to a malformed token)',
+        );
+        await expect(started).rejects.not.toThrow(/undefined/);
+      } finally {
+        notBotApi.closeAllConnections();
+        await new Promise((resolve) => notBotApi.close(resolve));
+      }
+    },
+    60_000,
+  );
 
   it('should refuse a malformed webhook secret', async () => {
     await expect(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import express, { type Router } from 'express';
-import { webhookCallback, type Bot } from 'grammy';
+import { webhookCallback, type Api, type Bot } from 'grammy';
 import type { BotContext } from './bot-context.ts';
 import { ALLOWED_UPDATES } from './start-polling.ts';
 
@@ -8,13 +8,19 @@ import { ALLOWED_UPDATES } from './start-polling.ts';
  * Webhook mode: registers `url` with Telegram (setWebhook with the secret token) and returns an
  * express router taking Telegram's POSTs at the URL's path. grammY's callback answers 401 when
  * the `X-Telegram-Bot-Api-Secret-Token` header does not match.
+ * @param register makes the setWebhook call through the caller's start-up tries: it gets a
+ *   function that makes one try with a given Api and signal (start-bot.ts passes its bounded tries).
+ * @throws what `register` throws.
  */
 export async function startWebhook(
   bot: Bot<BotContext>,
   url: string,
   secret: string,
+  register: (call: (api: Api, signal: AbortSignal) => Promise<unknown>) => Promise<unknown>,
 ): Promise<{ webhookHandler: Router; webhookPath: string }> {
-  await bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] });
+  await register((api, signal) =>
+    api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] }, signal as Parameters<Api['setWebhook']>[2]),
+  );
   const webhookPath = new URL(url).pathname;
   const webhookHandler = express.Router();
   webhookHandler.post(

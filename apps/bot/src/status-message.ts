@@ -11,6 +11,12 @@ export interface StatusMessage {
    * and when the edit fails the text is sent as a new message instead.
    */
   update(text: string, final?: boolean, keyboard?: InlineKeyboardMarkup): Promise<void>;
+  /**
+   * Ends the message once the result it announced is in the chat: deletes it when `remove`, else
+   * (or when the deletion fails) shows `summary` alone, without buttons. Progress edits still
+   * waiting are dropped, and no new message is ever sent for it.
+   */
+  close(summary: string, remove: boolean): Promise<void>;
 }
 
 /** Where a status message goes: the message it answers and, in a forum supergroup, the topic. */
@@ -88,6 +94,23 @@ export function resumeStatusMessage(
         return;
       }
       await edit(next, final, keyboard);
+    },
+    async close(summary, remove) {
+      ++latest;
+      if (trailing) clearTimeout(trailing);
+      trailing = null;
+      if (remove) {
+        const deleted = await api.deleteMessage(chatId, messageId).then(
+          () => true,
+          () => false,
+        );
+        if (deleted) return;
+      }
+      if (summary === current) return;
+      await api.editMessageText(chatId, messageId, summary).then(
+        () => void (current = summary),
+        () => undefined, // a status message someone deleted: nothing to shrink
+      );
     },
   };
 }

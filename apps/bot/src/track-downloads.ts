@@ -1,3 +1,5 @@
+import type { RecordingFacts } from './describe-recording.ts';
+
 /** One recording being fetched from Telegram, before it is queued as a prediction. */
 export interface TrackedDownload {
   /** Aborts when the person cancels (/cancel) or the bot stops. */
@@ -14,12 +16,12 @@ export interface TrackedDownload {
  */
 export interface DownloadTracker {
   /**
-   * Registers a download of `userId`'s `fileName`, shown in status message `statusKey`
+   * Registers a download of `userId`'s `recording`, shown in status message `statusKey`
    * (`<chat id>:<message id>`); its signal also follows `parent` (the bot stopping).
    */
-  start(userId: number, fileName: string, parent: AbortSignal, statusKey?: string): TrackedDownload;
-  /** Cancels all of `userId`'s downloads; returns their file names. */
-  cancel(userId: number): string[];
+  start(userId: number, recording: RecordingFacts, parent: AbortSignal, statusKey?: string): TrackedDownload;
+  /** Cancels all of `userId`'s downloads; returns their recordings. */
+  cancel(userId: number): RecordingFacts[];
   /**
    * Cancels the download shown in status message `statusKey` when it is `userId`'s (its ✖ Cancel
    * button); `not_found` when there is none (done, or someone else's).
@@ -29,7 +31,7 @@ export interface DownloadTracker {
 
 /** A DownloadTracker (one per running bot, made by startBot and passed in BotDeps). */
 export function createDownloadTracker(): DownloadTracker {
-  type Entry = { userId: number; fileName: string; statusKey: string | undefined; controller: AbortController; canceled: boolean };
+  type Entry = { userId: number; recording: RecordingFacts; statusKey: string | undefined; controller: AbortController; canceled: boolean };
   const running = new Set<Entry>();
   const cancelEntry = (entry: Entry) => {
     entry.canceled = true;
@@ -37,20 +39,20 @@ export function createDownloadTracker(): DownloadTracker {
     running.delete(entry);
   };
   return {
-    start(userId, fileName, parent, statusKey) {
-      const entry: Entry = { userId, fileName, statusKey, controller: new AbortController(), canceled: false };
+    start(userId, recording, parent, statusKey) {
+      const entry: Entry = { userId, recording, statusKey, controller: new AbortController(), canceled: false };
       running.add(entry);
       const signal = AbortSignal.any([entry.controller.signal, parent]);
       return { signal, canceled: () => entry.canceled, done: () => void running.delete(entry) };
     },
     cancel(userId) {
-      const names: string[] = [];
+      const recordings: RecordingFacts[] = [];
       for (const entry of running) {
         if (entry.userId !== userId) continue;
         cancelEntry(entry);
-        names.push(entry.fileName);
+        recordings.push(entry.recording);
       }
-      return names;
+      return recordings;
     },
     cancelOne(statusKey, userId) {
       const entry = [...running].find((candidate) => candidate.statusKey === statusKey && candidate.userId === userId);

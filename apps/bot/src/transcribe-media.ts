@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import {
   cancelPrediction,
-  countTranscribeJobsAhead,
-  countWaitingBotRecordings,
+  countPredictionsAhead,
   createPrediction,
   ensureOwnerApiKey,
   getBotUserSettings,
@@ -17,20 +16,22 @@ import {
   type NewBotDelivery,
   type PostProcessType,
   type PredictionRow,
-  type Transcript,
+  getSucceededTranscript,
+  type ServiceContext,
 } from '@transcribe/core';
 import type { BotDeps } from './bot-context.ts';
 import { textsFor, type Translate } from './bot-i18n.ts';
 import { sendChatText } from './chat-text.ts';
 import { deliverResult } from './deliver-result.ts';
 import { describeProgress } from './describe-progress.ts';
+import { formatDuration } from './describe-recording.ts';
 import { downloadTelegramFile } from './download-telegram-file.ts';
 import type { IncomingMedia } from './find-media.ts';
 import { isEmptyTranscript, renderChatTranscript } from './render-chat-transcript.ts';
 import { replyForError, replyForFailedPrediction } from './reply-for-error.ts';
 import { resultKeyboard } from './result-buttons.ts';
 import { openStatusMessage, type StatusMessage } from './status-message.ts';
-import { watchPrediction } from './watch-prediction.ts';
+import { watchPrediction, type QueueWait } from './watch-prediction.ts';
 
 /** Label of the key a person's chat work is recorded under (owner `telegram:<id>`). */
 export const BOT_KEY_LABEL = 'telegram bot';
@@ -46,6 +47,8 @@ export interface ChatJob {
   media: IncomingMedia;
   /** Speaker count for this recording only ("Re-run with N speakers"); the saved settings stay as they are. */
   speakers?: number;
+  /** When the recording was sent (the message's date); default now. */
+  sentAt?: Date;
 }
 
 /** One transcription being followed to its result. */
@@ -73,8 +76,8 @@ export const CANCEL_FETCH_BUTTON = 'cancel-fetch';
 /**
  * Transcribes one recording sent in chat: one status message edited as stages finish, the file
  * fetched from Telegram, then at once a prediction in cache namespace `bot` (spec 2.6.6) under the
- * person's key — a durable pg-boss job, queued behind the person's own waiting recordings
- * (priority by wait) — with where to answer stored beside it (bot_deliveries), then followed to its
+ * person's key — a durable pg-boss job in the fair queue, where the person's key gets its share of
+ * the recognition time (core resources/queue/) — with where to answer stored beside it (bot_deliveries), then followed to its
  * result (followDelivery). Every failure before the prediction exists ends as a plain-words status text.
  */
 export async function transcribeMedia(deps: BotDeps, job: ChatJob, signal: AbortSignal): Promise<void> {
@@ -87,7 +90,8 @@ export async function transcribeMedia(deps: BotDeps, job: ChatJob, signal: Abort
     { replyTo: job.messageId, threadId: job.threadId, keyboard: fetchKeyboard },
     first,
   );
-  const download = deps.downloads.start(job.userId, job.media.fileName, signal, `${job.chatId}:${status.messageId}`);
+  const recording = { fileName: job.media.fileName, durationSeconds: job.media.durationSeconds ?? null, sentAt: job.sentAt ?? new Date() };
+  const download = deps.downloads.start(job.userId, recording, signal, `${job.chatId}:${status.messageId}`);
   let delivery: NewBotDelivery;
   try {
     delivery = await queueRecording(deps, job, status, download.signal, t);
@@ -105,7 +109,10 @@ export async function transcribeMedia(deps: BotDeps, job: ChatJob, signal: Abort
 /**
  * Follows a queued recording until its prediction ends, then shows the result: the transcript in the
  * person's chosen form with post-processing buttons and their default post-processing results, or
- * the failure or cancellation in plain words. The delivery is marked shown before the result goes
+ * the failure or cancellation in plain words (in the status message). Once the transcript is in the
+ * chat the status message has done its work: in a private chat it shrinks to one line (`✅
+ * Transcribed: 0:11 of audio.`), in a group it is deleted and a long transcript's preview goes into
+ * the file's caption, so each recording leaves one message there. The delivery is marked shown before the result goes
  * out, so two runs of the bot (a restart racing an old process) never answer twice. When the bot
  * stops meanwhile, nothing is said: the delivery stays pending and the next start resumes it.
  */
@@ -119,13 +126,19 @@ export async function followDelivery(deps: BotDeps, delivery: NewBotDelivery, st
     if (!isTerminalStatus(row.status)) return await finish(run, t('error-still-running'));
     if (row.status === 'canceled') return await finish(run, t('canceled-reply'));
     if (row.status !== 'succeeded') return await finish(run, replyForFailedPrediction(row, deps.settings, t));
-    const transcript = row.transcript as Transcript;
+    const transcript = getSucceededTranscript(row);
     if (isEmptyTranscript(transcript)) return await finish(run, t('error-no-speech'));
     if (!(await markBotDelivered(deps.service.database.db, row.id))) return;
-    await status.update(`${describeProgress({ downloadedBytes: inputBytes(row), prediction: row }, t)}\n${t('progress-done')}`, true);
+    const group = delivery.chatId !== delivery.userId; // a private chat's id is the person's id
     const keyboard = resultKeyboard(row.id, { postProcess: deps.postProcess !== null, t });
     const text = renderChatTranscript(transcript, settings.outputFormat, baseName(delivery.fileName), t);
-    const transcriptId = await sendChatText(deps.api, delivery.chatId, text, { replyTo: delivery.messageId, keyboard });
+    const transcriptId = await sendChatText(deps.api, delivery.chatId, text, {
+      replyTo: delivery.messageId,
+      keyboard,
+      previewInCaption: group,
+    });
+    const seconds = row.audioSeconds ?? transcript.source.length;
+    await status.close(t('progress-finished', { duration: formatDuration(seconds) }), group);
     await deliverDefaultResults(run, row, transcriptId);
   } catch (error) {
     if (signal.aborted) return;
@@ -140,8 +153,8 @@ async function finish(run: Run, text: string): Promise<void> {
 }
 
 /**
- * Downloads the file, creates the prediction (priority minus the person's waiting recordings) and
- * stores its delivery.
+ * Downloads the file, creates the prediction (in the fair queue on the person's own key, charged the
+ * length Telegram states) and stores its delivery.
  */
 async function queueRecording(
   deps: BotDeps,
@@ -166,7 +179,7 @@ async function queueRecording(
       namespace: 'bot',
       rawInput: predictionInput(job.speakers === undefined ? settings : { ...settings, speakers: job.speakers }),
       upload: { path, bytes, name: job.media.fileName },
-      priority: -(await countWaitingBotRecordings(db, job.userId)),
+      expectedAudioSeconds: job.media.durationSeconds ?? null, // the fair queue charges the person's key this much until the file is probed
     });
     const delivery: NewBotDelivery = {
       predictionId: created.id,
@@ -194,18 +207,38 @@ function watchQueued(run: Run): Promise<PredictionRow> {
     pollMs: deps.settings.progressPollMs,
     timeoutMs: deps.settings.transcriptionTimeoutMs,
     signal,
-    queuePosition: () => countTranscribeJobsAhead(deps.service.database, delivery.predictionId),
-    onChange: async (current, ahead) => {
+    queuePosition: (row) => queueWaitOf(deps.service, row),
+    onChange: async (current, wait) => {
       if (isTerminalStatus(current.status)) return;
-      await status.update(describeProgress({ downloadedBytes: inputBytes(current), prediction: current, ahead }, t), false, keyboard);
+      const progress = {
+        downloadedBytes: inputBytes(current),
+        prediction: current,
+        ahead: wait?.ahead ?? null,
+        waitMinutes: wait?.minutes ?? null,
+      };
+      await status.update(describeProgress(progress, t), false, keyboard);
     },
   });
 }
 
+/**
+ * The place of a waiting prediction: from the queue view (position and estimated start, the same as
+ * the API's `queue` member) when the service has one, else its position only (countPredictionsAhead).
+ * Minutes are rounded up, so "about 1 min" means under a minute.
+ */
+async function queueWaitOf(service: ServiceContext, row: PredictionRow): Promise<QueueWait | null> {
+  if (!service.queueView) {
+    const ahead = await countPredictionsAhead(service.database, row.id);
+    return ahead === null ? null : { ahead, minutes: null };
+  }
+  const place = await service.queueView.placeOf(row);
+  if (!place || row.startedAt !== null) return null;
+  return { ahead: place.position, minutes: Math.max(1, Math.ceil((Date.parse(place.estimated_start_at) - Date.now()) / 60_000)) };
+}
+
 /** Bytes of the uploaded recording as the prediction's source records them (prediction-source.ts), or 0. */
 function inputBytes(row: PredictionRow): number {
-  const source = row.source as { bytes?: unknown } | null;
-  return typeof source?.bytes === 'number' ? source.bytes : 0;
+  return row.source.kind === 'upload' && typeof row.source.bytes === 'number' ? row.source.bytes : 0;
 }
 
 /**
@@ -223,7 +256,7 @@ export function predictionInput(settings: BotUserSettings): Record<string, unkno
 /** The person's default post-processing types (settings), each shown as it is ready. */
 async function deliverDefaultResults({ deps, delivery, settings, signal }: Run, row: PredictionRow, replyTo: number): Promise<void> {
   if (!deps.postProcess) return;
-  const transcript = row.transcript as Transcript;
+  const transcript = getSucceededTranscript(row);
   await Promise.all(
     settings.postProcess.map((type) =>
       deliverResult(deps, { chatId: delivery.chatId, replyTo, transcript, type: type as PostProcessType, targetLanguage: null }, signal),

@@ -10,7 +10,7 @@ import {
   type ChatServer,
   type TranscriptionServer,
 } from '@transcribe/core/testing';
-import { testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
+import { FAKE_BOT_USER, testUser, type FakeBotApi, type RecordedCall } from './test-support/fake-bot-api.ts';
 import { AUDIO_DIR, startTestBot, toVoiceOgg, type TestBot } from './test-support/start-test-bot.ts';
 import { messageUpdate, pressButton, voiceUpdate } from './test-support/telegram-updates.ts';
 
@@ -39,6 +39,16 @@ function repliesTo(call: RecordedCall, messageId: number): boolean {
 function buttonTexts(fake: FakeBotApi, messageId: number): string[] {
   const markup = fake.messages.get(messageId)?.reply_markup as { inline_keyboard: { text: string }[][] } | undefined;
   return markup?.inline_keyboard.flat().map((button) => button.text) ?? [];
+}
+
+/** A string of a PDF's document information (`/Title 13 0 R` → `13 0 obj (…)`, UTF-16BE after a BOM), as pdfkit writes it. */
+function pdfString(pdf: Buffer, key: string): string | undefined {
+  const text = pdf.toString('latin1');
+  const ref = new RegExp(`/${key} (\\d+) 0 R`).exec(text)?.[1];
+  const literal = ref === undefined ? undefined : new RegExp(`\\n${ref} 0 obj\\n\\(([\\s\\S]*?)\\)\\nendobj`).exec(text)?.[1];
+  if (literal === undefined) return undefined;
+  const bytes = Buffer.from(literal.replace(/\\([()\\])/g, '$1'), 'latin1');
+  return bytes[0] === 0xfe && bytes[1] === 0xff ? Buffer.from(bytes.subarray(2)).swap16().toString('utf16le') : bytes.toString('latin1');
 }
 
 function idOf(call: RecordedCall): number {
@@ -96,6 +106,8 @@ describe('transcripts people can use: long ones as files, formats, typed languag
     expect(whole.length).toBeGreaterThan(4096);
     expect(whole).toContain('Пункт 1:');
     expect(whole).toContain('Пункт 130:');
+    // One line per segment, not one wall of a line; and a name apart from the timed text's.
+    expect(whole.trim().split('\n')).toHaveLength(5);
     expect(String(document.payload.caption)).toMatch(/^The whole text \([\d,]+ characters\) is in this file\.$/);
     const preview = t.fake.calls.find(
       (c) => c.method === 'sendMessage' && repliesTo(c, voiceMessageId) && String(c.payload.text).startsWith('Пункт 1:'),
@@ -120,8 +132,14 @@ describe('transcripts people can use: long ones as files, formats, typed languag
     ]);
   });
 
-  it('should send .pdf (with a font that covers Cyrillic) and .docx files from the buttons', async () => {
+  it('should send .pdf (with a font that covers Cyrillic and a heading) and .docx and timed .txt files from the buttons', async () => {
     const from = t.fake.calls.length;
+    pressButton(t.fake, user, documentId, /\.txt$/);
+    const timed = await t.fake.waitForCall(
+      (c) => t.fake.calls.indexOf(c) >= from && c.method === 'sendDocument' && Object.values(c.files)[0]?.filename === 'voice_timed.txt',
+      30_000,
+    );
+    expect(Object.values(timed.files)[0]!.content.toString('utf8')).toMatch(/^\[?\d/);
     pressButton(t.fake, user, documentId, /\.pdf$/);
     const pdf = await t.fake.waitForCall(
       (c) => t.fake.calls.indexOf(c) >= from && c.method === 'sendDocument' && Object.values(c.files)[0]?.filename === 'voice.pdf',
@@ -131,6 +149,9 @@ describe('transcripts people can use: long ones as files, formats, typed languag
     expect(pdfBytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pdfBytes.toString('latin1')).toMatch(/\/BaseFont \/[A-Z]{6}\+DejaVuSans/);
     expect(pdfBytes.toString('latin1')).not.toMatch(/\/BaseFont \/Helvetica/);
+    // The heading names the recording, when it was sent and its length (also the document's Title and Subject).
+    expect(pdfString(pdfBytes, 'Title')).toBe('Voice message');
+    expect(pdfString(pdfBytes, 'Subject')).toMatch(/^Sent \w+ \d{1,2}, \d{4} at \d\d:\d\d UTC · \d+:\d\d$/);
     pressButton(t.fake, user, documentId, /\.docx$/);
     const docx = await t.fake.waitForCall(
       (c) => t.fake.calls.indexOf(c) >= from && c.method === 'sendDocument' && Object.values(c.files)[0]?.filename === 'voice.docx',
@@ -165,7 +186,7 @@ describe('transcripts people can use: long ones as files, formats, typed languag
     await t.fake.waitForCall(
       (c) => t.fake.calls.indexOf(c) >= again && c.method === 'editMessageReplyMarkup' && JSON.stringify(c.payload).includes('pt:'),
     );
-    expect(buttonTexts(t.fake, documentId).slice(0, 2)).toEqual(['Ukrainian', 'German']);
+    expect(buttonTexts(t.fake, documentId).slice(0, 4)).toEqual(['German', 'Ukrainian', 'English', 'Spanish']);
     t.fake.pushUpdate(messageUpdate(user, { text: 'klingonish' }));
     await t.fake.waitForCall(
       (c) => t.fake.calls.indexOf(c) >= again && c.method === 'sendMessage' && /^I don't know that language/.test(String(c.payload.text)),
@@ -200,5 +221,24 @@ describe('transcripts people can use: long ones as files, formats, typed languag
     }
     expect(rows.map((row) => (row.input as { speakers?: number }).speakers ?? null).sort()).toEqual([2, null]);
     expect(await getBotUserSettings(db, String(user.id))).toEqual(before);
+  });
+
+  it('should leave one message for a long transcript in a group: the preview in the file’s caption, the status deleted', async () => {
+    const group = { id: -1009101, type: 'supergroup', title: 'Team' };
+    const update = messageUpdate(user, {
+      chat: group,
+      voice: { file_id: 'long', file_unique_id: 'u-long', duration: 4, mime_type: 'audio/ogg' },
+      caption: `@${FAKE_BOT_USER.username}`,
+    });
+    t.fake.pushUpdate(update);
+    const id = update.message.message_id;
+    const document = await t.fake.waitForCall((c) => c.method === 'sendDocument' && repliesTo(c, id), 90_000);
+    const caption = String(document.payload.caption);
+    expect(caption).toMatch(/^Пункт 1:/);
+    expect(caption).toMatch(/ …\n\nThe whole text \([\d,]+ characters\) is in this file\.$/);
+    expect(caption.length).toBeLessThanOrEqual(1024);
+    const status = t.fake.calls.filter((c) => c.method === 'sendMessage' && repliesTo(c, id));
+    expect(status).toHaveLength(1); // the status message only: no separate preview
+    await t.fake.waitForCall((c) => c.method === 'deleteMessage' && c.payload.message_id === idOf(status[0]!));
   });
 });

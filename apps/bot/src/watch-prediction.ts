@@ -9,11 +9,18 @@ export interface WatchOptions {
   signal: AbortSignal;
   /**
    * The prediction's place in the queue while it waits (not started): transcriptions taken before
-   * it, or null when not waiting. Read on each poll while the row has no start time.
+   * it and the estimated minutes until a worker takes it, or null when not waiting. Read on each
+   * poll while the row has no start time.
    */
-  queuePosition?(row: PredictionRow): Promise<number | null>;
-  /** Called with each row read whose status, start time, logs or queue position changed. */
-  onChange(row: PredictionRow, ahead: number | null): Promise<void>;
+  queuePosition?(row: PredictionRow): Promise<QueueWait | null>;
+  /** Called with each row read whose status, start time, logs, queue position or estimate changed. */
+  onChange(row: PredictionRow, wait: QueueWait | null): Promise<void>;
+}
+
+/** A waiting prediction's place: `ahead` transcriptions first, a worker expected in about `minutes` (null: no estimate). */
+export interface QueueWait {
+  ahead: number;
+  minutes: number | null;
 }
 
 /**
@@ -28,11 +35,11 @@ export async function watchPrediction(db: Db, id: string, apiKeyId: string, opti
     options.signal.throwIfAborted();
     const row = await findPrediction(db, id, apiKeyId);
     const waiting = row.startedAt === null && !isTerminalStatus(row.status);
-    const ahead = waiting && options.queuePosition ? await options.queuePosition(row) : null;
-    const fingerprint = `${row.status}|${row.startedAt?.getTime() ?? ''}|${row.logs}|${ahead ?? ''}`;
+    const wait = waiting && options.queuePosition ? await options.queuePosition(row) : null;
+    const fingerprint = `${row.status}|${row.startedAt?.getTime() ?? ''}|${row.logs}|${wait?.ahead ?? ''}|${wait?.minutes ?? ''}`;
     if (fingerprint !== seen) {
       seen = fingerprint;
-      await options.onChange(row, ahead);
+      await options.onChange(row, wait);
     }
     if (isTerminalStatus(row.status) || Date.now() >= deadline) return row;
     await sleep(Math.min(options.pollMs, Math.max(0, deadline - Date.now())), undefined, { signal: options.signal });

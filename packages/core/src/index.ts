@@ -14,6 +14,14 @@ export { checkPredictionInput } from './resources/predictions/check-prediction-i
 export { findPrediction } from './resources/predictions/find-prediction.ts';
 export { listPredictions } from './resources/predictions/list-predictions.ts';
 export { waitForPrediction } from './resources/predictions/wait-for-prediction.ts';
+export { countPredictionsAhead } from './resources/queue/count-predictions-ahead.ts';
+export { createQueueView } from './resources/queue/create-queue-view.ts';
+export { assignFairStartTags } from './resources/queue/assign-fair-start-tags.ts';
+export { estimateNewJobWait } from './resources/queue/estimate-new-job-wait.ts';
+export { startQueueAnnouncer } from './resources/queue/start-queue-announcer.ts';
+export { describeQueueWait, describeDuration } from './resources/queue/describe-queue-wait.ts';
+export type { QueueView, KeyQueueItem } from './resources/queue/create-queue-view.ts';
+export type { QueuePlace } from './resources/queue/estimate-queue-places.ts';
 export { cancelPrediction } from './resources/predictions/cancel-prediction.ts';
 export { createPredictionEvents } from './resources/predictions/prediction-events.ts';
 export { createPredictionInserter } from './resources/predictions/create-prediction-inserter.ts';
@@ -22,9 +30,12 @@ export { parseWebhookParams } from './resources/predictions/parse-webhook-params
 export { isTerminalStatus } from './resources/predictions/public-prediction.ts';
 export type { PublicPrediction } from './resources/predictions/public-prediction.ts';
 export { toPublicPrediction } from './resources/predictions/to-public-prediction.ts';
+export { getSucceededTranscript } from './resources/predictions/get-succeeded-transcript.ts';
 export { renderLegacyOutput, renderLegacyText } from './resources/predictions/render-legacy-output.ts';
-export { checkLegacyTextUrl, signLegacyTextUrl } from './resources/predictions/sign-legacy-text-url.ts';
-export { PREDICTION_BROADCAST } from './resources/predictions/announce-prediction-change.ts';
+export { checkLegacyTextUrl, isLegacyTextQueryWellFormed, signLegacyTextUrl } from './resources/predictions/sign-legacy-text-url.ts';
+export { PREDICTION_CHANGES_CHANNEL } from './resources/predictions/announce-prediction-change.ts';
+export { GIVEN_UP_ERROR } from './resources/predictions/fail-prediction.ts';
+export { createTranscribeJobHandler } from './resources/predictions/run/create-transcribe-job-handler.ts';
 
 // Resources: files, uploaded ahead of a prediction.
 export { createFile } from './resources/files/create-file.ts';
@@ -38,6 +49,7 @@ export { parseFileUrl, useFileAsUpload } from './resources/files/use-file-as-upl
 // Resources: API keys, their cache and the cross-process announcement of revocations.
 export { createApiKey } from './resources/keys/create-api-key.ts';
 export { authenticateApiKey } from './resources/keys/authenticate-api-key.ts';
+export { hashApiKey } from './resources/keys/generate-api-key.ts';
 export { createApiKeyCache } from './resources/keys/api-key-cache.ts';
 export type { ApiKeyCache } from './resources/keys/api-key-cache.ts';
 export { listApiKeys } from './resources/keys/list-api-keys.ts';
@@ -94,18 +106,20 @@ export type { BotOutputFormat, BotUserSettings } from './resources/bot-users/bot
 export { getBotUserSettings } from './resources/bot-users/get-bot-user-settings.ts';
 export { saveBotUserSettings } from './resources/bot-users/save-bot-user-settings.ts';
 export { saveBotUserLocale } from './resources/bot-users/save-bot-user-locale.ts';
+export { saveBotUserProfile } from './resources/bot-users/save-bot-user-profile.ts';
+export type { BotUserProfile } from './resources/bot-users/save-bot-user-profile.ts';
+export { getBotUserProfile } from './resources/bot-users/get-bot-user-profile.ts';
 export { listBotUserLocales } from './resources/bot-users/list-bot-user-locales.ts';
 export type { BotUserLocale } from './resources/bot-users/list-bot-user-locales.ts';
 export { findOwnedPrediction } from './resources/bot-users/find-owned-prediction.ts';
-export { summarizeOwnerUsage } from './resources/bot-users/summarize-owner-usage.ts';
-export type { NamespaceUsage } from './resources/bot-users/summarize-owner-usage.ts';
+export { summarizeOwnerUncharged, summarizeOwnerUsage } from './resources/bot-users/summarize-owner-usage.ts';
+export type { CountedAudio, NamespaceUsage, UnchargedUsage } from './resources/bot-users/summarize-owner-usage.ts';
 export { recordBotDelivery } from './resources/bot-users/record-bot-delivery.ts';
 export type { NewBotDelivery } from './resources/bot-users/record-bot-delivery.ts';
 export { listPendingBotDeliveries } from './resources/bot-users/list-pending-bot-deliveries.ts';
 export type { PendingBotDelivery } from './resources/bot-users/list-pending-bot-deliveries.ts';
 export { markBotDelivered } from './resources/bot-users/mark-bot-delivered.ts';
 export { pruneBotDeliveries } from './resources/bot-users/prune-bot-deliveries.ts';
-export { countWaitingBotRecordings } from './resources/bot-users/count-waiting-bot-recordings.ts';
 export { getGroupTranscribeAll } from './resources/bot-users/get-group-transcribe-all.ts';
 export { setGroupTranscribeAll } from './resources/bot-users/set-group-transcribe-all.ts';
 
@@ -119,6 +133,7 @@ export { fetchMedia } from './pipeline/fetch/fetch-media.ts';
 // Pipeline, decode: ffprobe and ffmpeg.
 export { probeMedia } from './pipeline/decode/probe-media.ts';
 export { decodeToPcm } from './pipeline/decode/decode-to-pcm.ts';
+export { decodeChannelsToPcm } from './pipeline/decode/decode-channels-to-pcm.ts';
 
 // Pipeline, VAD: Silero voice-activity detection.
 export { assertVadModel, resolveDefaultVadModelPath } from './pipeline/vad/locate-vad-model.ts';
@@ -132,7 +147,7 @@ export { createPocketsphinxEngine } from './pipeline/recognize/engines/pocketsph
 export { createSherpaOnnxEngine } from './pipeline/recognize/engines/sherpa-onnx/sherpa-onnx-engine.ts';
 export { createOpenAiAsrEngine } from './pipeline/recognize/engines/openai-asr/openai-asr-engine.ts';
 export { transcribeRecording } from './pipeline/recognize/transcribe-recording.ts';
-export { readWavLayout } from './pipeline/recognize/read-wav-layout.ts';
+export { readWavLayout } from './pipeline/decode/read-wav-layout.ts';
 export { normalizeForWer, wordErrorRate } from './pipeline/recognize/word-error-rate.ts';
 
 // Pipeline, recognize/models: the catalog and `npm run models` (install, list, remove, lock).
@@ -140,18 +155,26 @@ export { MODEL_CATALOG, findCatalogModel } from './pipeline/recognize/models/mod
 export type { CatalogModel } from './pipeline/recognize/models/model-catalog.ts';
 export { listInstalledModels, modelFixCommand } from './pipeline/recognize/models/list-installed-models.ts';
 export type { InstalledModelReport } from './pipeline/recognize/models/list-installed-models.ts';
-export { ANOTHER_INSTALL, archiveUrlOf, describeSelfTest, installModel } from './pipeline/recognize/models/install-model.ts';
+export { ANOTHER_INSTALL, archiveUrlOf, describeSelfTest, installModel, isSha256Hex } from './pipeline/recognize/models/install-model.ts';
 export type { InstallModelOptions, InstallModelResult, ModelSource } from './pipeline/recognize/models/install-model.ts';
 export { RECOMMENDED_CPU_MODEL } from './pipeline/recognize/models/install/recommended-model.ts';
-export { modelsLockPath, readModelsLock } from './pipeline/recognize/models/install/models-lock.ts';
+export { modelsLockPath, readModelsLock, readModelsLockForListing } from './pipeline/recognize/models/install/models-lock.ts';
 export { probeReleaseHost } from './pipeline/recognize/models/install/probe-release-host.ts';
 export { removeModel } from './pipeline/recognize/models/install/remove-model.ts';
 
-// Pipeline, diarize: speaker turns, their error rate and reference files.
+// Pipeline, diarize: speaker turns (their error rate and reference files: @transcribe/core/testing).
 export { diarizeRecording, type DiarizationEngine } from './pipeline/diarize/diarize-recording.ts';
-export { QUIET_SPEECH_ONSET } from './pipeline/diarize/find-quiet-speech.ts';
-export { diarizationErrorRate } from './pipeline/diarize/diarization-error-rate.ts';
-export { parseRttm, parseUem } from './pipeline/diarize/parse-rttm.ts';
+export { QUIET_SPEECH_ONSET } from './pipeline/diarize/add-quiet-speech.ts';
+// Pipeline, diarize/models: the neural diarization and speaker-embedding models `npm run models` installs.
+export {
+  DIARIZATION_MODEL_CATALOG,
+  diarizationModelsOf,
+  findDiarizationCatalogModel,
+  RECOMMENDED_EMBEDDING_MODEL,
+  RECOMMENDED_SEGMENTATION_MODEL,
+} from './pipeline/diarize/models/diarization-model-catalog.ts';
+export type { DiarizationCatalogModel, DiarizationModelRole } from './pipeline/diarize/models/diarization-model-catalog.ts';
+export { findInstalledSpeakerEmbeddingModel } from './pipeline/diarize/models/find-installed-diarization-models.ts';
 // Pipeline, diarize: the built-in diarizer's steps, one by one (bench/quality calibrates them).
 export { extractSpeechFeatures } from './pipeline/diarize/extract-speech-features.ts';
 export { standardizeFeatures } from './pipeline/diarize/standardize-features.ts';
@@ -166,8 +189,7 @@ export {
 } from './pipeline/diarize/estimate-speaker-count.ts';
 export { mayHoldSecondSpeaker, screenSpeakers, type SpeakerScreen } from './pipeline/diarize/diarize-builtin.ts';
 
-// Pipeline, render: the transcript model and its formats.
-export type { Transcript, TranscriptSegment, VadInterval } from './pipeline/render/transcript-model.ts';
+// Pipeline, render: the formats of the transcript model.
 export { renderTranscript } from './pipeline/render/render-transcript.ts';
 export { parseOutputTransformers } from './pipeline/render/parse-output-transformers.ts';
 export { applyOutputTransformers } from './pipeline/render/apply-output-transformers.ts';
@@ -179,10 +201,19 @@ export type { LlmClientConfig } from './pipeline/post-process/llm-client-config.
 // Platform: errors.
 export { AppError, isAppError } from './platform/errors/app-error.ts';
 export type { AppErrorCode } from './platform/errors/app-error.ts';
+export { WorkerStoppingError } from './platform/errors/worker-stopping-error.ts';
+export type { StopReason } from './platform/errors/worker-stopping-error.ts';
 
 // Platform: structured logging of background events.
 export { logEvent } from './platform/logging/log-event.ts';
 export type { EventLevel } from './platform/logging/log-event.ts';
+
+// Platform: outbound HTTP (Node's own client with the address checks, the one retry policy and failure classifier).
+export { createOutboundAgent } from './platform/http/create-outbound-agent.ts';
+export { createOutboundFetch } from './platform/http/create-outbound-fetch.ts';
+export type { OutboundFetch } from './platform/http/create-outbound-fetch.ts';
+export { HttpStatusError } from './platform/http/classify-http-failure.ts';
+export { retryHttpCall } from './platform/http/retry-http-call.ts';
 
 // Platform: the database (PostgreSQL or PGlite), its drizzle tables and announcements across processes.
 export { openDatabase } from './platform/db/open-database.ts';
@@ -193,14 +224,12 @@ export { mediaCache, transcriptCache, usageLedger } from './platform/db/cache-sc
 export { webhookDeliveries } from './platform/db/webhook-schema.ts';
 export { rateLimits } from './platform/db/rate-limit-schema.ts';
 export { botDeliveries } from './platform/db/bot-schema.ts';
-export { watchBroadcast } from './platform/db/watch-broadcast.ts';
 
 // Platform: jobs (pg-boss), the transcribe worker and recovery after a crash.
 export { TRANSCRIBE_QUEUE, openJobQueue } from './platform/jobs/open-job-queue.ts';
 export { startTranscribeWorker } from './platform/jobs/start-transcribe-worker.ts';
-export { countTranscribeJobsAhead } from './platform/jobs/count-transcribe-jobs-ahead.ts';
 export { requeueInterruptedJobs } from './platform/jobs/requeue-interrupted-jobs.ts';
-export { GIVEN_UP_ERROR, failGivenUpPredictions } from './platform/jobs/fail-given-up-predictions.ts';
+export { failGivenUpPredictions } from './platform/jobs/fail-given-up-predictions.ts';
 
 // Platform: media storage (local folder or S3).
 export type { MediaStore } from './platform/storage/media-store.ts';
@@ -210,10 +239,12 @@ export { createS3MediaStore } from './platform/storage/s3-media-store.ts';
 export { prepareWorkRoot } from './platform/work/sweep-work-folders.ts';
 export { isPidRunning, readProcess } from './platform/work/process-identity.ts';
 export { measureFolderBytes } from './platform/work/measure-folder-bytes.ts';
+export { parentDeathSupport, tieChildToParent } from './platform/work/tie-child-to-parent.ts';
 
-// Contract: the input of a prediction (spec 2.2), the legacy interface (spec 9) and the spec tables.
+// Contract: the input of a prediction (spec 2.2), the transcript model, the legacy interface (spec 9) and the spec tables.
 export { OUTPUT_FORMATS } from './contract/validation/prediction-input.ts';
 export type { OutputFormat, PredictionInput } from './contract/validation/prediction-input.ts';
+export type { Transcript, TranscriptSegment, VadInterval } from './contract/output/transcript-model.ts';
 export { parseLegacyInput } from './contract/validation/parse-legacy-input.ts';
 export type { LegacyInput, LegacyOutputFormat } from './contract/validation/parse-legacy-input.ts';
 export { containsNul } from './contract/validation/contains-nul.ts';

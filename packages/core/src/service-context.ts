@@ -10,9 +10,10 @@ import type { ExternalService } from './platform/metrics/count-external-call.ts'
 import type { PipelineStage } from './platform/metrics/time-stage.ts';
 import type { PredictionEvents } from './resources/predictions/prediction-events.ts';
 import type { InsertPrediction } from './resources/predictions/create-prediction-inserter.ts';
+import type { QueueView } from './resources/queue/create-queue-view.ts';
 import type { VadWorkerPool } from './pipeline/vad/create-vad-worker-pool.ts';
 
-/** Settings the apps pass to core (core never reads `process.env`). Units are in the names. */
+/** Settings the apps pass to core (core reads `process.env` only to find programs: architecture/environment-reads.test.ts). Units are in the names. */
 export interface ServiceConfig {
   /** Root folder for uploads and work files. */
   dataDir: string;
@@ -20,12 +21,23 @@ export interface ServiceConfig {
   mediaStore?: MediaStore;
   /** Absolute public base of the client-compatible API, e.g. `https://host/v1/replicate/v1`. */
   apiBaseUrl: string;
+  /**
+   * Longest estimated wait for a worker that the synchronous OpenAI-compatible endpoint accepts,
+   * seconds (OPENAI_MAX_QUEUE_WAIT_SECONDS); past it the request is refused with 429 and Retry-After.
+   * Absent: no bound.
+   */
+  maxSyncQueueWaitSeconds?: number;
   /** Largest recording accepted, uploaded or downloaded (spec 8: 300 MiB). */
   maxMediaBytes: number;
   /** Total time allowed to download a link. */
   downloadTimeoutMs: number;
   /** Allow links to loopback/private addresses (local use and tests only). */
   allowPrivateNetwork: boolean;
+  /**
+   * Time allowed to check that a link still answers before another user is given its stored
+   * download or transcript (resources/predictions/run/check-cache-access.ts); default 5000 ms.
+   */
+  linkProbeTimeoutMs?: number;
   /** MODELS_DIR: local neural models (sherpa-onnx ASR and diarization), or null. */
   modelsDir: string | null;
   /** Silero VAD ONNX model file. */
@@ -47,7 +59,7 @@ export interface ServiceConfig {
 export interface ServiceHooks {
   /**
    * Runs when a prediction has matched the stored transcript's parameters and is about to read that
-   * transcript (pipeline/produce-transcript.ts): a concurrent replacement made here is what
+   * transcript (resources/predictions/run/produce-transcript.ts): a concurrent replacement made here is what
    * spec 7's `cache_changed` reports.
    */
   beforeCachedTranscriptRead?: (mediaId: string) => Promise<void>;
@@ -97,6 +109,13 @@ export interface PredictionMetrics {
    * reports `vad` and `recognition` once per channel.
    */
   stage?(stage: PipelineStage, seconds: number): void;
+  /**
+   * A worker took a prediction after `waitSeconds` in the queue (creation to start), on `engine`;
+   * `estimateErrorSeconds`: its start minus the estimated start its logs last said (positive: it
+   * started later than said), or null when none was said (it waited less than a round of the
+   * announcer: resources/queue/start-queue-announcer.ts).
+   */
+  queueStarted?(outcome: { engine: string; waitSeconds: number; estimateErrorSeconds: number | null }): void;
 }
 
 /** What a per-key request limit counts: reads (GET, HEAD) or writes (every other method). */
@@ -133,11 +152,17 @@ export interface ServiceContext {
    */
   predictionEvents: PredictionEvents;
   /**
-   * Stores a new prediction with its transcribe job, in one statement with the other creates of the
+   * Stores a new prediction with its transcribe job, in one transaction with the other creates of the
    * same moment (group commit; resources/predictions/create-prediction-inserter.ts); made by the app
    * that builds the context, one per process.
    */
   insertPrediction: InsertPrediction;
+  /**
+   * The fair queue's positions and time estimates of unfinished predictions, read at most once a
+   * second (resources/queue/create-queue-view.ts); made by the app, one per process. Absent: no
+   * `queue` member is shown.
+   */
+  queueView?: QueueView;
   /**
    * This process's cache of authenticated keys, kept true to revocations by a watcher on the
    * key-change channel (resources/keys/watch-api-key-changes.ts); revoking and reissuing pass it so the change

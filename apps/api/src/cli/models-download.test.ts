@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -54,16 +54,22 @@ describe('npm run models -- download', () => {
   });
 
   it('should resume a download cut midway and say so', async () => {
-    host.cutNextAfter(50_000);
+    // The cut waits until the CLI has the first bytes on disk, so the retry always has some to
+    // resume from, however slowly a loaded machine delivers them.
+    const partial = join(modelsDir, '.downloads', `${TINY.name}.tar.bz2`);
+    host.cutNextAfter(50_000, async () => ((await stat(partial).catch(() => null))?.size ?? 0) > 0);
     const before = host.requests.length;
     const { code, stdout } = await models(['download', TINY.name, '--mirror', host.url, '--force', '--retry-delay-ms', '50']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^download interrupted \(.+\); retry 1 in 0\.1 s, resuming where it stopped$/m);
     // The second request asks for the rest: from the bytes that arrived before the cut (at most
-    // the 50,000 sent; a loaded machine may lose the last ones with the connection).
-    const ranges = host.requests.slice(before).map((request) => request.headers.range ?? null);
+    // the 50,000 sent; a loaded machine may lose the last ones with the connection), on the
+    // condition that the file is still the one they came from (If-Range with its ETag).
+    const requests = host.requests.slice(before);
+    const ranges = requests.map((request) => request.headers.range ?? null);
     expect(ranges).toHaveLength(2);
     expect(ranges[0]).toBeNull();
+    expect(requests[1]!.headers['if-range']).toBe(`"${sha256(good).slice(0, 16)}"`);
     const resumedAt = Number(/^bytes=(\d+)-$/.exec(ranges[1] ?? '')?.[1]);
     expect(resumedAt).toBeGreaterThan(0);
     expect(resumedAt).toBeLessThanOrEqual(50_000);

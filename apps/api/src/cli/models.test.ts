@@ -55,9 +55,16 @@ describe('npm run models', () => {
     expect(refused.stderr).toMatch(
       /^models: Self-test of sherpa-onnx-whisper-tiny failed: .*so it was NOT activated and nothing was installed\. Add --force to install it anyway\.$/m,
     );
-    // Nothing left but the empty folder of downloads and install claims.
+    // Nothing left but the folder of downloads and install claims, holding the failed self-test
+    // (so that the same archive is not tested again).
     expect(await readdir(modelsDir)).toEqual(['.downloads']);
-    expect(await readdir(join(modelsDir, '.downloads'))).toEqual([]);
+    expect(await readdir(join(modelsDir, '.downloads'))).toEqual([`${TINY.name}.self-test.json`]);
+    const again = await models(['install', tinyArchive]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).not.toContain('self-test: decoding');
+    expect(again.stderr).toMatch(
+      /^models: Self-test of sherpa-onnx-whisper-tiny failed: .* \(remembered from the self-test of .* on these same bytes, not run again; add --retest to run it again\);/m,
+    );
 
     const forced = await models(['install', tinyArchive, '--force']);
     expect(forced.code).toBe(0);
@@ -136,6 +143,58 @@ describe('npm run models', () => {
     expect(stdout).toContain('-       sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8  nemo-transducer  600M  en  pinned on first install');
     expect(stdout).toContain(`-       ${BASE.name}  whisper  74M  99 languages  pinned on first install  (recommended for CPU)`);
     expect(stdout.match(/^\S+\s+sherpa-onnx-/gm)).toHaveLength(11);
+  });
+
+  it('should refuse a --sha256 that is not 64 hex digits with the usage exit code, and take either case', async () => {
+    for (const bad of ['abc', 'z'.repeat(64), `${'a'.repeat(63)}`]) {
+      const refused = await models(['install', tinyArchive, '--sha256', bad]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        `models: --sha256 takes the archive's SHA-256 as 64 hex digits (as sha256sum prints it), not "${bad}"\nUsage:`,
+      );
+    }
+    expect(await readdir(modelsDir)).toEqual([]);
+    const upper = await models(['install', tinyArchive, '--force', '--sha256', sha256(good).toUpperCase()]);
+    expect(upper.code).toBe(0);
+  });
+
+  it('should list what it can read of a damaged lock file and say how to repair each damaged part', async () => {
+    await writeFixtureModel(modelsDir, TINY);
+    const lockFile = join(modelsDir, 'models.lock.json');
+    const pin = {
+      url: TINY.archiveUrl,
+      bytes: 1000,
+      sha256: 'a'.repeat(64),
+      contentSha256: 'b'.repeat(64),
+      pinnedAt: '2026-11-20T10:00:00.000Z',
+    };
+    await writeFile(
+      lockFile,
+      JSON.stringify({ lockfileVersion: 1, models: { [BASE.name]: pin, [MOONSHINE.name]: { ...pin, sha256: 'nope' } } }),
+    );
+    const entry = await models(['list']);
+    expect(entry.code).toBe(1);
+    expect(entry.stdout).toMatch(new RegExp(`^ready   ${TINY.name}  `, 'm'));
+    expect(entry.stdout).toContain(`pinned  ${BASE.name}  not installed  0.0 MB  sha256 ${'a'.repeat(64)}`);
+    expect(entry.stdout).not.toContain(MOONSHINE.name);
+    expect(entry.stderr).toBe(
+      `models: entry "${MOONSHINE.name}" of ${lockFile} is damaged (sha256 is neither null nor 64 lowercase hex digits): correct it by hand from another copy of the file, ` +
+        `or drop it with \`npm run models -- remove ${MOONSHINE.name} --unpin\` (the next install of ${MOONSHINE.name} then pins again)\n`,
+    );
+    // The repair it names works.
+    expect((await models(['remove', MOONSHINE.name, '--unpin'])).code).toBe(0);
+    expect(await models(['list'])).toMatchObject({ code: 0, stderr: '' });
+
+    await writeFile(lockFile, '{"lockfileVersion": 1, "models": {');
+    const file = await models(['list']);
+    expect(file.code).toBe(1);
+    expect(file.stdout).toMatch(new RegExp(`^ready   ${TINY.name}  `, 'm'));
+    expect(file.stderr).toMatch(
+      new RegExp(
+        `^models: ${lockFile.replace(/[.*+?^$()|[\]\\]/g, '\\$&')} is damaged \\(.+\\): no pin can be read, and installs refuse to run until it is repaired; restore it from version control or a backup, or delete it \\(the next install of each model then pins again\\)\n$`,
+      ),
+    );
+    expect((await models(['catalog'])).code).toBe(1);
   });
 
   it('should exit 2 with guidance on an unknown model, an unnamed archive or an unknown option', async () => {

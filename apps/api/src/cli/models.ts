@@ -8,12 +8,13 @@ import {
   describeSelfTest,
   findCatalogModel,
   installModel,
+  isSha256Hex,
   listInstalledModels,
   MODEL_CATALOG,
   modelFixCommand,
   modelsLockPath,
   probeReleaseHost,
-  readModelsLock,
+  readModelsLockForListing,
   RECOMMENDED_CPU_MODEL,
   removeModel,
   type CatalogModel,
@@ -27,17 +28,20 @@ import { parseEnv, type Env } from '../env.ts';
 const USAGE = `Usage:
   npm run models -- list                      installed models: size, hash, self-test; pins of models.lock.json
   npm run models -- catalog                   the models that can be downloaded
-  npm run models -- download NAME [--sha256 HEX] [--mirror URL] [--force]
+  npm run models -- download NAME [--sha256 HEX] [--mirror URL] [--force] [--retest]
                                               fetch NAME from its official release (resumes), check it
                                               against models.lock.json, unpack, self-test, activate
-  npm run models -- install FILE.tar.bz2|DIR [--name NAME] [--sha256 HEX] [--force]
+  npm run models -- install FILE.tar.bz2|DIR [--name NAME] [--sha256 HEX] [--force] [--retest]
                                               the same from a local archive or folder (offline)
   npm run models -- remove NAME [--unpin]     delete an installed model (--unpin also drops its pin)
   npm run models -- first-start [--mirror URL] what the service runs in the background on a start
                                               without any model: probe the release host (5 s), then
                                               install the recommended CPU model
 Options: --models-dir DIR (default: MODELS_DIR, else ./models); -h, --help: this text
-  --force  activate a model whose self-test failed (no text, or WER over 0.6 on the test clip)`;
+  --sha256 HEX  the archive's SHA-256, 64 hex digits (as sha256sum prints it)
+  --force  activate a model whose self-test failed (no text, or WER over 0.6 on the test clip)
+  --retest run the self-test again although it failed before on the same archive or files
+           (a failure is remembered and reported without running it again)`;
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
@@ -62,7 +66,7 @@ function describeInstall(report: InstalledModelReport): string {
 
 async function list(modelsDir: string): Promise<void> {
   const { models, unknown } = await listInstalledModels(modelsDir);
-  const lock = await readModelsLock(modelsDir);
+  const { lock, damaged } = await readModelsLockForListing(modelsDir);
   console.log(`MODELS_DIR ${modelsDir}`);
   if (models.length === 0)
     console.log('No sherpa-onnx model is installed. See `npm run models -- catalog`, then `npm run models -- download NAME`.');
@@ -81,11 +85,14 @@ async function list(modelsDir: string): Promise<void> {
         `pinned  ${name}  not installed  ${megabytes(pin.bytes)}  sha256 ${pin.sha256 ?? `(folder) files-sha256 ${pin.contentSha256}`}`,
       );
   }
+  // What could be read is listed above; each damaged part of the lock file, with its repair, here.
+  for (const line of damaged) console.error(`models: ${line}`);
+  if (damaged.length > 0) process.exitCode = 1;
 }
 
 async function catalog(modelsDir: string): Promise<void> {
   const installed = new Map((await listInstalledModels(modelsDir)).models.map((report) => [report.model.name, report.status]));
-  const lock = await readModelsLock(modelsDir);
+  const { lock, damaged } = await readModelsLockForListing(modelsDir);
   for (const model of MODEL_CATALOG) {
     const state = installed.get(model.name) ?? '-';
     const hash = model.sha256
@@ -99,6 +106,8 @@ async function catalog(modelsDir: string): Promise<void> {
     );
     console.log(`        ${model.description}`);
   }
+  for (const line of damaged) console.error(`models: ${line}`);
+  if (damaged.length > 0) process.exitCode = 1;
 }
 
 /**
@@ -187,6 +196,7 @@ function installOptions(modelsDir: string, model: CatalogModel, values: Values, 
     model,
     source,
     force: values.force === true,
+    retest: values.retest === true,
     expectedSha256: typeof values.sha256 === 'string' ? values.sha256 : null,
     onProgress: progress.onProgress,
     onRetry: (retry, delayMs, reason) => {
@@ -303,6 +313,7 @@ const OPTIONS = {
   sha256: { type: 'string' },
   mirror: { type: 'string' },
   force: { type: 'boolean' },
+  retest: { type: 'boolean' },
   name: { type: 'string' },
   unpin: { type: 'boolean' },
   'probe-timeout-ms': { type: 'string' },
@@ -321,6 +332,10 @@ const { positionals, values } = parsed;
 if (values.help) {
   console.log(USAGE); // `--help` / `-h` on the program or any command: the usage, exit 0
   process.exit(0);
+}
+if (typeof values.sha256 === 'string' && !isSha256Hex(values.sha256)) {
+  console.error(`models: --sha256 takes the archive's SHA-256 as 64 hex digits (as sha256sum prints it), not "${values.sha256}"\n${USAGE}`);
+  process.exit(2);
 }
 const env: Env = parseEnv();
 const modelsDir = resolve(values['models-dir'] ?? env.MODELS_DIR);

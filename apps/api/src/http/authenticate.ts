@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { AppError, authenticateApiKey, type ApiKeyCache, type ApiKeyRow, type Db } from '@transcribe/core';
+import { AppError, authenticateApiKey, isAppError, type ApiKeyCache, type ApiKeyRow, type Db } from '@transcribe/core';
+import { failureAddressOf, refuseOverFailureLimit, type AuthFailureLimiter } from './limit-auth-failures.ts';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -27,13 +28,24 @@ export function readPresentedKey(headers: Record<string, string | string[] | und
 
 /**
  * Middleware: 401 unless a live API key is presented; stores the key row in `res.locals.apiKey`.
- * With `cache` (KEY_CACHE_TTL_MS), a key seen within the TTL needs no query (resources/keys/api-key-cache.ts).
+ * With `cache` (KEY_CACHE_TTL_MS), a key seen within the TTL needs no query, nor does a key found
+ * unknown within it (resources/keys/api-key-cache.ts). With `failures` (AUTH_FAILURES_PER_MINUTE),
+ * an unknown or revoked key counts against the client's address, and an address over its limit is
+ * answered 429 with Retry-After before its key is looked up (limit-auth-failures.ts); a request
+ * without a key costs no lookup and is not counted.
+ * @throws AppError `unauthenticated` (401), `rate_limited` (429).
  */
-export function authenticate(db: Db, cache?: ApiKeyCache): RequestHandler {
+export function authenticate(db: Db, cache?: ApiKeyCache, failures?: AuthFailureLimiter): RequestHandler {
   return async (req, res, next) => {
     const key = readPresentedKey(req.headers);
     if (!key) throw new AppError('unauthenticated', describeMissingKey(req.headers));
-    res.locals.apiKey = await authenticateApiKey(db, key, new Date(), cache);
+    if (failures && !failures.quiet()) await refuseOverFailureLimit(failures, req, res);
+    try {
+      res.locals.apiKey = await authenticateApiKey(db, key, new Date(), cache);
+    } catch (error) {
+      if (failures && isAppError(error, 'unauthenticated')) await failures.failed(failureAddressOf(req));
+      throw error;
+    }
     next();
   };
 }

@@ -4,7 +4,7 @@ import type { ServiceContext } from '@transcribe/core';
 /** What `/ready` found: every check by name (`ok`, or what is wrong), and whether all passed. */
 export interface Readiness {
   ready: boolean;
-  checks: { database: string; queue: string; engine: string; disk: string };
+  checks: { database: string; queue: string; engine: string; disk: string; bot?: string };
 }
 
 export interface ReadinessOptions {
@@ -16,14 +16,18 @@ export interface ReadinessOptions {
   queueRunning: () => boolean;
   /** Longest wait for the database's answer, ms (default 2000). */
   databaseTimeoutMs?: number;
+  /** With the Telegram bot in this process (start-chat-bot.ts): `ok`, or why it does not run (yet). */
+  bot?: () => string;
 }
 
 /**
  * Readiness, as `GET /ready` reports it (Kubernetes' readiness probe, a load balancer's health
  * check): ready only when the database answers `SELECT 1` in time, the job queue runs, a recognition
- * engine is loaded, and the file system of DATA_DIR has at least `minFreeDiskBytes` free (a
- * prediction may need up to 6 GiB of work space, reliability.md). Never throws: each failed check is
- * described instead. `/health` stays liveness only (the process answers).
+ * engine is loaded, the file system of DATA_DIR has at least `minFreeDiskBytes` free (a
+ * prediction may need up to 6 GiB of work space, reliability.md), and, when the Telegram bot runs in
+ * this process, the bot runs (check `bot`: while it cannot reach the Bot API it says why, e.g.
+ * `connection refused at 127.0.0.1:8081`). Never throws: each failed check is described instead.
+ * `/health` stays liveness only (the process answers).
  */
 export async function checkReadiness(ctx: Pick<ServiceContext, 'database' | 'engine'>, options: ReadinessOptions): Promise<Readiness> {
   const timeoutMs = options.databaseTimeoutMs ?? 2_000;
@@ -47,7 +51,7 @@ export async function checkReadiness(ctx: Pick<ServiceContext, 'database' | 'eng
   } catch (error) {
     disk = `DATA_DIR (${options.dataDir}) cannot be read: ${(error as Error).message}`;
   }
-  const checks = { database, queue, engine, disk };
+  const checks = { database, queue, engine, disk, ...(options.bot ? { bot: options.bot() } : {}) };
   return { ready: Object.values(checks).every((value) => value === 'ok'), checks };
 }
 

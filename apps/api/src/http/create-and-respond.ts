@@ -62,7 +62,7 @@ export async function createAndRespond(
   const waitMs = parsePreferWait(req.get('prefer'));
   if (waitMs === null) return sendPrediction(ctx, req, res, 201, row);
   const latest = await waitForPrediction(ctx.database.db, row.id, apiKeyId, waitMs);
-  sendPrediction(ctx, req, res, 201, latest, isTerminalStatus(latest.status) ? undefined : 'starting');
+  await sendPrediction(ctx, req, res, 201, latest, isTerminalStatus(latest.status) ? undefined : 'starting');
 }
 
 function audioOf(rawInput: unknown): unknown {

@@ -1,4 +1,4 @@
-import express, { Router, type Express } from 'express';
+import express, { Router, type Express, type Request, type Response } from 'express';
 import { createApiKeyCache, type ApiKeyCache, type ServiceContext } from '@transcribe/core';
 import { accountRoutes } from '../routes/account-routes.ts';
 import { languageRoutes } from '../routes/language-routes.ts';
@@ -6,17 +6,23 @@ import { signedTextRoutes } from '../routes/signed-text-routes.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
 import { fileRoutes } from '../routes/file-routes.ts';
 import { legacyRoutes } from '../routes/legacy-routes.ts';
+import { adminQueueRoute, queueRoutes } from '../routes/queue-routes.ts';
 import { openAiRoutes } from '../openai/openai-routes.ts';
 import { portalRoutes } from '../portal/portal-routes.ts';
 import { predictionRoutes } from '../routes/prediction-routes.ts';
 import { webhookRoutes } from '../routes/webhook-routes.ts';
 import { authenticate } from './authenticate.ts';
+import { createAuthFailureLimiter, DEFAULT_AUTH_FAILURES_PER_MINUTE, type AuthFailureLimiter } from './limit-auth-failures.ts';
 import type { Registry } from 'prom-client';
 import type { Readiness } from './check-readiness.ts';
 import { logRequests } from '../logging/log-requests.ts';
 import { createPredictionBodyCache, type PredictionBodyCache } from './prediction-body-cache.ts';
 import { rateLimit } from './rate-limit.ts';
 import { lingerUnreadBody } from './linger-unread-body.ts';
+import { DEFAULT_BODY_RATE, limitBodyRate, type BodyRate } from './limit-body-rate.ts';
+import { sendOpenAiError } from '../openai/send-openai-error.ts';
+import { sendErrorPage } from '../portal/pages/error-page.ts';
+import { wantsJson } from '../portal/portal-guards.ts';
 import { handleError, sendProblem } from './map-error.ts';
 import { receiveJsonBody } from './receive-json-body.ts';
 import { refuseNulCharacters } from './refuse-nul-characters.ts';
@@ -29,11 +35,11 @@ export interface AppOptions {
   botRouter?: Router;
   /** KEY_CACHE_TTL_MS for a key cache of this app's own, used only when `ctx.apiKeyCache` is absent (0 = off). */
   keyCacheTtlMs?: number;
-  /** PREDICTION_CACHE_BYTES: memory for the answers of finished predictions (0 = off). */
+  /** PREDICTION_CACHE_BYTES: memory for the answers of finished predictions when `predictionBodies` is absent (0 = off). */
   predictionCacheBytes?: number;
   /**
-   * The cache of prediction answers, kept exact for unfinished ones by watch-prediction-changes.ts
-   * (start-service.ts); absent: one of `predictionCacheBytes` that holds finished answers only.
+   * The cache of prediction answers, whose unfinished ones watch-prediction-changes.ts drops on every
+   * write (start-service.ts); absent: one of `predictionCacheBytes` that holds finished answers only.
    */
   predictionBodies?: PredictionBodyCache;
   /** What `GET /ready` reports (check-readiness.ts); without it `/ready` answers like `/health`. */
@@ -42,7 +48,27 @@ export interface AppOptions {
   metrics?: Registry;
   /** METRICS_TOKEN: with it `GET /metrics` needs `Authorization: Bearer <token>` (metrics/check-metrics-token.ts). */
   metricsToken?: string;
+  /**
+   * AUTH_FAILURES_PER_MINUTE: failed key and signed-link checks one client address may have in a
+   * minute before its checks are answered 429 (http/limit-auth-failures.ts); 0 = no limit. Default 30.
+   */
+  authFailuresPerMinute?: number;
+  /**
+   * TRUST_PROXY: express's `trust proxy` setting, which decides the client address (`req.ip`) the
+   * failure limit counts under: false (default) = the connection's peer; a number of proxies in
+   * front, or the proxies' addresses / subnets / `loopback` = the address those proxies name in
+   * X-Forwarded-For (and `req.secure` from X-Forwarded-Proto).
+   */
+  trustProxy?: TrustProxy;
+  /**
+   * REQUEST_BODY_TIMEOUT_MS and UPLOAD_MIN_BYTES_PER_SECOND: how fast every request body must arrive
+   * (http/limit-body-rate.ts); default: free for 60 s, then 16 KiB/s averaged over each last 60 s.
+   */
+  bodyRate?: BodyRate;
 }
+
+/** The values TRUST_PROXY may give express's `trust proxy` (env.ts parses them). */
+export type TrustProxy = false | number | string[];
 
 /** The env defaults (apps/api/src/env.ts), used when the caller sets no cache sizes. */
 export const DEFAULT_KEY_CACHE_TTL_MS = 5_000;
@@ -63,16 +89,20 @@ export function jsonBodyLimitBytes(maxMediaBytes: number): number {
  * authentication (spec 5) before any body is read, JSON parsing sized for `data:` URIs
  * (replicate-compat.md 10.6; uploads are streamed by the routes), and the one error mapper.
  * Authenticated keys and the answers of finished predictions are cached in memory, so most polls
- * touch no database (resources/keys/api-key-cache.ts, http/prediction-body-cache.ts).
+ * touch no database (resources/keys/api-key-cache.ts, http/prediction-body-cache.ts); unknown keys
+ * are remembered for the key cache's TTL, and failed key and signed-link checks are counted per
+ * client address (http/limit-auth-failures.ts), so guessing costs no query per request.
  */
 export function createApp(ctx: ServiceContext, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('trust proxy', options.trustProxy ?? false); // which address req.ip is: limit-auth-failures.ts counts under it
   app.use((req, res, next) => {
     lingerUnreadBody(req, res); // an early answer (401, 413, 422) to a big upload still reaches the client
     next();
   });
+  app.use(limitBodyRate(options.bodyRate ?? DEFAULT_BODY_RATE, refuseSlowBody)); // a body that falls behind the minimum rate: 408
   if (ctx.logger) app.use(logRequests(ctx.logger)); // one line per request, with its X-Request-Id
   app.get('/', (_req, res) => res.redirect(302, '/portal')); // a browser opening the service's address lands in the portal
   app.get('/health', (_req, res) => {
@@ -93,16 +123,23 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   });
   if (options.adminToken) app.use('/internal', express.json(), adminRoutes(ctx, options.adminToken));
   const keys = ctx.apiKeyCache ?? createApiKeyCache({ ttlMs: options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS });
-  const bodies = options.predictionBodies ?? createPredictionBodyCache(options.predictionCacheBytes ?? DEFAULT_PREDICTION_CACHE_BYTES);
-  const api = apiRouter(ctx, keys, 'audio', predictionRoutes(ctx, bodies), fileRoutes(ctx), accountRoutes(ctx), languageRoutes(ctx));
+  // One count of failed key and signed-link checks per address for every router of the app.
+  const failures = createAuthFailureLimiter(options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE, ctx.logger);
+  const bodies = options.predictionBodies ?? createPredictionBodyCache(options.predictionCacheBytes ?? DEFAULT_PREDICTION_CACHE_BYTES, 0);
+  const guard: KeyGuard = { keys, failures };
+  const api = apiRouter(ctx, guard, 'audio', predictionRoutes(ctx, bodies), fileRoutes(ctx), accountRoutes(ctx), languageRoutes(ctx));
   api.use(webhookRoutes(ctx));
-  const signedText = signedTextRoutes(ctx); // the signed txt_file_url works without a key (spec 9)
+  const signedText = signedTextRoutes(ctx, failures); // the signed txt_file_url works without a key (spec 9)
   app.use('/v1/replicate/v1', signedText);
   app.use('/v1/replicate', signedText);
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
-  app.use('/v1', openAiRoutes(ctx, keys)); // OpenAI's /v1/audio/* and /v1/models (docs/openai-api.md)
-  app.use('/v1', apiRouter(ctx, keys, 'url', legacyRoutes(ctx))); // the earlier variant sends the recording in input.url
+  app.use('/v1', openAiRoutes(ctx, keys, failures)); // OpenAI's /v1/audio/* and /v1/models (docs/openai-api.md)
+  if (options.adminToken || options.metricsToken) {
+    // with the admin token or METRICS_TOKEN in X-Admin-Token: every key, counts only
+    app.get('/v1/queue', adminQueueRoute(ctx, { adminToken: options.adminToken, metricsToken: options.metricsToken }));
+  }
+  app.use('/v1', apiRouter(ctx, guard, 'url', legacyRoutes(ctx), queueRoutes(ctx))); // the earlier variant sends the recording in input.url; GET /v1/queue
   app.use(portalRoutes(ctx)); // the account portal under /portal and /openapi.json
   if (options.botRouter) app.use(options.botRouter);
   app.use((_req, res) => {
@@ -113,13 +150,31 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
 }
 
 /**
+ * The 408 to a body that came too slowly (limit-body-rate.ts), in the shape of the API its path
+ * belongs to: OpenAI's error object under `/v1/audio` and `/v1/models` (code `request_timeout`), a
+ * portal page for a browser's portal request, else problem+json.
+ */
+function refuseSlowBody(req: Request, res: Response, detail: string): void {
+  const path = new URL(req.originalUrl, 'http://service.invalid').pathname; // req.path is the router's by now
+  if (/^\/v1\/(audio|models)(\/|$)/.test(path)) return sendOpenAiError(res, 408, detail, { code: 'request_timeout' });
+  if (/^\/portal(\/|$)/.test(path) && !wantsJson(req)) return sendErrorPage(res, res.locals.portal, 408, detail);
+  sendProblem(res, 408, detail);
+}
+
+/** What the key check of every router shares: the key cache and the per-address count of failed checks. */
+interface KeyGuard {
+  keys: ApiKeyCache;
+  failures: AuthFailureLimiter;
+}
+
+/**
  * Authentication, then JSON parsing streamed with bounded memory (receiveJsonBody: a `data:` URI in
  * `input.<dataUriParam>` goes to disk as it arrives; JS clients send `Content-Type: application/json`
  * on GETs and body-less POSTs: an empty body is fine), then the routes.
  */
-function apiRouter(ctx: ServiceContext, keys: ApiKeyCache, dataUriParam: string, ...routes: Router[]): Router {
+function apiRouter(ctx: ServiceContext, guard: KeyGuard, dataUriParam: string, ...routes: Router[]): Router {
   const router = Router();
-  router.use(authenticate(ctx.database.db, keys));
+  router.use(authenticate(ctx.database.db, guard.keys, guard.failures)); // failed keys per address: 429 before a lookup
   router.use(rateLimit(ctx)); // per key, 429 + Retry-After before any body is read
   router.use(receiveJsonBody(ctx, { limitBytes: jsonBodyLimitBytes(ctx.config.maxMediaBytes), dataUriParam }));
   router.use(refuseNulCharacters); // PostgreSQL cannot store NUL: refuse it instead of failing with a 500

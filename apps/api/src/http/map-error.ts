@@ -55,16 +55,28 @@ const TITLE_BY_STATUS: Record<number, string> = {
   401: 'Unauthenticated',
   403: 'Forbidden',
   404: 'Not Found',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
 };
+
+/** The problem's `title` for an HTTP status: its reason phrase (`Request Timeout`), or `Error`. */
+export function titleOfStatus(status: number): string {
+  return TITLE_BY_STATUS[status] ?? 'Error';
+}
+
+/** The text of an RFC 7807 problem body `{title, detail, status, …extra}`. */
+export function problemBody(status: number, detail: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ title: titleOfStatus(status), detail, status, ...extra });
+}
 
 /**
  * Sends an RFC 7807 problem body `{title, detail, status}` (replicate-compat.md 6: always a JSON
@@ -74,11 +86,17 @@ export function sendProblem(res: Response, status: number, detail: string, extra
   res
     .status(status)
     .type('application/problem+json')
-    .send(JSON.stringify({ title: TITLE_BY_STATUS[status] ?? 'Error', detail, status, ...extra }));
+    .send(problemBody(status, detail, extra));
 }
 
-/** Express error handler: AppError → its status; body-parser errors → 400/413; anything else → 500 without details (logged with its stack and request id: logUnexpectedError). */
-export const handleError: ErrorRequestHandler = (error, _req, res, _next) => {
+/**
+ * Express error handler: AppError → its status; body-parser errors → 400/413; anything else → 500
+ * without details (logged with its stack and request id: logUnexpectedError). An error after the
+ * answer began (the route still reading a body cut for coming too slowly: limit-body-rate.ts) can
+ * no longer be answered: the connection is closed, as express's own final handler does.
+ */
+export const handleError: ErrorRequestHandler = (error, req, res, _next) => {
+  if (res.headersSent) return void req.socket.destroy();
   if (error instanceof AppError) {
     const extra = error.code === 'cache_changed' ? { code: error.code } : {};
     // RFC 9110 11.6.1 / RFC 6750 3: a 401 names the scheme that would work.

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createPredictionBodyCache, isSettledPrediction, type CachedAnswer } from './prediction-body-cache.ts';
 
@@ -56,32 +57,38 @@ describe('prediction body cache', () => {
     expect(off.size).toBe(0);
   });
 
-  it('should keep unfinished answers only while it trusts its invalidations', () => {
-    const cache = createPredictionBodyCache(1024 * 1024);
-    expect(cache.set('k', 'p1', null, running(1), cache.beginRead('p1'))).toBe(false); // not trusted yet
-    cache.trustUnfinished = true;
-    expect(cache.set('k', 'p1', null, running(1))).toBe(false); // no ticket: never an unfinished answer
-    expect(cache.set('k', 'p1', null, running(1), cache.beginRead('p1'))).toBe(true);
+  it('should serve an unfinished answer only for its lifetime, counted from the beginning of its read', async () => {
+    const ttl = 60_000;
+    const cache = createPredictionBodyCache(1024 * 1024, ttl);
+    expect(cache.set('k', 'p1', null, running(1))).toBe(false); // no read beginning: never an unfinished answer
+    expect(cache.set('k', 'p1', null, running(1), cache.beginRead() - ttl - 1)).toBe(false); // read too long ago
+    // A read that began 100 ms before its lifetime ends: served now, not after.
+    expect(cache.set('k', 'p1', null, running(1), cache.beginRead() - ttl + 100)).toBe(true);
     expect(cache.get('k', 'p1', null)?.progress).toBe(1);
-    cache.trustUnfinished = false; // the channel is down: nothing unfinished is served, and it is dropped
+    await sleep(150);
     expect(cache.get('k', 'p1', null)).toBeUndefined();
-    cache.trustUnfinished = true;
-    expect(cache.get('k', 'p1', null)).toBeUndefined();
+    // 0: finished answers only.
+    const finishedOnly = createPredictionBodyCache(1024 * 1024, 0);
+    expect(finishedOnly.set('k', 'p1', null, running(1), finishedOnly.beginRead())).toBe(false);
+    expect(finishedOnly.set('k', 'p1', null, body(10), finishedOnly.beginRead())).toBe(true);
+    // Infinity (every writer in this process): until forgotten, however old the read.
+    const untilForgotten = createPredictionBodyCache(1024 * 1024, Infinity);
+    expect(untilForgotten.set('k', 'p1', null, running(1), untilForgotten.beginRead() - 1e9)).toBe(true);
+    expect(untilForgotten.get('k', 'p1', null)?.progress).toBe(1);
+    untilForgotten.forget(['p1']);
+    expect(untilForgotten.get('k', 'p1', null)).toBeUndefined();
   });
 
-  it('should not store a read that began before its prediction was forgotten, nor one that began before trust changed', () => {
-    const cache = createPredictionBodyCache(1024 * 1024);
-    cache.trustUnfinished = true;
-    const early = cache.beginRead('p1');
+  it('should not serve an unfinished answer whose read began before its prediction was forgotten', () => {
+    const cache = createPredictionBodyCache(1024 * 1024, 60_000);
+    const early = cache.beginRead();
     cache.forget(['p1']); // a write committed and was announced while the read was in flight
     expect(cache.set('k', 'p1', null, running(1), early)).toBe(false);
-    expect(cache.set('k', 'p1', null, running(2), cache.beginRead('p1'))).toBe(true);
+    expect(cache.set('k', 'p1', null, running(2), cache.beginRead())).toBe(true);
+    expect(cache.set('k', 'p2', null, running(1), cache.beginRead())).toBe(true);
     cache.forget(['p1']);
     expect(cache.get('k', 'p1', null)).toBeUndefined();
-    const beforeLoss = cache.beginRead('p2');
-    cache.trustUnfinished = false;
-    cache.trustUnfinished = true;
-    expect(cache.set('k', 'p2', null, running(1), beforeLoss)).toBe(false);
+    expect(cache.get('k', 'p2', null)?.progress).toBe(1); // another prediction's answer stays
     // Settled answers stay: those rows never change.
     cache.set('k', 'p3', null, body(10));
     cache.forget(['p3']);
@@ -89,10 +96,9 @@ describe('prediction body cache', () => {
   });
 
   it('should never replace a later state with an earlier one', () => {
-    const cache = createPredictionBodyCache(1024 * 1024);
-    cache.trustUnfinished = true;
-    const slow = cache.beginRead('p1');
-    const fast = cache.beginRead('p1');
+    const cache = createPredictionBodyCache(1024 * 1024, 60_000);
+    const slow = cache.beginRead();
+    const fast = cache.beginRead();
     expect(cache.set('k', 'p1', null, running(5), fast)).toBe(true);
     expect(cache.set('k', 'p1', null, running(3), slow)).toBe(false);
     expect(cache.get('k', 'p1', null)?.progress).toBe(5);

@@ -15,14 +15,26 @@ export interface CachedAnswer {
   progress: number;
   /** The row can no longer change (isSettledPrediction). */
   settled: boolean;
+  /** Longest time it may be served, ms from its read, whatever the writes (an answer with a `queue` member). */
+  maxAgeMs?: number;
 }
 
-/** Taken by beginRead before a database read; set() stores the read's answer only if it is still current. */
-export interface ReadTicket {
-  readonly id: string;
-  readonly generation: number;
-  readonly epoch: number;
-}
+/**
+ * How long an answer with a `queue` member (an unfinished prediction's fair-queue place and
+ * estimates) may be served, ms: its place moves as other predictions start, with no write to its own
+ * row; the queue view itself is read at most once a second (core createQueueView).
+ */
+export const QUEUE_ANSWER_MAX_AGE_MS = 1000;
+
+/**
+ * How long an unfinished prediction's answer may be served on PostgreSQL, ms, counted from the
+ * moment the database read it came from began. Writes made in this process drop their prediction's
+ * answers at once; writes of other processes (workers, other API processes) do it through a
+ * notification that may come late or never (watch-prediction-changes.ts), so this is the bound of a
+ * poll's lag behind such a write: a poll sent more than this after a write committed shows it or a
+ * later state. Half the clients' fastest polling interval (0.5 s; spec 4.3).
+ */
+export const UNFINISHED_ANSWER_TTL_MS = 250;
 
 /**
  * An in-process cache of serialised `GET /predictions/{id}` answers so a poll touches no database.
@@ -31,33 +43,29 @@ export interface ReadTicket {
  * another key still gets the 404 of the database (spec 5). The total size (bodies plus keys, bytes)
  * stays under `maxBytes`, the least recently used entries going first.
  *
- * Finished predictions (isSettledPrediction) can no longer change and are always kept. Unfinished
- * ones are kept only while `trustUnfinished` is true, i.e. while every write to a prediction row
- * reaches `forget` before its writer returns (http/watch-prediction-changes.ts: in-process events,
- * and on PostgreSQL the confirmed prediction-change channel). The rule that keeps them exact: an
- * answer read from the database is stored only if its prediction was not forgotten (and trust not
- * lost) since the read began (`beginRead`), so a read that raced a change never stores the state
- * before it; and never over a later state of the same prediction, so no poll is answered with an
- * older state than one an earlier poll was answered with from this cache.
+ * Finished predictions (isSettledPrediction) can no longer change and are served until evicted.
+ * An unfinished one is served only while the database read it came from began less than
+ * `unfinishedTtlMs` ago and after the prediction was last forgotten: every write in this process
+ * calls `forget` before its writer returns, other processes' writes when their notification arrives
+ * (watch-prediction-changes.ts). Comparing with the read's beginning, not its end, keeps a read that
+ * raced a write (and may have seen the state before it) from being served, so within one process a
+ * poll sent after a write returned shows it. And an answer never replaces a later state of the same
+ * prediction, so no poll is answered with an older state than an earlier poll was from this cache.
  */
 export interface PredictionBodyCache {
   /** The answer stored for this request, or undefined. `header` null = no header sent. */
   get(apiKeyId: string, id: string, header: string | null): CachedAnswer | undefined;
-  /** Call before reading prediction `id` from the database; pass the ticket to `set`. */
-  beginRead(id: string): ReadTicket;
+  /** Call right before reading a prediction from the database; pass what it returns to `set`. */
+  beginRead(): number;
   /**
    * Stores `answer` when it may be kept (see the interface); an entry larger than the whole cache
-   * is not stored. Without `ticket` only a settled answer is stored.
+   * is not stored. `readBegan` is what beginRead returned before the read; without it only a
+   * settled answer is stored.
    * @returns whether it was stored.
    */
-  set(apiKeyId: string, id: string, header: string | null, answer: CachedAnswer, ticket?: ReadTicket): boolean;
-  /** Drops every unfinished answer of these predictions: their rows were just written. */
+  set(apiKeyId: string, id: string, header: string | null, answer: CachedAnswer, readBegan?: number): boolean;
+  /** Makes every unfinished answer of these predictions read so far unservable: their rows were just written. */
   forget(ids: readonly string[]): void;
-  /**
-   * Whether unfinished answers may be served and stored. Every change of it drops all unfinished
-   * answers and voids reads in flight (a change may have been missed while it was false).
-   */
-  trustUnfinished: boolean;
   /** Bytes held now (bodies plus keys). */
   readonly bytes: number;
   /** Entries held now. */
@@ -89,70 +97,57 @@ export function toCachedAnswer(row: Pick<PredictionRow, 'status' | 'logs' | 'sta
   return { body, etag, progress: predictionProgress(row), settled: isSettledPrediction(row) };
 }
 
-/** Change counters per prediction, in a fixed number of stripes (a shared stripe only voids a store, never lets a stale one in). */
+/** Stripes of forgottenAt (a shared stripe only makes an answer unservable early, never a stale one servable). */
 const STRIPES = 4096;
 
-/** Creates an empty cache of at most `maxBytes` (0 stores nothing), least recently used first out (lru-cache); `trustUnfinished` starts false. */
-export function createPredictionBodyCache(maxBytes: number): PredictionBodyCache {
+/** A stored answer and when the database read it came from began (performance.now(), ms). */
+interface Entry {
+  answer: CachedAnswer;
+  readBegan: number;
+}
+
+/**
+ * Creates an empty cache of at most `maxBytes` (0 stores nothing), least recently used first out
+ * (lru-cache). `unfinishedTtlMs`: default UNFINISHED_ANSWER_TTL_MS; 0 keeps finished answers only;
+ * Infinity keeps unfinished ones until forgotten (when every writer is in this process: PGlite).
+ */
+export function createPredictionBodyCache(maxBytes: number, unfinishedTtlMs = UNFINISHED_ANSWER_TTL_MS): PredictionBodyCache {
   const keyOf = (apiKeyId: string, id: string, header: string | null) => `${apiKeyId}\n${id}\n${header === null ? '-' : `+${header}`}`;
-  const sizeOf = (answer: CachedAnswer, key: string) => key.length * 2 + answer.body.length + answer.etag.length * 2;
+  const sizeOf = (entry: Entry, key: string) => key.length * 2 + entry.answer.body.length + entry.answer.etag.length * 2;
   // lru-cache needs a positive bound; with 0 nothing is ever stored, so the bound never matters.
-  const entries = new LRUCache<string, CachedAnswer>({ maxSize: Math.max(1, maxBytes), sizeCalculation: sizeOf });
-  /** Keys of the unfinished entries of each prediction (some may have been evicted since). */
-  const unfinished = new Map<string, Set<string>>();
-  const epochs = new Uint32Array(STRIPES);
-  let generation = 0;
-  let trusted = false;
+  const entries = new LRUCache<string, Entry>({ maxSize: Math.max(1, maxBytes), sizeCalculation: sizeOf });
+  /** When the predictions of each stripe were last forgotten (performance.now(), ms). */
+  const forgottenAt = new Float64Array(STRIPES).fill(-Infinity);
   const stripeOf = (id: string) => {
     let hash = 2166136261;
     for (let i = 0; i < id.length; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 16777619);
     return (hash >>> 0) % STRIPES;
   };
-  const dropUnfinished = (id: string) => {
-    const keys = unfinished.get(id);
-    if (!keys) return;
-    for (const key of keys) if (entries.peek(key)?.settled === false) entries.delete(key);
-    unfinished.delete(id);
-  };
+  /** An unfinished answer is served while its read is younger than the TTL and began after its prediction was last forgotten. */
+  const current = (id: string, readBegan: number) =>
+    readBegan > forgottenAt[stripeOf(id)]! && performance.now() - readBegan < unfinishedTtlMs;
   return {
     get(apiKeyId, id, header) {
-      const answer = entries.get(keyOf(apiKeyId, id, header));
-      return answer && (answer.settled || trusted) ? answer : undefined;
+      const entry = entries.get(keyOf(apiKeyId, id, header));
+      if (!entry) return undefined;
+      if (entry.answer.maxAgeMs !== undefined && performance.now() - entry.readBegan >= entry.answer.maxAgeMs) return undefined;
+      return entry.answer.settled || current(id, entry.readBegan) ? entry.answer : undefined;
     },
-    beginRead: (id) => ({ id, generation, epoch: epochs[stripeOf(id)]! }),
-    set(apiKeyId, id, header, answer, ticket) {
-      if (!answer.settled) {
-        if (!trusted || !ticket || ticket.id !== id || ticket.generation !== generation || ticket.epoch !== epochs[stripeOf(id)])
-          return false;
-      }
+    beginRead: () => performance.now(),
+    set(apiKeyId, id, header, answer, readBegan = -Infinity) {
+      if (!answer.settled && !current(id, readBegan)) return false;
       const key = keyOf(apiKeyId, id, header);
       const held = entries.peek(key);
-      if (held && held.progress > answer.progress) return false; // never back to an earlier state
+      if (held && held.answer.progress > answer.progress) return false; // never back to an earlier state
       entries.delete(key);
-      if (sizeOf(answer, key) > maxBytes) return false; // larger than the whole cache: not stored
-      entries.set(key, answer);
-      if (!answer.settled) {
-        let keys = unfinished.get(id);
-        if (!keys) unfinished.set(id, (keys = new Set()));
-        keys.add(key);
-      }
+      const entry = { answer, readBegan };
+      if (sizeOf(entry, key) > maxBytes) return false; // larger than the whole cache: not stored
+      entries.set(key, entry);
       return true;
     },
     forget(ids) {
-      for (const id of ids) {
-        const stripe = stripeOf(id);
-        epochs[stripe] = epochs[stripe]! + 1;
-        dropUnfinished(id);
-      }
-    },
-    get trustUnfinished() {
-      return trusted;
-    },
-    set trustUnfinished(value: boolean) {
-      if (value === trusted) return;
-      trusted = value;
-      generation += 1;
-      for (const id of [...unfinished.keys()]) dropUnfinished(id);
+      const now = performance.now();
+      for (const id of ids) forgottenAt[stripeOf(id)] = now;
     },
     get bytes() {
       return entries.calculatedSize;

@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { batchLimiterConsumes } from './batch-limiter-consumes.ts';
 import { AppError, rateLimits, type Database, type RequestKind, type RequestLimiter, type ServiceContext } from '@transcribe/core';
 
 /** Requests a minute per API key; 0 turns a limit off. */
@@ -18,25 +17,13 @@ export const DEFAULT_RATE_LIMITS: RateLimits = { writesPerMinute: 300, readsPerM
 const WINDOW_SECONDS = 60;
 
 /**
- * Points of a key's write limit an API process counts in advance with each database count (1 % of
- * the limit, at most 100; none below 100 a minute): the creates of a busy key then cost one count
- * per that many instead of one per burst (a round trip and a commit that every create waited for).
- * The limit itself is never exceeded; points one process holds unused are refused to the others
- * until the window ends, so with N API processes a key may be refused up to N % early.
- */
-export function sparePointsFor(writesPerMinute: number): number {
-  return Math.min(100, Math.floor(writesPerMinute / 100));
-}
-
-/**
  * Creates the per-key limits (rate-limiter-flexible): each key may make `perMinute` requests of a
  * kind in a window of 60 s that starts with its first one.
  * - Writes (creates, cancels, uploads) on PostgreSQL are counted in the `rate_limits` table
  *   (RateLimiterDrizzle, through the service's own driver), so every API process on the database
- *   counts against the same limit; a write touches the database anyway. The counts of one key that
- *   arrive while its previous count is in flight go together in one upsert (batch-limiter-consumes.ts),
- *   each request answered as if counted alone, and each count takes sparePointsFor(limit) points in
- *   advance for the key's next writes in this process. While the database cannot
+ *   counts against the same limit; a write touches the database anyway. Each write is one `consume`
+ *   of the library (one upsert, through Database.preparedDb so it runs prepared; the table is
+ *   UNLOGGED, so it commits without a WAL flush: docs/reliability.md). While the database cannot
  *   answer, each process falls back to counting in its own memory (the library's insurance
  *   limiter), so an outage neither lets every request through nor refuses them all. Once a key is
  *   over its limit, the rest of its window is answered from memory without a query
@@ -65,17 +52,11 @@ export function createRequestLimiter(database: Pick<Database, 'preparedDb' | 'ki
     write: make('write', limits.writesPerMinute),
   };
   const perMinute: Record<RequestKind, number> = { read: limits.readsPerMinute, write: limits.writesPerMinute };
-  // Writes counted in the database: a burst's counts of one key go in one upsert (batch-limiter-consumes.ts).
-  const writes =
-    limiters.write instanceof RateLimiterDrizzle
-      ? batchLimiterConsumes(limiters.write, limits.writesPerMinute, { spare: sparePointsFor(limits.writesPerMinute) })
-      : null;
   return {
     perMinute: (kind) => Math.max(0, perMinute[kind]),
     async take(kind, apiKeyId) {
       const limiter = limiters[kind];
       if (!limiter) return 0;
-      if (kind === 'write' && writes) return writes(apiKeyId);
       try {
         await limiter.consume(apiKeyId);
         return 0;

@@ -4,9 +4,7 @@ import {
   renderLegacyOutput,
   signLegacyTextUrl,
   type LegacyOutputFormat,
-  type PredictionInput,
   type PredictionRow,
-  type Transcript,
 } from '@transcribe/core';
 
 /**
@@ -29,7 +27,7 @@ export function renderPredictionOutput(
   const transformer = parseOutputTransformers(header);
   if (!row) return null;
   if (row.transcript === null) return row.output;
-  const model = row.transcript as Transcript;
+  const model = row.transcript;
   if (row.legacyFormat) {
     const url =
       keyHash && row.completedAt
@@ -38,7 +36,7 @@ export function renderPredictionOutput(
     return renderLegacyOutput(model, row.legacyFormat as LegacyOutputFormat, url);
   }
   if (!transformer) return row.output;
-  const params = row.params as PredictionInput;
+  const params = row.params;
   return applyOutputTransformers({
     model,
     format: params.output_format,

@@ -26,6 +26,10 @@ const RTF_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 5];
  *   per audio second of recognised predictions);
  * - `transcribe_audio_seconds_total`, `transcribe_cached_transcripts_total`;
  * - `transcribe_queue_jobs{state}` (waiting and active jobs of the transcribe queue, read at scrape);
+ * - `transcribe_queue_wait_seconds{engine}` (creation to a worker's start, observed at the start) and
+ *   `transcribe_queue_start_estimate_error_seconds{engine,direction}` (|start − the estimated start
+ *   the prediction's logs last said|, `late` or `early`; predictions that waited without an estimate said
+ *   are not counted: docs/queue.md);
  * - `transcribe_rate_limited_total{kind}`, `transcribe_webhook_attempts_total{event,outcome}`;
  * - `transcribe_llm_calls_total{outcome}` and `transcribe_remote_asr_calls_total{outcome}`: every
  *   HTTP attempt, retries included, `ok` or `failed`;
@@ -54,6 +58,20 @@ export function createServiceMetrics(ctx: Pick<ServiceContext, 'boss'>): Service
   const queue = new Histogram({
     name: 'transcribe_prediction_queue_seconds',
     help: 'Seconds from creation to the start of the work.',
+    buckets: SECONDS_BUCKETS,
+    registers: [registry],
+  });
+  const queueWait = new Histogram({
+    name: 'transcribe_queue_wait_seconds',
+    help: 'Seconds a prediction waited for a worker (creation to start), by recognition engine, observed when it starts.',
+    labelNames: ['engine'],
+    buckets: SECONDS_BUCKETS,
+    registers: [registry],
+  });
+  const estimateError = new Histogram({
+    name: 'transcribe_queue_start_estimate_error_seconds',
+    help: 'Absolute error of the estimated start the prediction was last told (its logs), seconds, by engine and direction (late: started after the estimate).',
+    labelNames: ['engine', 'direction'],
     buckets: SECONDS_BUCKETS,
     registers: [registry],
   });
@@ -139,6 +157,11 @@ export function createServiceMetrics(ctx: Pick<ServiceContext, 'boss'>): Service
       externalCall: (service, outcome) => externalCalls[service].inc({ outcome }),
       stage: (stage, seconds) => stages.observe({ stage }, seconds),
       created: (channel) => created.inc({ channel }),
+      queueStarted({ engine, waitSeconds, estimateErrorSeconds }) {
+        queueWait.observe({ engine }, waitSeconds);
+        if (estimateErrorSeconds !== null)
+          estimateError.observe({ engine, direction: estimateErrorSeconds > 0 ? 'late' : 'early' }, Math.abs(estimateErrorSeconds));
+      },
       finished(outcome) {
         finished.inc({ status: outcome.status, error_code: outcome.errorCode ?? '', engine: outcome.engine, channel: outcome.channel });
         if (outcome.queueSeconds !== null) queue.observe(outcome.queueSeconds);

@@ -11,14 +11,16 @@
  */
 import { rm } from 'node:fs/promises';
 import { Router, type Request, type Response } from 'express';
-import type { ApiKeyCache, PredictionRow, ServiceContext, Transcript } from '@transcribe/core';
-import { AppError } from '@transcribe/core';
+import type { ApiKeyCache, PredictionRow, ServiceContext } from '@transcribe/core';
+import { AppError, getSucceededTranscript } from '@transcribe/core';
 import { authenticate } from '../http/authenticate.ts';
+import type { AuthFailureLimiter } from '../http/limit-auth-failures.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { answerOfTranslation, planTranslation } from './plan-translation.ts';
 import { readAudioForm, type AudioForm } from './read-audio-form.ts';
 import { answerOfTranscript, renderAudioResponse, type AudioAnswer } from './render-audio-response.ts';
 import { runAudioPrediction } from './run-audio-prediction.ts';
+import { refuseLongQueueWait } from './refuse-long-queue-wait.ts';
 import { handleOpenAiError } from './send-openai-error.ts';
 
 /** The model name OpenAI's clients default to; answered as an alias of the configured engine. */
@@ -38,29 +40,31 @@ const FIELD_OF_PARAM: Readonly<Record<string, string>> = {
 
 /**
  * The routes `POST /audio/transcriptions`, `POST /audio/translations`, `GET /models` and
- * `GET /models/{id}`: each authenticates (`Authorization: Bearer`, http/authenticate.ts) and is
- * rate-limited per key (http/rate-limit.ts) before its body is read, and answers errors in OpenAI's
+ * `GET /models/{id}`: each authenticates (`Authorization: Bearer`, http/authenticate.ts, counting
+ * failed keys per address with `failures`: http/limit-auth-failures.ts) and is
+ * rate-limited per key (http/rate-limit.ts) before its body is read (the audio routes also refuse a
+ * wait for a worker past OPENAI_MAX_QUEUE_WAIT_SECONDS: refuse-long-queue-wait.ts), and answers errors in OpenAI's
  * shape (send-openai-error.ts). Other paths fall through to the next router.
  */
-export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache): Router {
+export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache, failures?: AuthFailureLimiter): Router {
   const router = Router();
-  const guard = [authenticate(ctx.database.db, keys), rateLimit(ctx)];
+  const guard = [authenticate(ctx.database.db, keys, failures), rateLimit(ctx)];
   const created = Math.floor(Date.now() / 1000);
 
-  router.post('/audio/transcriptions', ...guard, async (req, res) => {
+  router.post('/audio/transcriptions', ...guard, refuseLongQueueWait(ctx), async (req, res) => {
     const form = await readAudioForm(ctx, req, TRANSCRIPTION_FIELDS);
     const row = await runForRequest(ctx, req, res, form, {});
-    sendAnswer(res, answerOfTranscript(row.transcript as Transcript), form);
+    sendAnswer(res, answerOfTranscript(getSucceededTranscript(row)), form);
   });
 
-  router.post('/audio/translations', ...guard, async (req, res) => {
+  router.post('/audio/translations', ...guard, refuseLongQueueWait(ctx), async (req, res) => {
     const form = await readAudioForm(ctx, req, TRANSLATION_FIELDS);
     const plan = await withUpload(form, () => planTranslation(ctx, form.responseFormat));
     const row =
       plan.by === 'engine'
         ? await runForRequest(ctx, req, res, form, {}, 'translate')
         : await runForRequest(ctx, req, res, form, { post_process: plan.post_process, target_language: plan.target_language });
-    sendAnswer(res, answerOfTranslation(row.transcript as Transcript, row.results, plan), { ...form, granularities: ['segment'] });
+    sendAnswer(res, answerOfTranslation(getSucceededTranscript(row), row.results, plan), { ...form, granularities: ['segment'] });
   });
 
   router.get('/models', ...guard, (_req, res) => {

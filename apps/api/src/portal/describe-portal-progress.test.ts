@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { describePortalProgress } from './describe-portal-progress.ts';
+import { portalTranslator } from './portal-i18n.ts';
 
 const started = new Date();
+const english = portalTranslator('en');
 const at = (logs: string, status = 'processing', startedAt: Date | null = started, error: string | null = null) =>
-  describePortalProgress({ status, startedAt, logs, error });
+  describePortalProgress({ status, startedAt, logs, error }, english);
 
 describe('describePortalProgress', () => {
   it('should follow the stages of the log to the end', () => {
@@ -24,5 +26,14 @@ describe('describePortalProgress', () => {
     expect(at('', 'succeeded')).toEqual({ status: 'succeeded', stage: 'Done', percent: 100, done: true });
     expect(at('', 'failed', started, 'The link answered 404.')).toMatchObject({ stage: 'Failed: The link answered 404.', done: true });
     expect(at('', 'canceled')).toMatchObject({ stage: 'Canceled', done: true });
+  });
+
+  it('should say "Recognising speech…" without a number at 0 %, and speak Russian', () => {
+    expect(at('t VAD: 1 speech interval, 3.5 s of speech\nt recognized 0%\n')).toMatchObject({ stage: 'Recognising speech…', percent: 20 });
+    const russian = portalTranslator('ru');
+    expect(
+      describePortalProgress({ status: 'processing', startedAt: started, logs: 't recognized 40%\n', error: null }, russian).stage,
+    ).toBe('Распознаю речь… 40%');
+    expect(describePortalProgress({ status: 'processing', startedAt: null, logs: '', error: null }, russian).stage).toBe('Жду в очереди…');
   });
 });

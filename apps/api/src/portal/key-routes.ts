@@ -11,6 +11,7 @@ import {
 import { apiKeyPage, newKeyPage } from './pages/api-key-page.ts';
 import { sendPage } from './pages/layout.ts';
 import { requireCsrf, requireSession } from './portal-guards.ts';
+import { readerOf } from './portal-locale.ts';
 
 /** Label of keys issued in the portal, and of the key its own transcriptions are recorded under. */
 export const PORTAL_KEY_LABEL = 'portal';
@@ -29,8 +30,9 @@ export function keyRoutes(ctx: ServiceContext): Router {
 
   router.get('/api', requireSession, async (_req, res) => {
     const session = res.locals.portal!;
+    const reader = readerOf(res.locals);
     const keys = await listOwnerApiKeys(db, session.owner);
-    sendPage(res, { title: 'API key', session, current: '/portal/api', body: apiKeyPage(session, keys) });
+    sendPage(res, { title: reader.t('portal-key-title'), session, current: '/portal/api', body: apiKeyPage(session, keys, reader) });
   });
 
   router.post('/api/key', requireSession, form, requireCsrf, async (req, res) => {
@@ -43,7 +45,9 @@ export function keyRoutes(ctx: ServiceContext): Router {
       confirmWith: ctx.database,
       log: (message) => logEvent(ctx, 'warn', 'keys', message),
     });
-    sendPage(res, { title: 'Your new API key', session, current: '/portal/api', body: newKeyPage(key, serviceRootUrl(ctx)) });
+    const reader = readerOf(res.locals);
+    const body = newKeyPage(key, serviceRootUrl(ctx), reader);
+    sendPage(res, { title: reader.t('portal-key-new-title'), session, current: '/portal/api', body });
   });
 
   return router;

@@ -233,6 +233,16 @@ export const OPENAPI_PATHS: Record<string, Record<string, Operation>> = {
       responses: { ...ok('The prediction.', ref('Prediction')), ...problems('401', '404') },
     },
   },
+  '/v1/queue': {
+    get: {
+      operationId: 'getQueue',
+      tags: ['Predictions'],
+      summary: 'The key’s waiting and running predictions with their place in the fair queue and estimates (an extension)',
+      description:
+        'With an API key: its own unfinished predictions. With the service’s admin token (X-Admin-Token, from loopback only): every key’s counts, without names or links (docs/api.md "Queue").',
+      responses: { ...ok('The key’s queue.', ref('KeyQueue')), ...problems('401') },
+    },
+  },
   '/health': {
     get: {
       operationId: 'health',

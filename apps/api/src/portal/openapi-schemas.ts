@@ -44,6 +44,29 @@ const prediction: Schema = {
     completed_at: timestamp,
     urls: { type: 'object', properties: { get: { type: 'string', format: 'uri' }, cancel: { type: 'string', format: 'uri' } } },
     data_removed: { type: 'boolean' },
+    queue: { $ref: '#/components/schemas/QueuePlace' },
+  },
+};
+
+/** The `queue` member of an unfinished prediction: an extension of the Replicate object, which its clients ignore. */
+const queuePlace: Schema = {
+  type: 'object',
+  description:
+    'Only on an unfinished prediction (an extension; Replicate clients ignore it): its place in the fair queue across keys and the estimated start and end, from the measured speed of the engine on this deployment (docs/api.md "Queue").',
+  required: ['position', 'ahead_audio_seconds', 'estimated_start_at', 'estimated_completed_at'],
+  properties: {
+    position: { type: 'integer', minimum: 0, description: 'Waiting recordings a worker takes before this one (0: next, or running).' },
+    ahead_audio_seconds: {
+      type: 'number',
+      minimum: 0,
+      description: 'Seconds of audio of those recordings (not yet probed: their expected length).',
+    },
+    estimated_start_at: {
+      type: 'string',
+      format: 'date-time',
+      description: 'When a worker is expected to take it (running: when it did).',
+    },
+    estimated_completed_at: { type: 'string', format: 'date-time', description: 'When it is expected to end.' },
   },
 };
 
@@ -82,6 +105,28 @@ export const OPENAPI_SCHEMAS: Record<string, Schema> = {
   PredictionInput: predictionInput,
   Prediction: prediction,
   PredictionList: page('Prediction'),
+  QueuePlace: queuePlace,
+  KeyQueue: {
+    type: 'object',
+    properties: {
+      waiting: { type: 'integer', description: 'The key’s predictions waiting for a worker.' },
+      running: { type: 'integer', description: 'The key’s predictions a worker runs.' },
+      predictions: {
+        type: 'array',
+        description: 'Running first, then waiting in the fair order.',
+        items: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            status: { type: 'string', enum: ['waiting', 'running'] },
+            created_at: { type: 'string', format: 'date-time' },
+            queue: { $ref: '#/components/schemas/QueuePlace' },
+            urls: { type: 'object', properties: { get: { type: 'string', format: 'uri' }, cancel: { type: 'string', format: 'uri' } } },
+          },
+        },
+      },
+    },
+  },
   CreatePrediction: {
     type: 'object',
     required: ['input'],

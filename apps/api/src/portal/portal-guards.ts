@@ -1,11 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { sendProblem } from '../http/map-error.ts';
 import { sendErrorPage } from './pages/error-page.ts';
+import { readerOf } from './portal-locale.ts';
 import { tokensMatch } from './portal-session.ts';
-
-const SIGN_IN_HINT =
-  'Sign in first: send /portal to the Telegram bot, or run "npm run portal -- login-link" on the server, and open the link.';
-const CSRF_REFUSED = 'This form has expired or was sent from another site, so nothing was done. Reload the page and try again.';
 
 /** True when the caller wants JSON (the portal's own scripts) rather than a page. */
 export function wantsJson(req: Request): boolean {
@@ -20,7 +17,7 @@ export function refuse(req: Request, res: Response, status: number, detail: stri
 
 /** Middleware: 401 (page or problem) unless the request has a live session. */
 export const requireSession: RequestHandler = (req, res, next) => {
-  if (!res.locals.portal) return refuse(req, res, 401, SIGN_IN_HINT);
+  if (!res.locals.portal) return refuse(req, res, 401, readerOf(res.locals).t('portal-sign-in-first'));
   next();
 };
 
@@ -40,5 +37,5 @@ export const requireCsrf: RequestHandler = (req, res, next) => {
 
 /** The 403 answer to a form without the right CSRF token. */
 export function refuseCsrf(req: Request, res: Response): void {
-  refuse(req, res, 403, CSRF_REFUSED);
+  refuse(req, res, 403, readerOf(res.locals).t('portal-csrf-refused'));
 }

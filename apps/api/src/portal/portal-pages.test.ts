@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { apiKeys, chargePrediction, predictions, type Transcript } from '@transcribe/core';
+import { apiKeys, chargePrediction, predictions, saveBotUserLocale, type Transcript } from '@transcribe/core';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
 import { signedInClient, type PortalClient } from './portal-test-client.ts';
 
@@ -90,13 +90,63 @@ describe('portal pages (HTTP)', () => {
     expect(html).toContain('id="transcribe-form"');
   });
 
-  it('should pass the API’s validation through, naming the rule', async () => {
+  it('should pass the API’s validation through, naming the rule and the field', async () => {
     const form = new FormData();
     form.append('link', 'https://example.com/a.wav');
     form.append('input.speakers', '0');
     const answer = await transcribe(form);
     expect(answer.status).toBe(422);
-    expect(((await answer.json()) as { detail: string }).detail).toMatch(/speakers must be a whole number of at least 1/);
+    const problem = (await answer.json()) as { detail: string; field: string; field_id: string };
+    expect(problem.detail).toMatch(/speakers must be a whole number of at least 1/);
+    expect(problem).toMatchObject({ field: 'speakers', field_id: 'speakers' });
+  });
+
+  it('should point a language error at its field and at the portal’s list of languages, not the API’s (401 in a browser)', async () => {
+    const form = () => {
+      const fields = new FormData();
+      fields.append('link', 'https://example.com/a.wav');
+      fields.append('input.language', 'de'); // PocketSphinx recognises English only
+      return fields;
+    };
+    const answer = await transcribe(form());
+    expect(answer.status).toBe(422);
+    const problem = (await answer.json()) as { detail: string; field: string; help: { href: string; text: string } };
+    expect(problem.field).toBe('language');
+    expect(problem.detail).not.toMatch(/See the list of languages|\/v1\/replicate/);
+    expect(problem.help).toMatchObject({ href: '/portal/languages', text: 'list of languages' });
+    // Without JavaScript: the form again, the reason at the top (linked to the field) and under the field.
+    const page = await (await transcribe(form(), false)).text();
+    expect(page).toContain('<a href="#language">Please check the marked field:</a>');
+    expect(page).toMatch(
+      /<select id="language" name="input.language" aria-invalid="true" data-described="language-hint" aria-describedby="language-error language-hint">/,
+    );
+    expect(page).toMatch(/<p class="field-error" id="language-error">[^<]+<\/p>/);
+    expect(page).toContain('See the <a href="/portal/languages">list of languages</a>.');
+    // That page opens without a key or session, in the browser's language.
+    const list = await fetch(`${test.url}/portal/languages`, { headers: { 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.8' } });
+    expect(list.status).toBe(200);
+    const text = await list.text();
+    expect(text).toContain('<html lang="ru">');
+    expect(text).toMatch(/<td>Немецкий<\/td><td><code>de<\/code><\/td><td>нет<\/td>/);
+    expect(text).toMatch(/<td>Английский<\/td><td><code>en<\/code><\/td><td>да<\/td>/);
+  });
+
+  it('should answer a Russian-speaking person in Russian, at the field, with the service’s detail only where there is no field', async () => {
+    await saveBotUserLocale(test.service.ctx.database.db, '502', 'ru');
+    const russian = await signedInClient(test.service.ctx, test.url, 'telegram:502');
+    const csrf = await russian.csrfFrom('/portal/transcribe');
+    const form = new FormData();
+    form.append('csrf', csrf);
+    form.append('link', 'https://example.com/a.wav');
+    form.append('input.speakers', '0');
+    const answer = await russian.request('/portal/transcribe', { method: 'POST', body: form, headers: { accept: 'application/json' } });
+    expect(answer.status).toBe(422);
+    expect(await answer.json()).toMatchObject({ detail: 'Число говорящих — целое число от 1 до 32.', field: 'speakers' });
+    const missing = await russian.request('/portal/predictions/aaaaaaaaaaaaaaaaaaaaaaaaaa');
+    expect(missing.status).toBe(404);
+    const page = await missing.text();
+    expect(page).toContain('<h1>Не найдено</h1>');
+    expect(page).toContain('Подробности от сервиса (на английском):');
   });
 
   it('should create a portal-namespace prediction from a link and follow it from the queue', async () => {
@@ -150,6 +200,20 @@ describe('portal pages (HTTP)', () => {
       ['json', 'application/json', /"segments"/],
       ['json2', 'application/json', /"speakers"/],
     ];
+    for (const [format, type, magic] of [
+      ['docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'PK'],
+      ['pdf', 'application/pdf', '%PDF-'],
+    ]) {
+      const answer = await client.request(`${created.url}/download/${format}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toBe(type);
+      expect(answer.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="?transcript-${created.id}\\.${format}`));
+      expect(
+        Buffer.from(await answer.arrayBuffer())
+          .subarray(0, magic!.length)
+          .toString('latin1'),
+      ).toBe(magic);
+    }
     for (const [format, type, content] of downloads) {
       const answer = await client.request(`${created.url}/download/${format}`);
       expect(answer.status).toBe(200);

@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { serviceRootUrl, type ServiceContext } from '@transcribe/core';
 import { handleError } from '../http/map-error.ts';
-import { describeError } from './describe-error.ts';
+import { describePortalError } from './describe-portal-error.ts';
+import { portalLocale, readerOf } from './portal-locale.ts';
 import { keyRoutes } from './key-routes.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { sendErrorPage } from './pages/error-page.ts';
@@ -29,11 +30,23 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** Errors of portal requests: a page with the API's status and detail, or the API's problem object for scripts. */
+/**
+ * Errors of portal requests: a page with the API's status and the detail in the reader's words
+ * (describe-portal-error.ts), or the API's problem object for scripts.
+ */
 const portalErrors: ErrorRequestHandler = (error, req, res, next) => {
+  if (res.headersSent) return void req.socket.destroy(); // answered already (a body cut for coming too slowly)
   if (wantsJson(req)) return handleError(error, req, res, next);
-  const { status, detail } = describeError(error, req);
-  sendErrorPage(res, res.locals.portal, status, detail);
+  const reader = readerOf(res.locals);
+  const problem = describePortalError(error, req, reader);
+  sendErrorPage(
+    res,
+    res.locals.portal,
+    problem.status,
+    problem.message,
+    problem.english ? reader.t('portal-error-details') : undefined,
+    problem.help,
+  );
 };
 
 /**
@@ -50,9 +63,9 @@ export function portalRoutes(ctx: ServiceContext): Router {
     '/static',
     express.static(STATIC_DIR, { index: false, maxAge: '1h', setHeaders: (res) => res.set('X-Content-Type-Options', 'nosniff') }),
   );
-  portal.use(securityHeaders, loadPortalSession(ctx));
+  portal.use(securityHeaders, loadPortalSession(ctx), portalLocale(ctx));
   for (const routes of [signInRoutes, keyRoutes, transcribeRoutes, predictionViewRoutes, usageRoutes]) portal.use(routes(ctx));
-  portal.use((req, res) => sendErrorPage(res, res.locals.portal, 404, 'There is no such page in the portal.'));
+  portal.use((req, res) => sendErrorPage(res, res.locals.portal, 404, readerOf(res.locals).t('portal-no-such-page')));
   portal.use(portalErrors);
   router.use('/portal', portal);
   return router;

@@ -11,6 +11,7 @@ import {
 import { sendPage } from './pages/layout.ts';
 import { loginConfirmPage, signedInHome, signedOutHome } from './pages/home-pages.ts';
 import { hasCsrfToken, refuse, refuseCsrf } from './portal-guards.ts';
+import { readerOf } from './portal-locale.ts';
 import { cookieHeader, isSecure, LOGIN_COOKIE, readCookie, setSessionCookie, tokensMatch } from './portal-session.ts';
 
 const form = express.urlencoded({ extended: false, limit: '16kb' });
@@ -28,38 +29,35 @@ export function signInRoutes(ctx: ServiceContext): Router {
 
   router.get('/', async (req, res) => {
     const session = res.locals.portal;
-    if (!session)
-      return sendPage(res, {
-        title: 'Transcription portal',
-        session,
-        current: '/portal',
-        body: signedOutHome(req.query.signed_out === '1'),
-      });
+    const reader = readerOf(res.locals);
+    const title = reader.t('portal-name');
+    if (!session) return sendPage(res, { title, session, current: '/portal', body: signedOutHome(req.query.signed_out === '1', reader) });
     const keys = await listOwnerApiKeys(db, session.owner);
-    sendPage(res, { title: 'Transcription portal', session, current: '/portal', body: signedInHome(session, keys.length > 0) });
+    const body = signedInHome(res.locals.displayName ?? '', keys.length > 0, reader);
+    sendPage(res, { title, session, current: '/portal', body });
   });
 
   router.get('/login', (req, res) => {
+    const reader = readerOf(res.locals);
     const token = typeof req.query.token === 'string' ? req.query.token : '';
-    if (!token) return refuse(req, res, 400, 'This address needs the token of a sign-in link. Open the whole link you were sent.');
+    if (!token) return refuse(req, res, 400, reader.t('portal-login-needs-token'));
     const formToken = randomBytes(24).toString('base64url');
     res.append(
       'Set-Cookie',
       cookieHeader(LOGIN_COOKIE, formToken, { path: '/portal/login', maxAgeSeconds: LOGIN_FORM_SECONDS, secure: isSecure(ctx, req) }),
     );
-    sendPage(res, { title: 'Sign in', session: res.locals.portal, body: loginConfirmPage(token, formToken) });
+    sendPage(res, {
+      title: reader.t('portal-sign-in-heading'),
+      session: res.locals.portal,
+      body: loginConfirmPage(token, formToken, reader),
+    });
   });
 
   router.post('/login', form, async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const cookie = readCookie(req, LOGIN_COOKIE);
     if (!cookie || !tokensMatch(cookie, body.login_csrf)) {
-      return refuse(
-        req,
-        res,
-        403,
-        'This sign-in form was not opened in this browser, or it was open too long. Open your sign-in link again.',
-      );
+      return refuse(req, res, 403, readerOf(res.locals).t('portal-login-other-browser'));
     }
     const { owner } = await redeemLoginLink(db, body.token);
     if (res.locals.portal) await endPortalSession(db, res.locals.portal.secret);

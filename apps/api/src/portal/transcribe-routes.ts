@@ -2,8 +2,10 @@ import { rm } from 'node:fs/promises';
 import { Router, type Request, type Response } from 'express';
 import { createPrediction, ensureOwnerApiKey, isAppError, type ServiceContext } from '@transcribe/core';
 import { sendPage } from './pages/layout.ts';
-import { transcribePage } from './pages/transcribe-page.ts';
-import { describeError } from './describe-error.ts';
+import { FIELD_IDS, transcribePage } from './pages/transcribe-page.ts';
+import { describePortalError, type PortalErrorText } from './describe-portal-error.ts';
+import { sendProblem } from '../http/map-error.ts';
+import { readerOf } from './portal-locale.ts';
 import { hasCsrfToken, refuseCsrf, requireSession, wantsJson } from './portal-guards.ts';
 import { PORTAL_KEY_LABEL } from './key-routes.ts';
 import { readPortalUpload } from './read-portal-upload.ts';
@@ -23,9 +25,16 @@ export function transcribeRoutes(ctx: ServiceContext): Router {
     try {
       await createFromForm(ctx, req, res);
     } catch (error) {
-      if (wantsJson(req) || !isAppError(error)) throw error;
-      const problem = describeError(error, req);
-      showForm(ctx, res, problem.detail, problem.status); // without JavaScript: the form again, with the reason
+      if (!isAppError(error)) throw error;
+      const problem = describePortalError(error, req, readerOf(res.locals));
+      if (!wantsJson(req)) return showForm(ctx, res, problem); // without JavaScript: the form again, with the reason at its field
+      // For portal.js: the API's problem object, in the reader's words, naming the field and a page that helps.
+      const extra = {
+        ...(problem.field ? { field: problem.field, field_id: FIELD_IDS[problem.field] } : {}),
+        ...(problem.help ? { help: problem.help } : {}),
+        ...(problem.english ? { detail_note: readerOf(res.locals).t('portal-error-details') } : {}),
+      };
+      sendProblem(res, problem.status, problem.message, extra);
     }
   });
 
@@ -52,13 +61,15 @@ async function createFromForm(ctx: ServiceContext, req: Request, res: Response):
   res.redirect(303, url);
 }
 
-function showForm(ctx: ServiceContext, res: Response, error?: string, status = 200): void {
+function showForm(ctx: ServiceContext, res: Response, error?: PortalErrorText): void {
   const session = res.locals.portal!;
-  const body = transcribePage(session, {
+  const reader = readerOf(res.locals);
+  const options = {
     recognitionLanguages: ctx.engine.languages,
     llmConfigured: ctx.config.llmConfigured,
     maxBytes: ctx.config.maxMediaBytes,
-    error,
-  });
-  sendPage(res, { title: 'Transcribe a recording', session, current: '/portal/transcribe', body, status });
+    ...(error ? { error } : {}),
+  };
+  const body = transcribePage(session, options, reader);
+  sendPage(res, { title: reader.t('portal-transcribe-title'), session, current: '/portal/transcribe', body, status: error?.status ?? 200 });
 }

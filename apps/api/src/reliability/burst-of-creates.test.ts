@@ -30,7 +30,7 @@ async function transcribeJobs(t: TestService): Promise<JobRow[]> {
 }
 
 /**
- * Creates that arrive together share statements (group commit,
+ * Creates that arrive together share transactions (group commit,
  * packages/core/src/resources/predictions/create-prediction-inserter.ts): every prediction still gets
  * exactly one job with the queue's settings, and a row the database refuses fails only its own create.
  */
@@ -51,7 +51,7 @@ describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)
     await t?.stop();
   });
 
-  it('should give each of 40 simultaneous creates its row and exactly one job, in fewer statements than creates on PostgreSQL', async () => {
+  it('should give each of 40 simultaneous creates its row and exactly one job, in fewer transactions than creates on PostgreSQL', async () => {
     const ids = await Promise.all(
       Array.from({ length: BURST }, (_, n) =>
         createLinkPrediction(t.url, t.key, { input: { audio: `http://127.0.0.1:9/burst-${n}.wav` } }),
@@ -61,10 +61,12 @@ describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)
     const jobs = (await transcribeJobs(t)).filter((job) => ids.includes(job.prediction_id));
     expect(jobs.map((job) => job.prediction_id).sort()).toEqual([...ids].sort());
     for (const job of jobs) {
-      expect(job).toMatchObject({ retry_limit: 2, retry_backoff: true, expire_seconds: 1234, priority: 0 });
+      expect(job).toMatchObject({ retry_limit: 2, retry_backoff: true, expire_seconds: 1234 });
     }
-    // now() is the time of the statement's transaction: rows written together share it. PGlite runs
-    // each statement in this thread before the next request is read, so its creates never wait.
+    // One key: the fair queue gives each of its jobs a later start tag, so a priority of its own (resources/queue/).
+    expect(new Set(jobs.map((job) => job.priority)).size).toBe(BURST);
+    // now() is the time of the transaction: rows written together share it. PGlite runs
+    // each transaction in this thread before the next request is read, so its creates never wait.
     if (kind === 'postgres') expect(new Set(jobs.map((job) => job.created_on)).size).toBeLessThan(BURST);
     for (const id of ids) {
       const response = await fetch(`${t.url}/v1/replicate/v1/predictions/${id}`, { headers: { authorization: `Bearer ${t.key}` } });
@@ -97,7 +99,7 @@ describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)
     expect(rows).toEqual([{ filter_null: true, webhook_null: true, transformers_null: true }]);
   });
 
-  it('should store a batch whose rows give different columns in one statement, absent columns taking their defaults', async () => {
+  it('should store a batch whose rows give different columns in one transaction, absent columns taking their defaults', async () => {
     const [keyRow] = (await t.service.ctx.database.executeSql(`SELECT id FROM api_keys LIMIT 1`)).rows as { id: string }[];
     const [plain, hooked] = [newPredictionId(), newPredictionId()];
     const values = (id: string) => ({
@@ -110,10 +112,9 @@ describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)
     });
     // Same event-loop turn: one batch (platform/db/group-commit.ts).
     const [a, b] = await Promise.all([
-      t.service.ctx.insertPrediction({ values: values(plain), priority: 0 }),
+      t.service.ctx.insertPrediction({ values: values(plain) }),
       t.service.ctx.insertPrediction({
         values: { ...values(hooked), namespace: 'portal', webhook: 'https://example.com/hook' },
-        priority: 0,
       }),
     ]);
     expect([a.namespace, a.webhook, b.namespace, b.webhook]).toEqual(['api', null, 'portal', 'https://example.com/hook']);
@@ -142,17 +143,16 @@ describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)
             params: { audio: 'x' } as never,
             source: { kind: 'link', url: 'x' },
           },
-          priority: 0,
         });
         expect(row).toMatchObject({ id, input: { n: i }, namespace: 'api', logs: '' });
       }
-      expect(await preparedStatementRuns(database, 'with "job" as%insert into "predictions"%')).toEqual([3]);
+      expect(await preparedStatementRuns(database, 'insert into "predictions"%')).toEqual([3]);
     } finally {
       await database.close();
     }
   });
 
-  it('should fail only the insert the database refuses when it shares a statement with others, and leave it no job', async () => {
+  it('should fail only the insert the database refuses when it shares a transaction with others, and leave it no job', async () => {
     const [keyRow] = (await t.service.ctx.database.executeSql(`SELECT id FROM api_keys LIMIT 1`)).rows as { id: string }[];
     const taken = newPredictionId();
     const values = (id: string) => ({
@@ -164,13 +164,13 @@ describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)
       params: { audio: `http://127.0.0.1:9/${id}.wav` } as never,
       source: { kind: 'link' as const, url: `http://127.0.0.1:9/${id}.wav` },
     });
-    await t.service.ctx.insertPrediction({ values: values(taken), priority: 0 });
+    await t.service.ctx.insertPrediction({ values: values(taken) });
     const fresh = Array.from({ length: 5 }, () => newPredictionId());
     const outcomes = await Promise.allSettled([
-      t.service.ctx.insertPrediction({ values: values(newPredictionId()), priority: 0 }), // written alone, at once
-      ...fresh.slice(0, 2).map((id) => t.service.ctx.insertPrediction({ values: values(id), priority: 3 })),
-      t.service.ctx.insertPrediction({ values: values(taken), priority: 3 }), // the same id again: refused
-      ...fresh.slice(2).map((id) => t.service.ctx.insertPrediction({ values: values(id), priority: 3 })),
+      t.service.ctx.insertPrediction({ values: values(newPredictionId()) }), // written alone, at once
+      ...fresh.slice(0, 2).map((id) => t.service.ctx.insertPrediction({ values: values(id), expectedAudioSeconds: 30 })),
+      t.service.ctx.insertPrediction({ values: values(taken), expectedAudioSeconds: 30 }), // the same id again: refused
+      ...fresh.slice(2).map((id) => t.service.ctx.insertPrediction({ values: values(id), expectedAudioSeconds: 30 })),
     ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual([
       'fulfilled',
@@ -183,6 +183,12 @@ describe.each<TestDatabaseKind>(['postgres', 'pglite'])('a burst of creates (%s)
     ]);
     const jobs = await transcribeJobs(t);
     expect(jobs.filter((job) => job.prediction_id === taken)).toHaveLength(1);
-    for (const id of fresh) expect(jobs.filter((job) => job.prediction_id === id)).toMatchObject([{ priority: 3 }]);
+    for (const id of fresh) {
+      const { rows } = await t.service.ctx.database.executeSql(`SELECT queue_priority, queue_cost FROM predictions WHERE id = $1`, [id]);
+      expect(rows).toEqual([{ queue_priority: expect.any(Number), queue_cost: 30 }]);
+      expect(jobs.filter((job) => job.prediction_id === id)).toMatchObject([
+        { priority: (rows[0] as { queue_priority: number }).queue_priority },
+      ]);
+    }
   });
 });

@@ -2,13 +2,20 @@ import { timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
 import { AppError, createApiKey, createPortalLoginLink, listApiKeys, logEvent, revokeApiKey, type ServiceContext } from '@transcribe/core';
 
-function isLoopback(address: string | undefined): boolean {
+/** True for a connection from this machine (IPv4, IPv6 or IPv4-mapped loopback). */
+export function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
-function tokenMatches(presented: string | undefined, expected: string): boolean {
-  if (!presented || presented.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(presented), Buffer.from(expected));
+/**
+ * Compares a presented token with the expected one in constant time. Lengths are compared in bytes:
+ * a header of as many characters but other bytes (non-ASCII) would make timingSafeEqual throw.
+ */
+export function tokenMatches(presented: string | undefined, expected: string): boolean {
+  if (!presented) return false;
+  const given = Buffer.from(presented);
+  const wanted = Buffer.from(expected);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
 /**

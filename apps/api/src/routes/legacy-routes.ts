@@ -26,7 +26,7 @@ export function legacyRoutes(ctx: ServiceContext): Router {
 
   router.get('/predictions/:id', async (req, res) => {
     const row = await findPrediction(ctx.database.db, String(req.params.id), res.locals.apiKey.id);
-    sendPrediction(ctx, req, res, 200, row);
+    await sendPrediction(ctx, req, res, 200, row);
   });
 
   return router;

@@ -8,9 +8,9 @@ import {
   findPrediction,
   parseOutputTransformers,
   type OutputFormat,
-  type PredictionInput,
   type PredictionRow,
   type Transcript,
+  getSucceededTranscript,
 } from '@transcribe/core';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
@@ -94,9 +94,9 @@ async function countPredictions(t: TestService): Promise<number> {
 
 /** The output the core renderers give for a stored row and a header (null = none). */
 function expectedOutput(row: PredictionRow, header: string | null): unknown {
-  const params = row.params as PredictionInput;
+  const params = row.params;
   return applyOutputTransformers({
-    model: row.transcript as Transcript,
+    model: getSucceededTranscript(row),
     format: params.output_format,
     postProcess: params.post_process,
     results: {},
@@ -219,7 +219,7 @@ describe('output formats and the output control header through the API', () => {
         expect(done.body.status, String(done.body.error)).toBe('succeeded');
         if (name !== JFK_CASES[0]!.name) expect(String(done.body.logs)).toContain('transcript taken from the cache'); // 1 recognition in all
         const row = await storedRow(t, done.id);
-        const model = row.transcript as Transcript;
+        const model = getSucceededTranscript(row);
         expect(done.body.output).toEqual(expectedOutput(row, null));
         expect(row.output).toEqual(done.body.output); // the stored default form is what GET shows
         const transcript = transcriptOf(done.body.output, postProcess);
@@ -239,7 +239,7 @@ describe('output formats and the output control header through the API', () => {
       const row = await storedRow(t, jfk.get('text-header')!.id);
       expect(row.outputTransformers).toBe(STORED_SWITCHES);
       expect(row.output).toEqual(expectedOutput(row, null));
-      checkTranscript('text', row.output, row.transcript as Transcript);
+      checkTranscript('text', row.output, getSucceededTranscript(row));
       const header = await get(t, row.id, 'text'); // the header's defaults are those of output_format text
       expect(header.body.output).toEqual(row.output);
     });
@@ -252,7 +252,7 @@ describe('output formats and the output control header through the API', () => {
       const expected = expectedOutput(row, STORED_SWITCHES);
       expect(typeof expected).toBe('string');
       expect(String(expected)).not.toMatch(/^\[/mu); // no time labels
-      expect(wordsOf(String(expected).replace(/^\(pause .*\)$/gmu, ''))).toEqual(modelWords(row.transcript as Transcript));
+      expect(wordsOf(String(expected).replace(/^\(pause .*\)$/gmu, ''))).toEqual(modelWords(getSucceededTranscript(row)));
       expect(done.body.output).toBe(expected);
       expect((await get(t, done.id)).body.output).toBe(expected);
       expect((await get(t, done.id)).body.output).toBe(expected);
@@ -302,7 +302,7 @@ describe('output formats and the output control header through the API', () => {
     it('should re-render the stored model, honouring speakers, timestamps and pauses', async () => {
       const id = jfk.get('json-absent')!.id;
       const row = await storedRow(t, id);
-      const original = row.transcript as Transcript;
+      const original = getSucceededTranscript(row);
       // As diarization will write it: the words of the first and last VAD interval as two
       // speakers' segments, so that the silence between them is a pause of more than 2 s.
       const [first, last] = [original.vad[0]!, original.vad.at(-1)!];

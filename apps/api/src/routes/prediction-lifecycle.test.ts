@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, createApiKey, predictions } from '@transcribe/core';
+import { predictionInputOf } from '@transcribe/core/testing';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
 
@@ -25,8 +26,8 @@ function storedRow(apiKeyId: string, createdAt: Date, status = 'succeeded') {
     apiKeyId,
     status,
     input: { audio: 'https://example.com/a.wav' },
-    params: { audio: 'https://example.com/a.wav', output_format: 'text' },
-    source: { kind: 'link', url: 'https://example.com/a.wav' },
+    params: predictionInputOf('https://example.com/a.wav', { output_format: 'text' }),
+    source: { kind: 'link' as const, url: 'https://example.com/a.wav' },
     output: status === 'succeeded' ? 'hello\n' : null,
     createdAt,
     completedAt: status === 'processing' ? null : createdAt,

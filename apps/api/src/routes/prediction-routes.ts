@@ -1,19 +1,11 @@
 import { Router, type Request, type Response } from 'express';
-import {
-  AppError,
-  cancelPrediction,
-  findPrediction,
-  listPredictions,
-  renderLegacyText,
-  type ServiceContext,
-  type Transcript,
-} from '@transcribe/core';
+import { AppError, cancelPrediction, findPrediction, listPredictions, renderLegacyText, type ServiceContext } from '@transcribe/core';
 import { answerPredictionRead } from '../http/answer-prediction-read.ts';
 import { createAndRespond } from '../http/create-and-respond.ts';
 import type { PredictionBodyCache } from '../http/prediction-body-cache.ts';
 import { readCreateRequest } from '../http/read-create-request.ts';
 import { renderPredictionOutput } from '../http/render-prediction-output.ts';
-import { predictionBody, sendPrediction } from '../http/send-prediction.ts';
+import { predictionBody, queuePlaceOf, sendPrediction } from '../http/send-prediction.ts';
 
 /**
  * Routes of the client-compatible API (spec 4.1–4.3; replicate-compat.md 3 and 8), mounted under
@@ -35,7 +27,9 @@ export function predictionRoutes(ctx: ServiceContext, bodies: PredictionBodyCach
   router.get('/predictions', async (req, res) => {
     const page = await listPredictions(ctx.database.db, res.locals.apiKey.id, req.query.cursor);
     const link = (cursor: string | null) => (cursor ? `${ctx.config.apiBaseUrl}/predictions?cursor=${cursor}` : null);
-    res.json({ results: page.rows.map((row) => predictionBody(ctx, req, row)), next: link(page.next), previous: link(page.previous) });
+    const places = await Promise.all(page.rows.map((row) => queuePlaceOf(ctx, row)));
+    const results = page.rows.map((row, i) => predictionBody(ctx, req, row, undefined, places[i]));
+    res.json({ results, next: link(page.next), previous: link(page.previous) });
   });
 
   router.get('/predictions/:id', async (req, res) => {
@@ -44,7 +38,7 @@ export function predictionRoutes(ctx: ServiceContext, bodies: PredictionBodyCach
 
   router.post('/predictions/:id/cancel', async (req, res) => {
     const row = await cancelPrediction(ctx, String(req.params.id), res.locals.apiKey.id);
-    sendPrediction(ctx, req, res, 200, row);
+    await sendPrediction(ctx, req, res, 200, row);
   });
 
   router.get('/predictions/:id/output.txt', async (req, res) => {
@@ -52,7 +46,7 @@ export function predictionRoutes(ctx: ServiceContext, bodies: PredictionBodyCach
     if (row.status !== 'succeeded' || row.transcript === null) {
       throw new AppError('not_found', `Prediction ${row.id} has no transcript yet (status ${row.status}); poll it until it succeeds.`);
     }
-    res.type('text/plain; charset=utf-8').send(renderLegacyText(row.transcript as Transcript));
+    res.type('text/plain; charset=utf-8').send(renderLegacyText(row.transcript));
   });
 
   router.all(['/models/:owner/:name/predictions', '/models/:owner/:name', '/models/:owner/:name/versions/:version/predictions'], (req) => {

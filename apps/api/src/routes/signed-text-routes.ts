@@ -4,11 +4,12 @@ import {
   AppError,
   apiKeys,
   checkLegacyTextUrl,
+  isLegacyTextQueryWellFormed,
   predictions,
   renderLegacyText,
   type ServiceContext,
-  type Transcript,
 } from '@transcribe/core';
+import { failureAddressOf, refuseOverFailureLimit, type AuthFailureLimiter } from '../http/limit-auth-failures.ts';
 
 /** Says the same for an unknown id and a wrong signature, so ids cannot be probed. */
 const NOT_VALID =
@@ -21,13 +22,23 @@ const NOT_VALID =
  * without `signature` goes on to the key-checked route of the same path (prediction-routes.ts).
  * Answers `text/plain; charset=utf-8` with the prediction's text, or 403 `link_not_valid` (altered,
  * unknown id, expired, or the key that made it revoked), or 404 when it has no text (not succeeded).
+ * A query that is not of a signed link's form is refused without a database query. With `failures`
+ * (AUTH_FAILURES_PER_MINUTE), an altered link or an unknown id counts against the client's address
+ * (an expired or revoked genuine link does not), and an address over its limit gets 429 with
+ * Retry-After before anything is looked up (http/limit-auth-failures.ts).
  * @example
  * curl "https://host/v1/replicate/v1/predictions/p8x2k/output.txt?expires=1796000000&signature=…"
  */
-export function signedTextRoutes(ctx: ServiceContext): Router {
+export function signedTextRoutes(ctx: ServiceContext, failures?: AuthFailureLimiter): Router {
   const router = Router();
   router.get('/predictions/:id/output.txt', async (req: Request, res: Response, next: NextFunction) => {
     if (req.query.signature === undefined) return next();
+    if (failures) await refuseOverFailureLimit(failures, req, res);
+    const refuseAltered = async (): Promise<never> => {
+      await failures?.failed(failureAddressOf(req));
+      throw new AppError('link_not_valid', NOT_VALID);
+    };
+    if (!isLegacyTextQueryWellFormed(req.query.expires, req.query.signature)) return refuseAltered();
     const id = String(req.params.id);
     const [found] = await ctx.database.db
       .select({ row: predictions, keyHash: apiKeys.hash, keyRevokedAt: apiKeys.revokedAt })
@@ -36,9 +47,9 @@ export function signedTextRoutes(ctx: ServiceContext): Router {
       .where(eq(predictions.id, id))
       .limit(1);
     const completedAt = found?.row.completedAt;
-    if (!found || !completedAt) throw new AppError('link_not_valid', NOT_VALID);
+    if (!found || !completedAt) return refuseAltered();
     const check = checkLegacyTextUrl({ id, completedAt, keyHash: found.keyHash }, req.query.expires, req.query.signature);
-    if (check === 'invalid') throw new AppError('link_not_valid', NOT_VALID);
+    if (check === 'invalid') return refuseAltered();
     if (check === 'expired') {
       throw new AppError(
         'link_not_valid',
@@ -51,7 +62,7 @@ export function signedTextRoutes(ctx: ServiceContext): Router {
     if (found.row.status !== 'succeeded' || found.row.transcript === null) {
       throw new AppError('not_found', `Prediction ${id} has no transcript (status ${found.row.status}).`);
     }
-    res.type('text/plain; charset=utf-8').send(renderLegacyText(found.row.transcript as Transcript));
+    res.type('text/plain; charset=utf-8').send(renderLegacyText(found.row.transcript));
   });
   return router;
 }

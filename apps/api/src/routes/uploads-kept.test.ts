@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
@@ -9,6 +9,10 @@ import { startTestService, type TestService } from '../test-support/start-test-s
  * An uploaded recording is kept only as long as its prediction runs: nothing reuses an upload (the
  * cache of spec 2.6 is for links), so it is deleted when the prediction ends, whatever the end.
  * A `/v1/files` object keeps its own lifetime (docs/reliability.md, "Data we keep").
+ * The deletion follows the terminal write (run-prediction.ts releases the upload in its `finally`,
+ * after the end is stored, because a run whose final write fails is retried and still needs the
+ * file), so a poller that has just seen the end may still find the file for a moment: the checks
+ * wait up to 5 s for it to go.
  */
 describe('uploads are deleted when their prediction ends', () => {
   let t: TestService;
@@ -16,6 +20,16 @@ describe('uploads are deleted when their prediction ends', () => {
   const auth = () => ({ authorization: `Bearer ${t.key}` });
   const uploads = async () =>
     (await readdir(join(t.dataDir, 'uploads')).catch(() => [] as string[])).filter((name) => !name.endsWith('.partial'));
+  /** Waits (up to 5 s) until no upload but those `keep` accepts is left, and returns what is left. */
+  const uploadsLeft = (keep: (name: string) => boolean = () => true) =>
+    vi.waitFor(
+      async () => {
+        const left = (await uploads()).filter(keep);
+        expect(left).toEqual([]);
+        return left;
+      },
+      { timeout: 5_000, interval: 50 },
+    );
 
   beforeAll(async () => {
     t = await startTestService('pglite', { RECOGNITION_ENGINE: 'fake', ALLOW_FAKE_ENGINE: '1' });
@@ -41,14 +55,14 @@ describe('uploads are deleted when their prediction ends', () => {
   it('should delete the upload of a succeeded prediction', async () => {
     const id = await createWithFile(clip);
     expect((await pollPrediction(t.replicateBase, t.key, id)).status).toBe('succeeded');
-    expect(await uploads()).toEqual([]);
+    expect(await uploadsLeft()).toEqual([]);
   });
 
   it('should delete the upload of a failed prediction (not a recording)', async () => {
     const id = await createWithFile(Buffer.from('this is not audio at all '.repeat(100)));
     const done = await pollPrediction(t.replicateBase, t.key, id);
     expect(done.status).toBe('failed');
-    expect(await uploads()).toEqual([]);
+    expect(await uploadsLeft()).toEqual([]);
   });
 
   it('should delete the upload of a data: URI once its prediction ends', async () => {
@@ -59,7 +73,7 @@ describe('uploads are deleted when their prediction ends', () => {
     });
     const { id } = (await answer.json()) as { id: string };
     expect((await pollPrediction(t.replicateBase, t.key, id)).status).toBe('succeeded');
-    expect(await uploads()).toEqual([]);
+    expect(await uploadsLeft()).toEqual([]);
   });
 
   it('should keep a /v1/files object after a prediction that used it ended, and delete only the prediction’s copy', async () => {
@@ -75,7 +89,7 @@ describe('uploads are deleted when their prediction ends', () => {
     });
     const { id } = (await answer.json()) as { id: string };
     expect((await pollPrediction(t.replicateBase, t.key, id)).status).toBe('succeeded');
-    expect((await uploads()).filter((name) => name.startsWith('file-'))).toEqual([]);
+    expect(await uploadsLeft((name) => name.startsWith('file-'))).toEqual([]);
     const content = await fetch(`${file.urls.get}/download`, { headers: auth() });
     expect(content.status).toBe(200);
     expect(Buffer.from(await content.arrayBuffer()).equals(clip)).toBe(true);

@@ -14,6 +14,7 @@ import {
   parseOutputTransformers,
   type OutputFormat,
   type Transcript,
+  getSucceededTranscript,
 } from '@transcribe/core';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { serveFiles } from '../test-support/serve-files.ts';
@@ -36,7 +37,7 @@ async function transcribeOnce(t: TestService, audioUrl: string): Promise<Transcr
   if (done.status !== 'succeeded') throw new Error(`prediction ${id} ${String(done.status)}: ${String(done.error)}`);
   const key = await authenticateApiKey(t.service.ctx.database.db, t.key);
   const row = await findPrediction(t.service.ctx.database.db, id, key.id);
-  return row.transcript as Transcript;
+  return getSucceededTranscript(row);
 }
 
 /** Every format of `model`, as the API would return it with `post_process` absent. */

@@ -33,8 +33,8 @@ export function runScript(script: string, args: string[], env: Record<string, st
   });
 }
 
-/** Starts `npm start`'s entry point in a child process and waits until /health answers. */
-export async function spawnService(env: Record<string, string>, timeoutMs = 60_000): Promise<SpawnedService> {
+/** Starts `npm start`'s entry point in a child process and waits until /health answers (at most `timeoutMs`: a bound for a failing start, generous for a loaded 2-core machine). */
+export async function spawnService(env: Record<string, string>, timeoutMs = 180_000): Promise<SpawnedService> {
   const port = env.PORT ?? String(await freePort());
   const child = runScript('apps/api/src/main.ts', [], { HOST: '127.0.0.1', ...env, PORT: port });
   let output = '';

@@ -2,8 +2,8 @@
  * A local HTTP server speaking the Telegram Bot API for tests, driven by the real grammY client
  * (`client.apiRoot` pointing at it). It serves `getUpdates` (long polling with offsets), `getMe`,
  * `getFile` and file downloads (`/file/bot<token>/<path>`), takes `sendMessage`, `editMessageText`,
- * `sendDocument` (multipart), `answerCallbackQuery`, `getChatMember` (see `admins`) and any other
- * method, and records every call.
+ * `sendDocument` (multipart), `deleteMessage` (the message leaves `messages`), `answerCallbackQuery`,
+ * `getChatMember` (see `admins`) and any other method, and records every call.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -45,17 +45,26 @@ export interface FakeBotApi {
   pushUpdate(update: Omit<Update, 'update_id'>): void;
   /** Resolves with the first call (past or future) that matches, or rejects after `timeoutMs`. */
   waitForCall(predicate: (call: RecordedCall) => boolean, timeoutMs?: number): Promise<RecordedCall>;
-  /** The bot's messages as last sent or edited, by message id. */
+  /** The bot's messages as last sent or edited, by message id (deleted ones are gone). */
   messages: Map<number, FakeMessage>;
   /** User ids getChatMember reports as `administrator` (everyone else is a `member`). */
   admins: Set<number>;
+  /** From now on the server takes every request and never answers it (a Bot API that hangs), until `close()`. */
+  stall(): void;
+  /** Stops listening and drops every connection (connections are then refused), keeping its state, until `listenAgain()`. */
+  goAway(): Promise<void>;
+  /** Listens again on the same port, with the same updates, messages and calls. */
+  listenAgain(): Promise<void>;
   close(): Promise<void>;
 }
 
 export const FAKE_BOT_USER = { id: 777000111, is_bot: true, first_name: 'Transcribe', username: 'transcribe_test_bot' };
 
-/** Starts the fake Bot API on 127.0.0.1 (a free port) for `token`. */
-export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<FakeBotApi> {
+/**
+ * Starts the fake Bot API on 127.0.0.1 for `token`, on a free port or on `options.port` (a Bot API
+ * root that comes up where the bot has been trying it).
+ */
+export async function startFakeBotApi(token = '123456:TEST-token_abc', options: { port?: number } = {}): Promise<FakeBotApi> {
   const calls: RecordedCall[] = [];
   const files = new Map<string, FakeFile>();
   const updates: Update[] = [];
@@ -67,6 +76,7 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
   let nextUpdateId = 1;
   let nextMessageId = 1000;
   const notify = () => waiters.forEach((wake) => wake());
+  let stalled = false;
 
   type Reply = { status: number; body: { ok: boolean; result?: unknown; error_code?: number; description?: string } };
   const ok = (result: unknown): Reply => ({ status: 200, body: { ok: true, result } });
@@ -147,6 +157,10 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
         messages.set(message.message_id, edited);
         return ok(edited);
       }
+      case 'deleteMessage': {
+        if (!messages.delete(Number(payload.message_id))) return error(400, 'Bad Request: message to delete not found');
+        return ok(true);
+      }
       case 'editMessageReplyMarkup': {
         const message = messages.get(Number(payload.message_id));
         if (message) messages.set(message.message_id, { ...message, reply_markup: payload.reply_markup } as FakeMessage);
@@ -158,6 +172,7 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
   }
 
   const server = createServer((req, res) => {
+    if (stalled) return; // taken, never answered
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       const fileMatch = /^\/file\/bot([^/]+)\/files\/(.+)$/.exec(url.pathname);
@@ -178,7 +193,10 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
       send(res, reply);
     })().catch((failure: unknown) => send(res, error(500, String(failure))));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as { port: number };
 
   return {
@@ -188,6 +206,17 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc'): Promise<
     messages,
     admins,
     addFile: (fileId, file) => void files.set(fileId, file),
+    stall: () => void (stalled = true),
+    goAway: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+    listenAgain: () =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => resolve());
+      }),
     pushUpdate(update) {
       if (update.message) received.set(update.message.message_id, update.message);
       updates.push({ ...update, update_id: nextUpdateId++ } as Update);

@@ -25,10 +25,10 @@ export function commandUpdate(user: User, command: string) {
   return messageUpdate(user, { text: command, entities: [{ type: 'bot_command', offset: 0, length: name.length }] });
 }
 
-/** A voice message as Telegram sends it (OGG/Opus). */
-export function voiceUpdate(user: User, fileId: string, fileSize?: number) {
+/** A voice message as Telegram sends it (OGG/Opus), `duration` seconds long as Telegram states it (default 4). */
+export function voiceUpdate(user: User, fileId: string, fileSize?: number, duration = 4) {
   return messageUpdate(user, {
-    voice: { file_id: fileId, file_unique_id: `u-${fileId}`, duration: 4, mime_type: 'audio/ogg', file_size: fileSize },
+    voice: { file_id: fileId, file_unique_id: `u-${fileId}`, duration, mime_type: 'audio/ogg', file_size: fileSize },
   });
 }
 

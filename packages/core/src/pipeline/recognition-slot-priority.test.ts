@@ -63,4 +63,22 @@ describe('recognition slots', () => {
     expect(ranWaiting).toBe(false);
     await expect(runInRecognitionSlot(queue, async () => 1, stopping.signal)).rejects.toBeInstanceOf(WorkerStoppingError);
   });
+
+  it("should refuse with the stop's own reason, naming its signal in words", async () => {
+    const queue = new PQueue({ concurrency: 1 });
+    const first = holder();
+    const stopping = new AbortController();
+    const running = runInRecognitionSlot(queue, first.task, stopping.signal);
+    const waiting = runInRecognitionSlot(queue, async () => 1, stopping.signal);
+    stopping.abort(new WorkerStoppingError(true, { signal: 'SIGTERM' }));
+    await expect(waiting).rejects.toMatchObject({
+      beforeWork: true,
+      signal: 'SIGTERM',
+      message: 'the service is stopping (SIGTERM); this prediction had not started recognising',
+    });
+    first.release();
+    await running;
+    const late = new WorkerStoppingError(false, { signal: 'SIGINT', deadlineMs: 30_000 });
+    expect(late.message).toBe('the service is stopping (SIGINT) and its shutdown deadline of 30 s passed');
+  });
 });

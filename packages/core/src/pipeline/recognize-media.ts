@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { assignSpeakers } from './diarize/assign-speakers.ts';
-import { QUIET_SPEECH_ONSET } from './diarize/find-quiet-speech.ts';
+import { QUIET_SPEECH_ONSET } from './diarize/add-quiet-speech.ts';
 import { mergeChannelTranscripts } from './diarize/merge-channel-transcripts.ts';
 import { splitStereoChannels } from './diarize/split-stereo-channels.ts';
 import { decodeToPcm } from './decode/decode-to-pcm.ts';
@@ -9,28 +9,32 @@ import { claimWorkFolder } from '../platform/work/claim-work-folder.ts';
 import { startStage, type StageClock } from '../platform/metrics/time-stage.ts';
 import type { MediaProbe } from './decode/probe-media.ts';
 import { resolveRecognitionProfile } from './recognize/recognition-profile.ts';
-import { transcribeRecording } from './recognize/transcribe-recording.ts';
+import { describeSpeech, transcribeRecording } from './recognize/transcribe-recording.ts';
 import type { ServiceContext } from '../service-context.ts';
-import type { Transcript, VadInterval } from './render/transcript-model.ts';
+import type { Transcript, VadInterval } from '../contract/output/transcript-model.ts';
 import type { PredictionInput } from '../contract/validation/prediction-input.ts';
 import { recognitionSlotPriority } from './recognition-slot-priority.ts';
 import { runInRecognitionSlot } from './run-in-recognition-slot.ts';
 import { startDiarization, type DiarizationRun } from './start-diarization.ts';
-
-/** A line of the prediction's logs; `fields` (e.g. a stage's `seconds`) go to the structured log only. */
-type Log = (line: string, fields?: { seconds: number }) => Promise<void>;
+import { restoreSourceTimes } from './restore-source-times.ts';
+import type { StageLog } from './stage-log.ts';
 
 /**
  * Decodes a probed recording and runs VAD, recognition and diarization on it, bounded by the
  * process's recognition queue (RECOGNITION_CONCURRENCY); diarization starts once VAD is done and runs
  * while the engine recognises (start-diarization.ts). A stereo recording whose channels carry
  * different speakers is transcribed per channel and merged, each channel one speaker.
+ * Every decode leaves out the middle of silences of 30 s or more (decode/cut-long-silences.ts), so what
+ * is written and read afterwards follows the recording's sound, not its length (23 h of silence: 6 s);
+ * the transcript's times are put back on the source's clock at the end (restoreSourceTimes). A stereo
+ * recording whose channels are both silence from start to end ends after the channel decode, without
+ * speech (no mix decoded, no recognition slot taken).
  * @throws AppError from decoding (`media_unreadable`, `media_no_audio`), recognition or diarization.
  */
 export async function recognizeMedia(
   ctx: ServiceContext,
   input: { mediaPath: string; probe: MediaProbe; params: PredictionInput; workDir: string },
-  log: Log,
+  log: StageLog,
   signal?: AbortSignal,
 ): Promise<Transcript> {
   assertRecordingLength(input.probe.durationSeconds); // before decoding: a header may claim days of audio
@@ -38,19 +42,56 @@ export async function recognizeMedia(
   const statedSeconds = input.probe.durationSeconds; // decoding stops not far past it: a header that understates is refused
   const decoding = startStage(ctx.metrics, 'decode'); // a stereo check that does not split counts as decoding too
   if (input.probe.channels === 2 && input.params.speakers !== 1) {
-    const split = await splitStereoChannels({ mediaPath: input.mediaPath, channels: 2, workDir: input.workDir, statedSeconds, signal });
+    const split = await splitStereoChannels({
+      mediaPath: input.mediaPath,
+      channels: 2,
+      workDir: input.workDir,
+      statedSeconds,
+      cutSilences: true,
+      signal,
+    });
+    if (!split.separate && split.silentSeconds !== null) {
+      // Both channels are silence from start to end: no mix to decode, no VAD to run, nothing to say.
+      await log.write(`decoded ${split.silentSeconds.toFixed(1)} s of audio (${input.probe.formatName}): silence from start to end`, {
+        seconds: decoding.done(),
+      });
+      await log.write(describeSpeech([]));
+      return silentTranscript(split.silentSeconds, input.probe.formatName);
+    }
     if (split.separate) {
-      await log('stereo: a different speaker on each channel; channels transcribed separately', { seconds: decoding.done() });
-      const channel = (wavPath: string) =>
-        recognizeWav(ctx, { ...input, wavPath, durationSeconds: split.durationSeconds }, log, signal, false);
+      await log.write('stereo: a different speaker on each channel; channels transcribed separately', { seconds: decoding.done() });
+      const channel = async (wavPath: string) =>
+        restoreSourceTimes(
+          await recognizeWav(ctx, { ...input, wavPath, durationSeconds: split.durationSeconds }, log, signal, false),
+          split.cuts,
+          split.sourceSeconds,
+        );
       return mergeChannelTranscripts(await channel(split.left), await channel(split.right));
     }
   }
   const wavPath = join(input.workDir, 'audio.wav');
   const { audioFilter } = resolveRecognitionProfile(input.params.domain);
-  const decoded = await decodeToPcm(input.mediaPath, wavPath, { signal, statedSeconds, ...(audioFilter ? { audioFilter } : {}) });
-  await log(`decoded ${decoded.durationSeconds.toFixed(1)} s of audio (${input.probe.formatName})`, { seconds: decoding.done() });
-  return recognizeWav(ctx, { ...input, wavPath, durationSeconds: decoded.durationSeconds }, log, signal, true);
+  const decoded = await decodeToPcm(input.mediaPath, wavPath, {
+    signal,
+    statedSeconds,
+    cutSilences: true,
+    ...(audioFilter ? { audioFilter } : {}),
+  });
+  await log.write(describeDecoded(decoded.sourceSeconds, decoded.durationSeconds, input.probe.formatName), { seconds: decoding.done() });
+  const transcript = await recognizeWav(ctx, { ...input, wavPath, durationSeconds: decoded.durationSeconds }, log, signal, true);
+  return restoreSourceTimes(transcript, decoded.cuts, decoded.sourceSeconds);
+}
+
+/** The transcript of a recording without speech (spec 2.3.6), as transcribeRecording gives it. */
+function silentTranscript(lengthSeconds: number, formatName: string): Transcript {
+  return { source: { length: lengthSeconds, format: formatName }, segments: [], vad: [], language: null, languages: [], speakers: [] };
+}
+
+/** `decoded 11.0 s of audio (wav)`, and what was cut: `…; 83994.0 s of silence left out`. */
+function describeDecoded(sourceSeconds: number, keptSeconds: number, formatName: string): string {
+  const line = `decoded ${sourceSeconds.toFixed(1)} s of audio (${formatName})`;
+  const cut = sourceSeconds - keptSeconds;
+  return cut > 0 ? `${line}; ${cut.toFixed(1)} s of silence left out` : line;
 }
 
 interface WavJob {
@@ -60,7 +101,13 @@ interface WavJob {
   params: PredictionInput;
 }
 
-function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortSignal | undefined, diarize: boolean): Promise<Transcript> {
+function recognizeWav(
+  ctx: ServiceContext,
+  job: WavJob,
+  log: StageLog,
+  signal: AbortSignal | undefined,
+  diarize: boolean,
+): Promise<Transcript> {
   const { params } = job;
   return runInRecognitionSlot(
     ctx.recognitionQueue,
@@ -77,7 +124,7 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
           domain: params.domain,
           modelsDir: ctx.config.modelsDir,
           signal,
-          log: (line) => void log(line).catch(() => {}),
+          log: (line) => log.note(line),
         });
         early.diarization.turns.then(
           () => clock.done(),
@@ -101,7 +148,7 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
           ...(params.task === 'translate' ? { task: 'translate' as const } : {}),
           signal,
           metrics: ctx.metrics,
-          onStage: (line, fields) => void log(line, fields).catch(() => {}), // a progress line lost in a database outage must not crash the process
+          onStage: (line, fields) => log.note(line, fields), // progress only: a line lost in a database outage is dropped
           ...(diarize ? { onSpeech: startDiarizing, quietSpeechThreshold: QUIET_SPEECH_ONSET } : {}),
         });
         return early.diarization && early.clock ? await labelSpeakers(transcript, early.diarization, early.clock, log) : transcript;
@@ -118,9 +165,9 @@ function recognizeWav(ctx: ServiceContext, job: WavJob, log: Log, signal: AbortS
  * Diarization for every engine, started as soon as VAD was done and run while the engine
  * recognised (startDiarization); its error fails the prediction as before, after recognition.
  */
-async function labelSpeakers(transcript: Transcript, diarization: DiarizationRun, clock: StageClock, log: Log): Promise<Transcript> {
+async function labelSpeakers(transcript: Transcript, diarization: DiarizationRun, clock: StageClock, log: StageLog): Promise<Transcript> {
   if (transcript.segments.length === 0) return transcript;
   const labelled = assignSpeakers(transcript, await diarization.turns);
-  await log(`diarized: ${labelled.speakers.length} speaker${labelled.speakers.length === 1 ? '' : 's'}`, { seconds: clock.done() });
+  await log.write(`diarized: ${labelled.speakers.length} speaker${labelled.speakers.length === 1 ? '' : 's'}`, { seconds: clock.done() });
   return labelled;
 }

@@ -1,5 +1,5 @@
 import type PQueue from 'p-queue';
-import { WorkerStoppingError } from '../platform/errors/worker-stopping-error.ts';
+import { stoppedBeforeWork } from '../platform/errors/worker-stopping-error.ts';
 
 /**
  * Runs `task` in one of the process's recognition slots (a p-queue sized RECOGNITION_CONCURRENCY).
@@ -11,7 +11,7 @@ import { WorkerStoppingError } from '../platform/errors/worker-stopping-error.ts
  * @throws WorkerStoppingError (beforeWork true) as described; otherwise whatever `task` throws.
  */
 export function runInRecognitionSlot<T>(queue: PQueue, task: () => Promise<T>, stopping?: AbortSignal, priority = 0): Promise<T> {
-  if (stopping?.aborted) return Promise.reject(new WorkerStoppingError(true));
+  if (stopping?.aborted) return Promise.reject(stoppedBeforeWork(stopping));
   let state: 'waiting' | 'running' | 'abandoned' = 'waiting';
   const queued = queue.add(
     async () => {
@@ -26,7 +26,7 @@ export function runInRecognitionSlot<T>(queue: PQueue, task: () => Promise<T>, s
     const onStop = () => {
       if (state !== 'waiting') return;
       state = 'abandoned';
-      reject(new WorkerStoppingError(true));
+      reject(stoppedBeforeWork(stopping));
     };
     stopping.addEventListener('abort', onStop, { once: true });
     queued.then(resolve, reject).finally(() => stopping.removeEventListener('abort', onStop));

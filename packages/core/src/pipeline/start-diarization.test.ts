@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { detectSpeech } from './vad/detect-speech.ts';
 import { resolveDefaultVadModelPath } from './vad/locate-vad-model.ts';
 import { audioPath } from './recognize/shared-audio.test-helper.ts';
-import type { VadInterval } from './render/transcript-model.ts';
+import type { VadInterval } from '../contract/output/transcript-model.ts';
 import { startDiarization } from './start-diarization.ts';
 
 const SAMPLE = audioPath('multispeaker/pyannote_sample.wav');

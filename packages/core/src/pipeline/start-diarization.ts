@@ -1,7 +1,7 @@
 import { diarizeRecording } from './diarize/diarize-recording.ts';
 import type { SpeakerTurn } from './diarize/speaker-turn.ts';
 import { resolveRecognitionProfile } from './recognize/recognition-profile.ts';
-import type { VadInterval } from './render/transcript-model.ts';
+import type { VadInterval } from '../contract/output/transcript-model.ts';
 import type { Domain } from '../contract/validation/prediction-input.ts';
 
 /** Below this much speech, `auto` diarization labels everything as one speaker (too little to cluster). */
@@ -31,7 +31,7 @@ export interface StartDiarizationInput {
   wavPath: string;
   /** The VAD intervals of the recording, seconds. */
   speech: readonly VadInterval[];
-  /** Quiet speech found by the same VAD pass (detectSpeechLevels), which spares the built-in diarizer a second one. */
+  /** Quiet speech found by the same VAD pass (detectSpeechLevels), which the built-in diarizer labels too; absent: none. */
   quietSpeech?: readonly VadInterval[];
   /** Spec 2.2 `speakers`, or null to estimate the count. */
   speakers: number | null;

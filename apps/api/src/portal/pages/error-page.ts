@@ -1,31 +1,35 @@
 import type { Response } from 'express';
 import { html } from '../html.ts';
+import { readerOf } from '../portal-locale.ts';
 import type { PortalRequestSession } from '../portal-session.ts';
 import { sendPage } from './layout.ts';
 
-const TITLES: Record<number, string> = {
-  400: 'The request could not be read',
-  401: 'Please sign in',
-  403: 'The form could not be accepted',
-  404: 'Not found',
-  409: 'Please try again',
-  413: 'The file is too large',
-  415: 'This kind of request is not accepted',
-  422: 'Please check your input',
-  429: 'Too many requests',
-  500: 'Something went wrong',
-  502: 'Something went wrong',
-  503: 'The service is busy',
-  504: 'Something went wrong',
-};
+/** Statuses with a title of their own (catalog key `portal-error-title-<status>`); others get the general one. */
+const TITLED = new Set([400, 401, 403, 404, 409, 413, 415, 422, 429, 503]);
 
-/** Sends an error page with `status`, a title for it, the plain-words `detail` and a way on. */
-export function sendErrorPage(res: Response, session: PortalRequestSession | undefined, status: number, detail: string): void {
-  const back = session ? html`<a href="/portal">Go to the portal’s home page</a>` : html`<a href="/portal">How to sign in</a>`;
+/**
+ * Sends an error page with `status`, a title for it in the reader's language, the plain-words
+ * `detail` and a way on. `note` (optional) goes above the detail (e.g. that the detail is the
+ * service's own English); `help` is a portal page that helps (the list of languages).
+ */
+export function sendErrorPage(
+  res: Response,
+  session: PortalRequestSession | undefined,
+  status: number,
+  detail: string,
+  note?: string,
+  help?: { href: string; text: string; before: string; after: string },
+): void {
+  const { t } = readerOf(res.locals);
+  const back = session
+    ? html`<a href="/portal">${t('portal-error-home')}</a>`
+    : html`<a href="/portal">${t('portal-error-how-to-sign-in')}</a>`;
+  const lead = note ? html`<p class="hint">${note}</p>` : '';
+  const helps = help ? html`<p>${help.before}<a href="${help.href}">${help.text}</a>${help.after}</p>` : '';
   sendPage(res, {
-    title: TITLES[status] ?? 'Something went wrong',
+    title: t(TITLED.has(status) ? `portal-error-title-${status}` : 'portal-error-title-other'),
     session,
     status,
-    body: html`<div class="notice error" role="alert"><p>${detail}</p></div><p>${back}</p>`,
+    body: html`<div class="notice error" role="alert">${lead}<p>${detail}</p>${helps}</div><p>${back}</p>`,
   });
 }

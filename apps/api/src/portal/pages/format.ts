@@ -1,4 +1,6 @@
 /** Shared formatting of the portal's pages (times in UTC, lengths in m:ss). */
+import type { QueuePlace } from '@transcribe/core';
+import type { PortalReader, PortalTranslate } from '../portal-i18n.ts';
 
 /** `2026-03-10 12:04 UTC`. */
 export function formatDateTime(date: Date): string {
@@ -24,13 +26,40 @@ export function formatTimestamp(seconds: number): string {
 }
 
 /** Where a prediction was made (spec 2.6.6 namespaces), in words. */
-export function describeNamespace(namespace: string): string {
-  return ({ portal: 'Portal', api: 'API', bot: 'Telegram bot' } as Record<string, string>)[namespace] ?? namespace;
+export function describeNamespace(namespace: string, t: PortalTranslate): string {
+  return ['portal', 'api', 'bot'].includes(namespace) ? t(`portal-place-${namespace}`) : namespace;
+}
+
+/** A prediction's status (spec 3) in words: `succeeded` → `succeeded`, `готово`. */
+export function describeStatus(status: string, t: PortalTranslate): string {
+  return ['processing', 'starting', 'succeeded', 'failed', 'canceled'].includes(status) ? t(`portal-state-${status}`) : status;
 }
 
 /** The recording of a prediction in words: `upload:talk.wav` → `talk.wav`; a link stays a link. */
-export function describeAudio(audio: string): string {
-  if (audio.startsWith('upload:')) return audio.slice('upload:'.length) || 'uploaded file';
-  if (audio.startsWith('data:')) return 'inline data';
+export function describeAudio(audio: string, t: PortalTranslate): string {
+  if (audio.startsWith('upload:')) return audio.slice('upload:'.length) || t('portal-uploaded-file');
+  if (audio.startsWith('data:')) return t('portal-inline-data');
   return audio.length > 80 ? `${audio.slice(0, 77)}…` : audio;
+}
+
+/** A number with `digits` decimals in the reader's notation: `1.5`, `1,5`. */
+export function formatNumber(value: number, digits: number, { locale }: PortalReader): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(value);
+}
+
+/**
+ * A waiting prediction's place and wait in the reader's words (`3 recordings ahead, about 2
+ * minutes`, `впереди: 3, около 2 мин`), from the API's `queue` member; rounded as people say it.
+ */
+export function describeQueuePlace(place: QueuePlace, { t }: PortalReader, nowMs = Date.now()): string {
+  const ahead = place.position === 0 ? t('portal-queue-next') : t('portal-queue-ahead', { count: place.position });
+  const seconds = (Date.parse(place.estimated_start_at) - nowMs) / 1000;
+  const minutes = Math.round(seconds / 60);
+  const wait =
+    seconds < 60
+      ? t('portal-queue-wait-soon')
+      : minutes < 90
+        ? t('portal-queue-wait-minutes', { minutes })
+        : t('portal-queue-wait-hours', { hours: Math.round(minutes / 60) });
+  return `${ahead}, ${wait}`;
 }

@@ -1,71 +1,95 @@
-import type { PredictionInput, PredictionRow, Transcript } from '@transcribe/core';
+import type { PredictionRow, Transcript } from '@transcribe/core';
+import { getSucceededTranscript } from '@transcribe/core';
 import { html, type SafeHtml } from '../html.ts';
 import type { PortalProgress } from '../describe-portal-progress.ts';
+import type { PortalReader } from '../portal-i18n.ts';
 import { describeAudio, formatDateTime, formatDuration, formatTimestamp } from './format.ts';
+import { postProcessLabel } from './transcribe-page.ts';
 
-/** Download formats of a transcript (spec 2.2 output_format) and their file names. */
-export const DOWNLOADS: { format: 'json' | 'json2' | 'text' | 'srt' | 'lrc'; label: string; extension: string }[] = [
-  { format: 'text', label: 'Text', extension: 'txt' },
-  { format: 'srt', label: 'SRT subtitles', extension: 'srt' },
-  { format: 'lrc', label: 'LRC', extension: 'lrc' },
-  { format: 'json', label: 'JSON', extension: 'json' },
-  { format: 'json2', label: 'JSON2', extension: 'json2.json' },
+/** A download of a transcript: an API format (spec 2.2 output_format) or a document as the bot sends it. */
+export type DownloadFormat = 'json' | 'json2' | 'text' | 'srt' | 'lrc' | 'docx' | 'pdf';
+
+/** Download formats of a transcript, their catalog labels and file name extensions. */
+export const DOWNLOADS: { format: DownloadFormat; label: string; extension: string }[] = [
+  { format: 'text', label: 'portal-download-text', extension: 'txt' },
+  { format: 'srt', label: 'portal-download-srt', extension: 'srt' },
+  { format: 'docx', label: 'portal-download-docx', extension: 'docx' },
+  { format: 'pdf', label: 'portal-download-pdf', extension: 'pdf' },
+  { format: 'lrc', label: 'portal-download-lrc', extension: 'lrc' },
+  { format: 'json', label: 'portal-download-json', extension: 'json' },
+  { format: 'json2', label: 'portal-download-json2', extension: 'json2.json' },
 ];
 
 /**
  * One transcription: its progress while running (portal.js follows `progress.json` and reloads at
- * the end), then the transcript with speakers and times, the post-processing results, and a
- * download of every format. A failed one says "Failed" with its error, a canceled one says so;
- * while it waits or runs there is a Cancel button (a POST carrying `csrfToken`).
+ * the end), then the transcript with speakers and times, the post-processing results (with the
+ * bot's labels), and a download of every format, .docx and .pdf too. A failed one says "Failed"
+ * with its error, a canceled one says so; while it waits or runs there is a Cancel button (a POST
+ * carrying `csrfToken`). `wait`: while it waits, its place and wait in words (portal.js follows
+ * `queue.json`). In the reader's language.
  */
-export function predictionPage(row: PredictionRow, progress: PortalProgress, csrfToken: string): SafeHtml {
-  const params = row.params as PredictionInput;
-  return html`<p class="meta">${describeAudio(params.audio)} · started ${formatDateTime(row.createdAt)}${row.audioSeconds ? ` · ${formatDuration(row.audioSeconds)} of audio` : ''}</p>
-${progress.done ? '' : progressSection(row.id, progress)}
-${progress.done ? '' : cancelForm(row.id, csrfToken)}
-${row.status === 'failed' ? html`<div class="notice error" role="alert"><p><strong>Failed:</strong> ${row.error ?? 'the transcription failed.'}</p><p><a href="/portal/transcribe">Try another recording</a></p></div>` : ''}
-${row.status === 'canceled' ? html`<div class="notice" role="status"><p>Canceled: this recording was not transcribed.</p><p><a href="/portal/transcribe">Transcribe a recording</a></p></div>` : ''}
-${row.status === 'succeeded' && row.transcript ? finished(row) : ''}`;
+export function predictionPage(
+  row: PredictionRow,
+  progress: PortalProgress,
+  csrfToken: string,
+  wait: string | null,
+  reader: PortalReader,
+): SafeHtml {
+  const { t } = reader;
+  const params = row.params;
+  const meta = [
+    describeAudio(params.audio, t),
+    t('portal-started', { time: formatDateTime(row.createdAt) }),
+    ...(row.audioSeconds ? [t('portal-of-audio', { duration: formatDuration(row.audioSeconds) })] : []),
+  ].join(' · ');
+  return html`<p class="meta">${meta}</p>
+${progress.done ? '' : progressSection(row.id, progress, wait)}
+${progress.done ? '' : cancelForm(row.id, csrfToken, reader)}
+${row.status === 'failed' ? html`<div class="notice error" role="alert"><p><strong>${t('portal-failed')}</strong> ${row.error ?? t('portal-status-failed-unknown')}</p><p><a href="/portal/transcribe">${t('portal-try-another')}</a></p></div>` : ''}
+${row.status === 'canceled' ? html`<div class="notice" role="status"><p>${t('portal-canceled-text')}</p><p><a href="/portal/transcribe">${t('portal-card-transcribe')}</a></p></div>` : ''}
+${row.status === 'succeeded' && row.transcript ? finished(row, reader) : ''}`;
 }
 
 /** The running transcription's stage and bar; portal.js polls `progress.json` and reloads at the end. */
-function progressSection(id: string, progress: PortalProgress): SafeHtml {
+function progressSection(id: string, progress: PortalProgress, wait: string | null): SafeHtml {
   return html`<section id="progress" class="progress-block" data-progress-url="/portal/predictions/${id}/progress.json" data-done="0" aria-labelledby="progress-label">
   <span id="progress-label" class="stage" aria-live="polite">${progress.stage}</span>
   <progress id="progress-bar" max="100" value="${progress.percent}" aria-labelledby="progress-label"></progress>
+  <p id="queue-wait" class="hint" data-queue-url="/portal/predictions/${id}/queue.json"${wait === null ? ' hidden' : ''}>${wait ?? ''}</p>
 </section>`;
 }
 
 /** The Cancel button of a waiting or running transcription. */
-function cancelForm(id: string, csrfToken: string): SafeHtml {
+function cancelForm(id: string, csrfToken: string, { t }: PortalReader): SafeHtml {
   return html`<form method="post" action="/portal/predictions/${id}/cancel" class="cancel-form">
   <input type="hidden" name="csrf" value="${csrfToken}">
-  <button type="submit" class="secondary">Cancel</button>
+  <button type="submit" class="secondary">${t('portal-cancel')}</button>
 </form>`;
 }
 
-function finished(row: PredictionRow): SafeHtml {
-  const transcript = row.transcript as Transcript;
+function finished(row: PredictionRow, reader: PortalReader): SafeHtml {
+  const { t } = reader;
+  const transcript = getSucceededTranscript(row);
   const results = (row.results ?? {}) as Record<string, unknown>;
   const downloads = DOWNLOADS.map(
     (item) =>
-      html`<li><a href="/portal/predictions/${row.id}/download/${item.format}" download>${item.label} <span class="hint">(.${item.extension})</span></a></li>`,
+      html`<li><a href="/portal/predictions/${row.id}/download/${item.format}" download>${t(item.label)} <span class="hint">(.${item.extension})</span></a></li>`,
   );
   if (Object.keys(results).length > 0)
     downloads.push(
-      html`<li><a href="/portal/predictions/${row.id}/download/results" download>Post-processing results <span class="hint">(.json)</span></a></li>`,
+      html`<li><a href="/portal/predictions/${row.id}/download/results" download>${t('portal-download-results')} <span class="hint">(.json)</span></a></li>`,
     );
-  return html`<h2>Downloads</h2><ul class="downloads">${downloads}</ul>
-${Object.keys(results).length > 0 ? resultsSection(results) : ''}
-<h2>Transcript</h2>
-${speakerSummary(transcript)}
-${transcript.segments.length === 0 ? html`<p>No speech was found in this recording.</p>` : segmentList(transcript)}`;
+  return html`<h2>${t('portal-downloads')}</h2><ul class="downloads">${downloads}</ul>
+${Object.keys(results).length > 0 ? resultsSection(results, reader) : ''}
+<h2>${t('portal-prediction-transcript')}</h2>
+${speakerSummary(transcript, reader)}
+${transcript.segments.length === 0 ? html`<p>${t('portal-no-speech')}</p>` : segmentList(transcript)}`;
 }
 
-function speakerSummary(transcript: Transcript): SafeHtml | '' {
+function speakerSummary(transcript: Transcript, { t }: PortalReader): SafeHtml | '' {
   if (transcript.speakers.length === 0) return '';
   const items = transcript.speakers.map((speaker) => html`<li>${speaker.label}: ${formatDuration(speaker.duration)}</li>`);
-  return html`<p class="meta">Speakers:</p><ul class="inline-list">${items}</ul>`;
+  return html`<p class="meta">${t('portal-speakers')}</p><ul class="inline-list">${items}</ul>`;
 }
 
 function segmentList(transcript: Transcript): SafeHtml {
@@ -78,10 +102,11 @@ function segmentList(transcript: Transcript): SafeHtml {
   return html`<ol class="transcript">${items}</ol>`;
 }
 
-function resultsSection(results: Record<string, unknown>): SafeHtml {
+/** Post-processing results under the bot's labels (`Summary`), the spec name kept for the API's readers. */
+function resultsSection(results: Record<string, unknown>, reader: PortalReader): SafeHtml {
   const items = Object.entries(results).map(
     ([type, value]) =>
-      html`<section class="result"><h3><code>${type}</code></h3>${typeof value === 'string' ? html`<div class="result-text">${value}</div>` : html`<pre tabindex="0"><code>${JSON.stringify(value, null, 2)}</code></pre>`}</section>`,
+      html`<section class="result"><h3>${postProcessLabel(type, reader)} <span class="hint"><code>${type}</code></span></h3>${typeof value === 'string' ? html`<div class="result-text">${value}</div>` : html`<pre tabindex="0"><code>${JSON.stringify(value, null, 2)}</code></pre>`}</section>`,
   );
-  return html`<h2>Post-processing</h2>${items}`;
+  return html`<h2>${reader.t('portal-post-processing-results')}</h2>${items}`;
 }

@@ -1,5 +1,7 @@
 import type { DailyMinutes } from '@transcribe/core';
 import { html, type SafeHtml } from '../html.ts';
+import type { PortalReader } from '../portal-i18n.ts';
+import { formatNumber } from './format.ts';
 
 const WIDTH = 640;
 const HEIGHT = 220;
@@ -9,9 +11,11 @@ const TOP = 12;
 
 /**
  * An SVG bar chart of audio minutes per day (charged and free repeats stacked), drawn on the
- * server, with the same numbers as a table for screen readers and keyboard users.
+ * server, with the same numbers as a table for screen readers and keyboard users; words and
+ * numbers in the reader's language.
  */
-export function usageChart(days: DailyMinutes[]): SafeHtml {
+export function usageChart(days: DailyMinutes[], reader: PortalReader): SafeHtml {
+  const { t } = reader;
   const peak = niceCeiling(Math.max(0, ...days.map((day) => day.chargedMinutes + day.freeMinutes)));
   const slot = (WIDTH - LEFT) / Math.max(1, days.length);
   const y = (minutes: number) => TOP + (HEIGHT - TOP - BOTTOM) * (1 - minutes / peak);
@@ -20,7 +24,9 @@ export function usageChart(days: DailyMinutes[]): SafeHtml {
     const width = slot * 0.7;
     const chargedTop = y(day.chargedMinutes);
     const freeTop = y(day.chargedMinutes + day.freeMinutes);
-    return html`<g><title>${day.day}: ${day.chargedMinutes} min charged, ${day.freeMinutes} min free repeats</title>
+    const charged = formatNumber(day.chargedMinutes, 2, reader);
+    const free = formatNumber(day.freeMinutes, 2, reader);
+    return html`<g><title>${t('portal-chart-day', { day: day.day, charged, free })}</title>
 <rect class="bar-charged" x="${x.toFixed(1)}" y="${chargedTop.toFixed(1)}" width="${width.toFixed(1)}" height="${(y(0) - chargedTop).toFixed(1)}"></rect>
 <rect class="bar-free" x="${x.toFixed(1)}" y="${freeTop.toFixed(1)}" width="${width.toFixed(1)}" height="${(chargedTop - freeTop).toFixed(1)}"></rect></g>`;
   });
@@ -32,35 +38,42 @@ export function usageChart(days: DailyMinutes[]): SafeHtml {
   });
   return html`<figure class="chart">
 <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" preserveAspectRatio="xMidYMid meet">
-<title id="chart-title">Audio minutes per day</title>
-<desc id="chart-desc">${describeChart(days)}</desc>
+<title id="chart-title">${t('portal-usage-per-day')}</title>
+<desc id="chart-desc">${describeChart(days, reader)}</desc>
 <line class="axis-line" x1="${LEFT}" y1="${y(0)}" x2="${WIDTH}" y2="${y(0)}"></line>
 <line class="grid-line" x1="${LEFT}" y1="${y(peak)}" x2="${WIDTH}" y2="${y(peak)}"></line>
 <text class="axis" x="${LEFT - 6}" y="${y(peak) + 4}" text-anchor="end">${peak}</text>
 <text class="axis" x="${LEFT - 6}" y="${y(0) + 4}" text-anchor="end">0</text>
 ${bars}${labels}
 </svg>
-<figcaption><span class="key key-charged" aria-hidden="true"></span> charged minutes <span class="key key-free" aria-hidden="true"></span> free repeats · UTC days</figcaption>
+<figcaption><span class="key key-charged" aria-hidden="true"></span> ${t('portal-chart-key-charged')} <span class="key key-free" aria-hidden="true"></span> ${t('portal-chart-key-free')} · ${t('portal-chart-utc')}</figcaption>
 </figure>
-<details><summary>Show the numbers as a table</summary>${dayTable(days)}</details>`;
+<details><summary>${t('portal-chart-table')}</summary>${dayTable(days, reader)}</details>`;
 }
 
-function dayTable(days: DailyMinutes[]): SafeHtml {
+function dayTable(days: DailyMinutes[], reader: PortalReader): SafeHtml {
+  const { t } = reader;
   const rows = days
     .filter((day) => day.chargedMinutes + day.freeMinutes > 0)
-    .map((day) => html`<tr><td>${day.day}</td><td>${day.chargedMinutes.toFixed(2)}</td><td>${day.freeMinutes.toFixed(2)}</td></tr>`);
-  if (rows.length === 0) return html`<p>No audio in this period.</p>`;
-  return html`<div class="table-scroll" role="region" aria-label="Audio minutes per day" tabindex="0"><table>
-<thead><tr><th scope="col">Day (UTC)</th><th scope="col">Charged minutes</th><th scope="col">Free-repeat minutes</th></tr></thead>
+    .map(
+      (day) =>
+        html`<tr><td>${day.day}</td><td>${formatNumber(day.chargedMinutes, 2, reader)}</td><td>${formatNumber(day.freeMinutes, 2, reader)}</td></tr>`,
+    );
+  if (rows.length === 0) return html`<p>${t('portal-chart-no-audio')}</p>`;
+  return html`<div class="table-scroll" role="region" aria-label="${t('portal-usage-per-day')}" tabindex="0"><table>
+<thead><tr><th scope="col">${t('portal-chart-col-day')}</th><th scope="col">${t('portal-chart-col-charged')}</th><th scope="col">${t('portal-chart-col-free')}</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
 }
 
-function describeChart(days: DailyMinutes[]): string {
+function describeChart(days: DailyMinutes[], reader: PortalReader): string {
   const charged = days.reduce((sum, day) => sum + day.chargedMinutes, 0);
   const free = days.reduce((sum, day) => sum + day.freeMinutes, 0);
-  const first = days[0]?.day ?? '';
-  const last = days.at(-1)?.day ?? '';
-  return `From ${first} to ${last}: ${charged.toFixed(2)} minutes charged and ${free.toFixed(2)} minutes of free repeats.`;
+  return reader.t('portal-chart-desc', {
+    first: days[0]?.day ?? '',
+    last: days.at(-1)?.day ?? '',
+    charged: formatNumber(charged, 2, reader),
+    free: formatNumber(free, 2, reader),
+  });
 }
 
 /** The smallest of 1, 2, 5 × 10^n at or above `value` (1 for an empty chart). */

@@ -1,12 +1,22 @@
-// The account portal's only script (issue 11): copy buttons, the upload with a progress bar, and
-// following a transcription to its end. Every page also works without it.
+// The account portal's only script: copy buttons, the upload with a progress bar, and following a
+// transcription to its end. Every page also works without it. Its words come from the page
+// (<body data-texts>, in the reader's language: pages/layout.ts).
 'use strict';
 
 (function () {
+  var texts = {};
+  function say(key) {
+    return texts[key] || key;
+  }
   var live = document.createElement('div');
   live.className = 'visually-hidden';
   live.setAttribute('aria-live', 'polite');
   document.addEventListener('DOMContentLoaded', function () {
+    try {
+      texts = JSON.parse(document.body.getAttribute('data-texts') || '{}');
+    } catch {
+      texts = {};
+    }
     document.body.appendChild(live);
     setUpCopyButtons();
     setUpUpload();
@@ -30,14 +40,14 @@
         copyText(text, target).then(
           function () {
             var label = button.textContent;
-            button.textContent = 'Copied';
-            announce('Copied to the clipboard');
+            button.textContent = say('portal-copied');
+            announce(say('portal-copied-announce'));
             window.setTimeout(function () {
               button.textContent = label;
             }, 2000);
           },
           function () {
-            announce('Copying did not work: select the text and copy it yourself');
+            announce(say('portal-copy-failed'));
           },
         );
       });
@@ -75,7 +85,7 @@
       var file = form.querySelector('input[type="file"]').files[0];
       var maxBytes = Number(form.getAttribute('data-max-bytes'));
       if (file && maxBytes && file.size > maxBytes)
-        return showError('The file is larger than ' + Math.floor(maxBytes / 1048576) + ' MB, the most this service takes.');
+        return showError({ detail: form.getAttribute('data-too-large'), field_id: 'audio-file', field: 'audio' });
       var request = new XMLHttpRequest();
       request.open('POST', form.action);
       request.setRequestHeader('Accept', 'application/json');
@@ -94,34 +104,85 @@
           /* not JSON */
         }
         if (request.status === 201 && body.url) {
-          percent.textContent = 'Uploaded. Opening the transcription…';
+          percent.textContent = say('portal-uploaded');
           window.location.assign(body.url);
           return;
         }
-        showError(body.detail || 'The service answered with status ' + request.status + '. Try again.');
+        showError(body.detail ? body : { detail: say('portal-answered-status').replace('%s', String(request.status)) });
       });
       request.addEventListener('error', function () {
-        showError('The upload failed. Check your connection and try again.');
+        showError({ detail: say('portal-upload-failed') });
       });
+      clearFieldErrors();
       error.hidden = true;
       box.hidden = false;
       bar.value = 0;
-      percent.textContent = file ? '0%' : 'Sending the link…';
+      percent.textContent = file ? '0%' : say('portal-sending-link');
       button.disabled = true;
       form.setAttribute('aria-busy', 'true');
       request.send(new FormData(form));
     });
 
-    function showError(text) {
+    // A refusal: its words at the top (a link to the field, a note when they are the service's
+    // English, a page that helps) and under the field it concerns, which is marked invalid.
+    function showError(problem) {
+      clearFieldErrors();
       error.textContent = '';
-      var paragraph = document.createElement('p');
-      paragraph.textContent = text;
-      error.appendChild(paragraph);
+      var field = problem.field_id ? document.getElementById(problem.field_id) : null;
+      if (field) {
+        var lead = document.createElement('p');
+        var jump = document.createElement('a');
+        jump.href = '#' + problem.field_id;
+        jump.textContent = error.getAttribute('data-lead');
+        lead.appendChild(jump);
+        error.appendChild(lead);
+      }
+      if (problem.detail_note) error.appendChild(paragraph(problem.detail_note, 'hint'));
+      error.appendChild(paragraph(problem.detail));
+      if (problem.help) {
+        var help = paragraph(problem.help.before || '');
+        var link = document.createElement('a');
+        link.href = problem.help.href;
+        link.textContent = problem.help.text;
+        help.appendChild(link);
+        help.appendChild(document.createTextNode(problem.help.after || ''));
+        error.appendChild(help);
+      }
+      if (field) {
+        var message = paragraph(problem.detail, 'field-error');
+        message.id = problem.field + '-error';
+        var container = field.closest('.field') || field.closest('fieldset');
+        (container || field.parentNode).appendChild(message);
+        field.setAttribute('aria-invalid', 'true');
+        var described = field.getAttribute('aria-describedby');
+        field.setAttribute('data-described', described || '');
+        field.setAttribute('aria-describedby', message.id + (described ? ' ' + described : ''));
+      }
       error.hidden = false;
       box.hidden = true;
       button.disabled = false;
       form.removeAttribute('aria-busy');
       error.focus();
+    }
+
+    function paragraph(words, className) {
+      var element = document.createElement('p');
+      element.textContent = words;
+      if (className) element.className = className;
+      return element;
+    }
+
+    function clearFieldErrors() {
+      form.querySelectorAll('.field-error').forEach(function (element) {
+        element.remove();
+      });
+      form.querySelectorAll('[aria-invalid]').forEach(function (field) {
+        field.removeAttribute('aria-invalid');
+        var described = field.getAttribute('data-described');
+        if (described) field.setAttribute('aria-describedby', described);
+        else if (described !== null) field.removeAttribute('aria-describedby');
+        field.removeAttribute('data-described');
+      });
     }
   }
 
@@ -132,7 +193,21 @@
     var url = section.getAttribute('data-progress-url');
     var label = document.getElementById('progress-label');
     var bar = document.getElementById('progress-bar');
+    var wait = document.getElementById('queue-wait');
     var failures = 0;
+    // While it waits: its place and wait in words (queue.json), shown under the bar.
+    function showWait() {
+      if (!wait) return;
+      fetch(wait.getAttribute('data-queue-url'), { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+        .then(function (response) {
+          return response.ok ? response.json() : { wait: null };
+        })
+        .then(function (answer) {
+          wait.hidden = !answer.wait;
+          if (answer.wait && wait.textContent !== answer.wait) wait.textContent = answer.wait;
+        })
+        .catch(function () {});
+    }
     function poll() {
       fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
         .then(function (response) {
@@ -143,13 +218,14 @@
           failures = 0;
           bar.value = progress.percent;
           if (label.textContent !== progress.stage) label.textContent = progress.stage;
+          showWait();
           if (progress.done) window.location.reload();
           else window.setTimeout(poll, 1000);
         })
         .catch(function () {
           failures += 1;
           if (failures < 30) window.setTimeout(poll, Math.min(10000, 1000 * failures));
-          else label.textContent = 'Lost contact with the service. Reload the page to see the status.';
+          else label.textContent = say('portal-lost-contact');
         });
     }
     window.setTimeout(poll, 1000);

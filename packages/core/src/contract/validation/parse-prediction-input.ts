@@ -26,12 +26,11 @@ const MAX_CACHED_SCHEMAS = 16;
 /**
  * Validates a creation `input` object.
  *
- * Rules are checked in this fixed order and the first broken one is reported: input is an object;
- * audio; language; speakers; output_format; domain; efficiency; multilingual; prompt; hotwords;
- * cut_start; cut_duration; post_process; a language model is configured when post_process is
- * non-empty; custom_prompt; target_language. Ignored parameters (batch_size, correction, debug,
- * spelling, stereo, enhance_asr, log_progress, auto_multilingual) and unknown members are
- * accepted, have no effect and are not copied. Only own members are read.
+ * Rules are checked in the fixed order PREDICTION_INPUT_RULES (docs/input-rules.md "Order of
+ * checks": input is an object, then each parameter in turn, the language model right after
+ * post_process) and the first broken one is reported. The ignored parameters
+ * (IGNORED_INPUT_PARAMETERS) and unknown members are accepted, have no effect and are not copied.
+ * Only own members are read.
  *
  * @param raw the decoded `input` member (any JSON value, or undefined when missing).
  * @param options the configured engine and language model; `uploadedAudio` for in-request files.

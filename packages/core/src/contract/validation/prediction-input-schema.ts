@@ -4,7 +4,6 @@
  * (build-input-json-schema.ts). Each parameter's schema lives in its own file.
  */
 import { z } from 'zod';
-import type { PostProcessType } from '../spec/post-process-types.ts';
 import type { PredictionInput } from './prediction-input.ts';
 import { inputObjectProblem } from './report-input-issue.ts';
 import { audioSchema } from './audio-schema.ts';
@@ -34,51 +33,72 @@ export interface InputSchemaOptions {
   readsAudio: boolean;
 }
 
-/**
- * The rules in the order they are checked; the first broken one is reported (reportInputIssue).
- * `language_model` is the rule "a language model is configured when post_process is non-empty".
- */
-export const PREDICTION_INPUT_RULES = [
-  'input',
-  'audio',
-  'language',
-  'speakers',
-  'output_format',
-  'domain',
-  'efficiency',
-  'multilingual',
-  'prompt',
-  'hotwords',
-  'cut_start',
-  'cut_duration',
-  'post_process',
-  'language_model',
-  'custom_prompt',
-  'target_language',
-] as const;
+/** A schema that does not depend on the configuration, built once (a zod schema is immutable). */
+function fixed<T>(schema: T): (options: InputSchemaOptions) => T {
+  return () => schema;
+}
 
-/** The parameters whose rules do not depend on the configuration, built once (a zod schema is immutable). */
-const FIXED = {
-  audio: audioSchema(),
-  speakers: speakersSchema(),
-  output_format: outputFormatSchema(),
-  domain: domainSchema(),
-  efficiency: efficiencySchema(),
-  prompt: promptSchema(),
-  hotwords: hotwordsSchema(),
-  cut_start: cutStartSchema(),
-  cut_duration: cutDurationSchema(),
-  post_process: postProcessSchema(),
-  custom_prompt: customPromptSchema(),
+/**
+ * The parameters of spec 2.2 that take effect, each with the builder of its schema for a configuration,
+ * in the order their rules are checked: the one list of them. The object schema, the rule order
+ * (PREDICTION_INPUT_RULES), the members the parser reads and the members echoed back in a prediction's
+ * `input` (SPEC_INPUT_PARAMETERS) all come from it.
+ */
+const PARAMETER_SCHEMAS = {
+  audio: fixed(audioSchema()),
+  language: (options: InputSchemaOptions) => languageSchema(options),
+  speakers: fixed(speakersSchema()),
+  output_format: fixed(outputFormatSchema()),
+  domain: fixed(domainSchema()),
+  efficiency: fixed(efficiencySchema()),
+  multilingual: (options: InputSchemaOptions) => multilingualSchema(options),
+  prompt: fixed(promptSchema()),
+  hotwords: fixed(hotwordsSchema()),
+  cut_start: fixed(cutStartSchema()),
+  cut_duration: fixed(cutDurationSchema()),
+  post_process: fixed(postProcessSchema()),
+  custom_prompt: fixed(customPromptSchema()),
+  target_language: (options: InputSchemaOptions) => targetLanguageSchema(options.languageListUrl),
 };
 
-const DESCRIPTION =
-  'Spec 2.2. Unknown members and the ignored parameters (batch_size, correction, debug, spelling, stereo, enhance_asr, log_progress, auto_multilingual) are accepted and have no effect.';
+/** A parameter of spec 2.2 that takes effect. */
+export type InputParameter = keyof typeof PARAMETER_SCHEMAS;
+type ParameterSchemas = { [Name in InputParameter]: ReturnType<(typeof PARAMETER_SCHEMAS)[Name]> };
+
+/** The parameters of spec 2.2 that take effect, in the order their rules are checked. */
+export const PREDICTION_INPUT_PARAMETERS = Object.keys(PARAMETER_SCHEMAS) as InputParameter[];
+
+/** The parameters of spec 2.2 that the service accepts and ignores (no effect, not copied, echoed back). */
+export const IGNORED_INPUT_PARAMETERS = [
+  'batch_size',
+  'correction',
+  'debug',
+  'spelling',
+  'stereo',
+  'enhance_asr',
+  'log_progress',
+  'auto_multilingual',
+] as const;
+
+/** Every parameter of spec 2.2, the ignored ones last: the members of `input` a prediction shows (describe-input.ts). */
+export const SPEC_INPUT_PARAMETERS: readonly string[] = [...PREDICTION_INPUT_PARAMETERS, ...IGNORED_INPUT_PARAMETERS];
+
+/**
+ * The rules in the order they are checked; the first broken one is reported (reportInputIssue):
+ * `input` (an object), then each parameter in turn, and right after `post_process` the rule
+ * `language_model` ("a language model is configured when post_process is non-empty").
+ */
+export const PREDICTION_INPUT_RULES: readonly string[] = [
+  'input',
+  ...PREDICTION_INPUT_PARAMETERS.flatMap((name) => (name === 'post_process' ? [name, 'language_model'] : [name])),
+];
+
+const DESCRIPTION = `Spec 2.2. Unknown members and the ignored parameters (${IGNORED_INPUT_PARAMETERS.join(', ')}) are accepted and have no effect.`;
 
 /**
  * Builds the schema of a creation `input` for one configuration.
  *
- * Parameters are read in PREDICTION_INPUT_RULES order; the rules between parameters
+ * Parameters are read in PREDICTION_INPUT_PARAMETERS order; the rules between parameters
  * (language_model, custom_prompt and target_language needing post_process types) are one
  * refinement of the object that runs even when a parameter failed, so rule order decides what is
  * reported. Ignored parameters and unknown members are stripped (not copied).
@@ -88,22 +108,10 @@ const DESCRIPTION =
  *   false: the caller fills it) and whose issues carry the 422 details (param = `path[0]`).
  */
 export function buildPredictionInputSchema(options: InputSchemaOptions) {
-  const shape = {
-    ...(options.readsAudio ? { audio: FIXED.audio } : {}),
-    language: languageSchema(options),
-    speakers: FIXED.speakers,
-    output_format: FIXED.output_format,
-    domain: FIXED.domain,
-    efficiency: FIXED.efficiency,
-    multilingual: multilingualSchema(options),
-    prompt: FIXED.prompt,
-    hotwords: FIXED.hotwords,
-    cut_start: FIXED.cut_start,
-    cut_duration: FIXED.cut_duration,
-    post_process: FIXED.post_process,
-    custom_prompt: FIXED.custom_prompt,
-    target_language: targetLanguageSchema(options.languageListUrl),
-  };
+  const { audio, ...rest } = Object.fromEntries(
+    PREDICTION_INPUT_PARAMETERS.map((name) => [name, PARAMETER_SCHEMAS[name](options)]),
+  ) as ParameterSchemas;
+  const shape = { ...(options.readsAudio ? { audio } : {}), ...rest };
   return z
     .object(shape, { error: (issue) => inputObjectProblem(issue.input) })
     .superRefine(
@@ -126,23 +134,13 @@ export function buildPredictionInputSchema(options: InputSchemaOptions) {
       { when: () => true },
     )
     .describe(DESCRIPTION)
-    .transform((input): PredictionInput => toPredictionInput(input as typeof input & { audio?: string }));
+    .transform((input): PredictionInput => toPredictionInput(input as ParsedParameters));
 }
 
-function toPredictionInput(input: {
-  audio?: string;
-  language: string | null;
-  speakers: number | null;
-  output_format: PredictionInput['output_format'];
-  domain: PredictionInput['domain'];
-  efficiency: PredictionInput['efficiency'];
-  multilingual: boolean | null;
-  prompt: string | null;
-  hotwords: string[];
-  post_process: PostProcessType[] | null;
-  custom_prompt?: string | null | undefined;
-  target_language: string | null;
-}): PredictionInput {
+/** What the object schema gives (the parameters' own outputs), `audio` absent when it is not read. */
+type ParsedParameters = z.output<z.ZodObject<Omit<ParameterSchemas, 'audio'>>> & { audio?: string };
+
+function toPredictionInput(input: ParsedParameters): PredictionInput {
   const types = input.post_process;
   return {
     audio: input.audio as string,

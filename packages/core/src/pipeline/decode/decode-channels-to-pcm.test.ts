@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeChannelsToPcm } from './decode-channels-to-pcm.ts';
 import { probeMedia } from './probe-media.ts';
-import { readWavHeader } from './read-wav-samples.ts';
+import { readWavLayout } from './read-wav-layout.ts';
 import { failure } from './test-support/failure-of.ts';
 import { makeFlacBomb } from './test-support/make-flac-bomb.ts';
+import { makeLowRateSilence } from './test-support/make-low-rate-silence.ts';
 import { recordFfmpegOutputs } from './test-support/record-ffmpeg-outputs.ts';
 
 const STEREO = '/work/shared/audio/stereo_two_speakers.wav';
@@ -21,7 +22,7 @@ afterAll(async () => {
 
 /** The int16 samples of one channel of a 16-bit PCM WAV file. */
 async function channelSamples(path: string, channel: number): Promise<Int16Array> {
-  const header = await readWavHeader(path);
+  const header = await readWavLayout(path);
   const bytes = await readFile(path);
   const all = new Int16Array(
     bytes.buffer.slice(bytes.byteOffset + header.dataOffset, bytes.byteOffset + header.dataOffset + header.dataBytes),
@@ -39,7 +40,7 @@ describe('decodeChannelsToPcm', () => {
       [left, 0],
       [right, 1],
     ] as const) {
-      expect(await readWavHeader(path)).toMatchObject({ sampleRate: 16000, channels: 1, bitsPerSample: 16 });
+      expect(await readWavLayout(path)).toMatchObject({ sampleRate: 16000, channels: 1, bitsPerSample: 16 });
       const [got, expected] = [await channelSamples(path, 0), await channelSamples(STEREO, channel)];
       expect(got.length).toBe(80_000);
       expect(Buffer.from(got.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
@@ -64,6 +65,22 @@ describe('decodeChannelsToPcm', () => {
     expect(decoded.map((d) => d.durationSeconds)).toEqual([5, 5]);
   });
 
+  it('should cut the silence both channels share, giving every channel the same cuts', async () => {
+    const input = join(dir, 'silence-3h-stereo.flac');
+    await makeLowRateSilence(input, { seconds: 3 * 3600 });
+    const outputs = [join(dir, 'silent-left.wav'), join(dir, 'silent-right.wav')];
+    const decoded = await decodeChannelsToPcm(input, outputs, { statedSeconds: 10_800, cutSilences: true });
+    for (const channel of decoded)
+      expect(channel).toMatchObject({ durationSeconds: 6, sourceSeconds: 10_800, cuts: [{ at: 3, dropped: 10_794 }], silent: true });
+    for (const output of outputs) expect((await stat(output)).size).toBe(44 + 6 * 32_000); // decoded whole: 345.6 MB each
+    // A recording with sound comes out whole: nothing to cut.
+    const sound = await decodeChannelsToPcm(STEREO, outputs, { cutSilences: true });
+    expect(sound.map((d) => [d.durationSeconds, d.cuts.length, d.silent])).toEqual([
+      [5, 0, false],
+      [5, 0, false],
+    ]);
+  });
+
   it('should refuse a 16 kB stereo FLAC whose header states 10 s but which holds 25 h, after writing at most 81 s per channel', async () => {
     const bomb = join(dir, 'bomb.flac');
     expect(await makeFlacBomb(bomb, { hours: 25, statedSamples: 10 })).toBeLessThan(20_000);
@@ -81,9 +98,10 @@ describe('decodeChannelsToPcm', () => {
       if (saved === undefined) delete process.env.FFMPEG_PATH;
       else process.env.FFMPEG_PATH = saved;
     }
+    // One pipe carries both channels (16 kHz, 2 bytes a sample each): 81 s of each, not 2 × 2.88 GB.
     const written = await recorder.outputs();
-    expect(written.map((w) => w.path).sort()).toEqual([...outputs].sort());
-    for (const { bytes } of written) expect(bytes).toBeLessThanOrEqual(81 * 32_000 + 4096); // uncapped: 2.88 GB each
+    expect(written.map((w) => w.path)).toEqual(['pipe:1']);
+    for (const { bytes } of written) expect(bytes).toBeLessThanOrEqual(2 * 81 * 32_000);
     for (const output of outputs) await expect(stat(output)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
@@ -102,6 +120,6 @@ describe('decodeChannelsToPcm', () => {
       if (saved === undefined) delete process.env.FFMPEG_PATH;
       else process.env.FFMPEG_PATH = saved;
     }
-    for (const { bytes } of await recorder.outputs()) expect(bytes).toBeLessThanOrEqual(81 * 32_000 + 4096);
+    for (const { bytes } of await recorder.outputs()) expect(bytes).toBeLessThanOrEqual(2 * 81 * 32_000);
   });
 });

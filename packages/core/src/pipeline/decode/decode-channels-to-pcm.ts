@@ -1,12 +1,5 @@
-import { rm, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { AppError } from '../../platform/errors/app-error.ts';
-import { measureFolderBytes } from '../../platform/work/measure-folder-bytes.ts';
-import { sizeOf } from '../../platform/work/size-of.ts';
-import type { DecodedPcm } from './decode-to-pcm.ts';
-import { readWavHeader } from './read-wav-samples.ts';
-import { SMALL_FRAMES_FILTER, assertDecodedWithin, planDecodeLimit, type DecodeLimit } from './recording-length-limit.ts';
-import { runMediaTool } from './run-media-tool.ts';
+import { SMALL_FRAMES_FILTER } from './recording-length-limit.ts';
+import { decodeFailure, runPcmDecode, type DecodedPcm } from './run-pcm-decode.ts';
 
 export interface DecodeChannelsOptions {
   /** Kills ffmpeg and rejects with the signal's reason. */
@@ -19,17 +12,24 @@ export interface DecodeChannelsOptions {
    * a stream that runs past is refused.
    */
   statedSeconds?: number;
+  /**
+   * Leave out the middle of every stretch of 30 s or more in which all channels are silent
+   * (createSilenceCutter): every output then has the same cuts, reported in each DecodedPcm. Default false.
+   */
+  cutSilences?: boolean;
 }
 
 /**
  * Decodes each channel of the first audio stream of `inputPath` to its own 16 kHz mono signed 16-bit WAV,
  * channel `i` to `outputPaths[i]`, in one ffmpeg run:
- * `-filter_complex [0:a:0]asetnsamples=n=256:p=0,asplit=N[s0]…;[s0]pan=mono|c0=c0,aresample=16000,atrim=end_sample=S[c0];…` then
- * `-map [ci] -fs B -ar 16000 -c:a pcm_s16le` per output. Probe the input first (probeMedia gives the channel
+ * `-filter_complex [0:a:0]asetnsamples=n=256:p=0,asplit=N[s0]…;[s0]pan=mono|c0=c0,aresample=16000,atrim=end_sample=S[c0];…;[c0][c1]…amerge=inputs=N[all]`
+ * then `-map [all] -ac N -ar 16000 -c:a pcm_s16le -f s16le pipe:1`, the interleaved frames split into the files
+ * as they come (runPcmDecode; with `cutSilences`, the long silences of all channels at once left out on
+ * the way). Probe the input first (probeMedia gives the channel
  * count and the stated length): a channel the stream lacks decodes to silence (ffmpeg's pan). All outputs are
  * removed on failure. Decompression bombs: the input is cut into small frames first (SMALL_FRAMES_FILTER:
  * bounded memory at any input rate); each output stops one second past the allowed length (S, counted in
- * samples) and at a byte cap (B: that length or the output's share of the per-prediction disk budget,
+ * samples) and at a byte cap (that length or the output's share of the per-prediction disk budget,
  * the files already in the first output's folder counted as used), and goes through the same checks as
  * decodeToPcm (planDecodeLimit, assertDecodedWithin). ffmpeg runs in its own process group and is recorded
  * in that folder while it runs (track-child-process.ts).
@@ -46,55 +46,30 @@ export async function decodeChannelsToPcm(
 ): Promise<DecodedPcm[]> {
   if (outputPaths.length < 1 || outputPaths.length > 8) throw new RangeError('decodeChannelsToPcm takes 1 to 8 output paths');
   const n = outputPaths.length;
-  const folder = path.dirname(path.resolve(outputPaths[0]!));
-  const limit = planDecodeLimit(options.statedSeconds ?? Number.NaN, n, await measureFolderBytes(folder), await sizeOf(inputPath));
   const splits = outputPaths.map((_, i) => `[s${i}]`).join('');
-  const pans = outputPaths
-    .map((_, i) => `[s${i}]pan=mono|c0=c${i},aresample=16000,atrim=end_sample=${limit.stopAfterSamples}[c${i}]`)
-    .join(';');
-  const args = ['-nostdin', '-v', 'error', '-protocol_whitelist', 'file', '-i', `file:${inputPath}`];
-  args.push('-filter_complex', `[0:a:0]${SMALL_FRAMES_FILTER},asplit=${n}${splits};${pans}`);
-  outputPaths.forEach((output, i) =>
-    args.push(
+  const pans = (stopAfterSamples: number) =>
+    outputPaths
+      .map(
+        (_, i) =>
+          `[s${i}]pan=mono|c0=c${i},aresample=16000,atrim=end_sample=${stopAfterSamples},aformat=sample_fmts=s16:channel_layouts=mono[c${i}]`,
+      )
+      .join(';');
+  // One pipe carries all channels: each is resampled alone as before, then interleaved (amerge keeps the order).
+  const merge = n === 1 ? '' : `;${outputPaths.map((_, i) => `[c${i}]`).join('')}amerge=inputs=${n}[all]`;
+  const described = await runPcmDecode({
+    inputPath,
+    outputs: outputPaths,
+    filters: (limit) => [
+      '-filter_complex',
+      `[0:a:0]${SMALL_FRAMES_FILTER},asplit=${n}${splits};${pans(limit.stopAfterSamples)}${merge}`,
       '-map',
-      `[c${i}]`,
-      '-fs',
-      String(limit.maxFileBytes),
-      '-ar',
-      '16000',
-      '-c:a',
-      'pcm_s16le',
-      '-f',
-      'wav',
-      '-y',
-      `file:${output}`,
-    ),
-  );
-  try {
-    const run = await runMediaTool('ffmpeg', args, {
-      timeoutMs: options.timeoutMs ?? 30 * 60_000,
-      maxStdoutBytes: 0,
-      recordIn: folder,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    if (run.timedOut) throw unreadable('Decoding the recording took too long.', run.stderr);
-    if (run.exitCode !== 0) throw unreadable('The channels of the recording could not be decoded.', run.stderr);
-    return await Promise.all(outputPaths.map((output) => describeOutput(output, limit)));
-  } catch (error) {
-    await Promise.all(outputPaths.map((path) => rm(path, { force: true })));
-    throw error;
-  }
-}
-
-async function describeOutput(output: string, limit: DecodeLimit): Promise<DecodedPcm> {
-  const header = await readWavHeader(output);
-  const samples = Math.floor(header.dataBytes / (2 * header.channels));
-  if (samples === 0)
-    throw new AppError('media_no_audio', 'The file has no audio track (it decodes to silence of zero length).', { param: 'audio' });
-  assertDecodedWithin(limit, samples, (await stat(output)).size);
-  return { durationSeconds: samples / header.sampleRate, bytes: header.dataOffset + header.dataBytes };
-}
-
-function unreadable(message: string, stderr: string): AppError {
-  return new AppError('media_unreadable', message, { param: 'audio', cause: new Error(stderr) });
+      n === 1 ? '[c0]' : '[all]',
+    ],
+    statedSeconds: options.statedSeconds ?? Number.NaN,
+    cutSilences: options.cutSilences ?? false,
+    timeoutMs: options.timeoutMs ?? 30 * 60_000,
+    ...(options.signal ? { signal: options.signal } : {}),
+    failure: (stderr) => decodeFailure('The channels of the recording could not be decoded.', stderr),
+  });
+  return outputPaths.map(() => ({ ...described, cuts: [...described.cuts] }));
 }

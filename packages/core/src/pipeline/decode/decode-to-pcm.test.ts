@@ -1,16 +1,18 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../platform/errors/app-error.ts';
 import { decodeToPcm } from './decode-to-pcm.ts';
-import { readWavHeader } from './read-wav-samples.ts';
+import { readWavLayout } from './read-wav-layout.ts';
 import { failure } from './test-support/failure-of.ts';
 import { makeFlacBomb } from './test-support/make-flac-bomb.ts';
+import { makeLowRateSilence } from './test-support/make-low-rate-silence.ts';
 import { recordFfmpegOutputs } from './test-support/record-ffmpeg-outputs.ts';
 import { probeMedia } from './probe-media.ts';
+import { MAX_WORK_BYTES } from './recording-length-limit.ts';
 
 const AUDIO = '/work/shared/audio';
 const run = promisify(execFile);
@@ -48,7 +50,7 @@ describe('decodeToPcm', () => {
     it('should turn a 48 kHz Ogg into a 16 kHz mono 16-bit WAV', async () => {
       const path = out();
       const result = await decodeToPcm(`${AUDIO}/fleurs/original-ogg/fleurs-en-000.ogg`, path);
-      const header = await readWavHeader(path);
+      const header = await readWavLayout(path);
       expect(header).toMatchObject({ sampleRate: 16000, channels: 1, bitsPerSample: 16 });
       expect(result.durationSeconds).toBeCloseTo(header.dataBytes / 32000, 6);
       expect(result.durationSeconds).toBeGreaterThan(1);
@@ -57,7 +59,7 @@ describe('decodeToPcm', () => {
     it('should mix a stereo music file down to mono', async () => {
       const path = out();
       await decodeToPcm(`${AUDIO}/music/brahms_hungarian_dance_5_us_army_strings.ogg`, path);
-      expect((await readWavHeader(path)).channels).toBe(1);
+      expect((await readWavLayout(path)).channels).toBe(1);
     });
 
     it('should decode a FLAC file to the same length ffprobe reports', async () => {
@@ -188,9 +190,9 @@ describe('decodeToPcm', () => {
         if (saved === undefined) delete process.env.FFMPEG_PATH;
         else process.env.FFMPEG_PATH = saved;
       }
-      const written = await recorder.outputs();
-      expect(written.map((w) => w.path)).toEqual(outputs);
-      for (const { bytes } of written) expect(bytes).toBeLessThanOrEqual(81 * 32_000 + 4096); // uncapped: 2.88 GB
+      const written = await recorder.outputs(); // the PCM each decode sent down its pipe to the file
+      expect(written.map((w) => w.path)).toEqual(['pipe:1', 'pipe:1']);
+      for (const { bytes } of written) expect(bytes).toBeLessThanOrEqual(81 * 32_000); // uncapped: 2.88 GB
     });
 
     it('should decode in full a chained Ogg whose stated length is only that of its last part', async () => {
@@ -209,6 +211,80 @@ describe('decodeToPcm', () => {
       const input = `${AUDIO}/jfk.wav`;
       const decoded = await decodeToPcm(input, out(), { statedSeconds: (await probeMedia(input)).durationSeconds });
       expect(decoded.durationSeconds).toBeCloseTo(11, 0);
+    });
+  });
+
+  describe('at the per-prediction disk budget', () => {
+    it('should stop writing at the output’s share of what is left and refuse with media_too_large, leaving no output', async () => {
+      const folder = await mkdtemp(join(dir, 'budget-'));
+      // A sparse file: its size counts against the budget (measureFolderBytes) but takes no disk.
+      const used = join(folder, 'earlier.bin');
+      await writeFile(used, '');
+      await truncate(used, MAX_WORK_BYTES - 200_000); // leaves 200 kB: jfk.wav decodes to 352 kB
+      const path = join(folder, 'audio.wav');
+      try {
+        const error = await failure(decodeToPcm(`${AUDIO}/jfk.wav`, path, { cutSilences: true }));
+        expect(isAppError(error, 'media_too_large'), String(error)).toBe(true);
+        expect(error.message).toBe('Decoding the recording needs more than the 6144 MiB of working space a prediction may use.');
+        expect(await exists(path)).toBe(false);
+      } finally {
+        await rm(folder, { recursive: true, force: true }); // the other tests' outputs share `dir`, and so the budget
+      }
+    });
+  });
+
+  describe('with cutSilences (long silences left out)', () => {
+    /** The int16 samples of a mono 16-bit WAV file. */
+    async function samples(path: string): Promise<Int16Array> {
+      const header = await readWavLayout(path);
+      const bytes = await readFile(path);
+      return new Int16Array(
+        bytes.buffer.slice(bytes.byteOffset + header.dataOffset, bytes.byteOffset + header.dataOffset + header.dataBytes),
+      );
+    }
+
+    it('should write the recording less the middle of a 40 s digital silence, every other sample as without', async () => {
+      const input = join(dir, 'silence-then-jfk.wav');
+      await run('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'anullsrc=r=16000:cl=mono:d=40',
+        '-i',
+        `${AUDIO}/jfk.wav`,
+        '-filter_complex',
+        '[0:a][1:a]concat=n=2:v=0:a=1',
+        input,
+      ]);
+      const whole = out();
+      const cut = out();
+      const plain = await decodeToPcm(input, whole);
+      const decoded = await decodeToPcm(input, cut, { cutSilences: true });
+      expect(plain).toMatchObject({ durationSeconds: 51, sourceSeconds: 51, cuts: [], silent: false });
+      expect(decoded).toMatchObject({ sourceSeconds: 51, silent: false });
+      // The silence runs on into the first quiet moment of jfk.wav: a little more than 40 s is silence.
+      expect(decoded.cuts).toHaveLength(1);
+      const [{ at, dropped }] = decoded.cuts as [{ at: number; dropped: number }];
+      expect(at).toBe(3);
+      expect(dropped).toBeGreaterThanOrEqual(34);
+      expect(dropped).toBeLessThan(35);
+      expect(decoded.durationSeconds).toBeCloseTo(51 - dropped, 6);
+      expect(decoded.bytes).toBe((await stat(cut)).size);
+      const [all, kept] = [await samples(whole), await samples(cut)];
+      const expected = new Int16Array([...all.subarray(0, at * 16000), ...all.subarray(Math.round((at + dropped) * 16000))]);
+      expect(Buffer.from(kept.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+    });
+
+    it('should turn 3 h of 1 Hz silence (an honest 9 kB FLAC) into 6 s on disk, and say it is silent', async () => {
+      const input = join(dir, 'silence-3h.flac');
+      await makeLowRateSilence(input, { seconds: 3 * 3600, channels: 1 });
+      const path = out();
+      const decoded = await decodeToPcm(input, path, { statedSeconds: (await probeMedia(input)).durationSeconds, cutSilences: true });
+      expect(decoded).toMatchObject({ durationSeconds: 6, sourceSeconds: 10_800, cuts: [{ at: 3, dropped: 10_794 }], silent: true });
+      expect((await stat(path)).size).toBe(44 + 6 * 32_000); // decoded whole: 345.6 MB
     });
   });
 });

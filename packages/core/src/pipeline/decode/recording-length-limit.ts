@@ -12,9 +12,11 @@ export const MAX_RECORDING_SECONDS = 24 * 60 * 60;
 export const DECODED_BYTES_PER_SECOND = 16000 * 2;
 
 /**
- * Disk a prediction's decoded files may take, in bytes (6 GiB), checked while ffmpeg writes (`-fs`).
+ * Disk a prediction's decoded files may take, in bytes (6 GiB), checked as each file is written
+ * (run-pcm-decode.ts stops the decode before a write would reach its share).
  * The largest honest need: a 24 h stereo recording split into two 16 kHz mono 16-bit channel files
- * (2 × 2.76 GB) next to its 300 MiB source in the work folder, with about 0.5 GB to spare.
+ * (2 × 2.76 GB) next to its 300 MiB source in the work folder, with about 0.5 GB to spare. Long silences are
+ * not written (cut-long-silences.ts), so only a recording with about that much sound comes near it.
  */
 export const MAX_WORK_BYTES = 6 * 1024 ** 3;
 
@@ -54,7 +56,7 @@ export interface DecodeLimit {
   allowedSeconds: number;
   /** 16 kHz samples per output after which ffmpeg stops (`atrim=end_sample`): one second past allowedSeconds. */
   stopAfterSamples: number;
-  /** Size in bytes each output file may reach (ffmpeg `-fs`): the length cap or the output's share of the disk budget. */
+  /** Size in bytes each output file may reach (run-pcm-decode.ts): the length cap or the output's share of the disk budget. */
   maxFileBytes: number;
   /** True when maxFileBytes is the disk budget's share, smaller than the length cap. */
   budgetBound: boolean;

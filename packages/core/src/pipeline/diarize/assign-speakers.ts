@@ -1,4 +1,4 @@
-import type { Transcript, TranscriptSegment, TranscriptWord } from '../render/transcript-model.ts';
+import type { Transcript, TranscriptSegment, TranscriptWord } from '../../contract/output/transcript-model.ts';
 import { speakerLabel, type SpeakerTurn } from './speaker-turn.ts';
 import { mergeRegions, totalSeconds } from './time-regions.ts';
 

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import Meyda from 'meyda';
 import { describe, expect, it } from 'vitest';
-import { readWavHeader } from '../decode/read-wav-samples.ts';
+import { readWavLayout } from '../decode/read-wav-layout.ts';
 import { audioPath } from '../recognize/shared-audio.test-helper.ts';
 import { createMfccExtractor, type MfccSettings } from './compute-mfcc.ts';
 
 /** The samples of a 16-bit mono WAV file, as the diarizer feeds them. */
 async function readSamples(relative: string): Promise<Int16Array> {
-  const header = await readWavHeader(audioPath(relative));
+  const header = await readWavLayout(audioPath(relative));
   const bytes = await readFile(audioPath(relative));
   return Int16Array.from({ length: Math.floor(header.dataBytes / 2) }, (_, i) => bytes.readInt16LE(header.dataOffset + 2 * i));
 }

@@ -10,7 +10,7 @@ import {
   type SpeakerCountScore,
 } from './estimate-speaker-count.ts';
 import { COARSE_HOP_SAMPLES, extractSpeechFeatures, refineSpeechFeatures, type SpeechFeatures } from './extract-speech-features.ts';
-import { addQuietSpeech, findQuietSpeech } from './find-quiet-speech.ts';
+import { addQuietSpeech } from './add-quiet-speech.ts';
 import { fillShortPauses } from './fill-short-pauses.ts';
 import { framesToTurns } from './frames-to-turns.ts';
 import { resegmentFrames } from './resegment-frames.ts';
@@ -24,10 +24,10 @@ export interface BuiltinDiarizationInput {
   /** Speech intervals from detectSpeech, seconds, sorted. */
   speech: readonly TimeRegion[];
   /**
-   * Quiet speech found by the transcript VAD's own pass (detectSpeechLevels, onset QUIET_SPEECH_ONSET);
-   * when absent, findQuietSpeech runs Silero again over the gaps.
+   * Quiet speech found by the transcript VAD's own pass (detectSpeechLevels, onset QUIET_SPEECH_ONSET),
+   * labelled too where it lies between the `speech` intervals (addQuietSpeech); [] for none.
    */
-  quietSpeech?: readonly TimeRegion[];
+  quietSpeech: readonly TimeRegion[];
   /** The largest number of speakers to label (fewer when some would have under 2 s of speech), or null to estimate it (1 to 8). */
   speakers: number | null;
   signal?: AbortSignal;
@@ -48,8 +48,8 @@ const MANY_SPEAKERS_APART = 3;
 
 /**
  * The built-in diarizer, which needs no downloaded model. Steps (docs/diarization.md): the speech is
- * `speech` plus the quiet speech the VAD missed between its intervals (findQuietSpeech: Silero again over
- * the gaps, onset 0.2); MFCCs of that speech (meyda's, computed by compute-mfcc.ts); 1 s windows embedded
+ * `speech` plus the quiet speech the VAD missed between its intervals (addQuietSpeech: the parts of
+ * `quietSpeech`, the same VAD pass read at onset 0.2, that lie in the gaps); MFCCs of that speech (meyda's, computed by compute-mfcc.ts); 1 s windows embedded
  * as Fisher vectors of an 8-Gaussian model of the recording itself; agglomerative clustering
  * (ml-hclust); frame-level resegmentation with one full-covariance Gaussian per speaker; a speaker's
  * pauses under 0.58 s filled (fillShortPauses, pyannote 2.1's `min_duration_off`).
@@ -60,26 +60,23 @@ const MANY_SPEAKERS_APART = 3;
  * estimateSpeakerCount pick 1…8 on the 16 ms frames (the 2-speaker split decides one or more; among 2…8,
  * the count of highest BIC whose every pair of speakers passes). CPU: ~0.03 s per minute of one reader with the
  * count estimated (~2 s per hour; bench/vad-diarization-cpu.ts; the screen costs ~0.04 s per minute
- * more when it finds a second speaker, its MFCCs reused), plus, without `quietSpeech`, Silero over the gaps (~6 ms per second of gap, ~0.5 s to load the model), in slices between which the
+ * more when it finds a second speaker, its MFCCs reused), in slices between which the
  * event loop runs. Memory: ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's
  * garbage.
  * @param input.speech sorted speech intervals in seconds (the transcript's VAD); not modified.
  * @returns turns in seconds (inside `speech` or the quiet speech found between its intervals, pauses of
  *   one speaker under 0.58 s filled), sorted, labelled `SPEAKER_1`, … by first appearance; [] without
  *   speech; one speaker when `speakers` is 1 or there is too little speech to cluster.
- * @throws AppError from extractSpeechFeatures / findQuietSpeech (`media_unreadable`, `recognition_failed`);
+ * @throws AppError from extractSpeechFeatures (`media_unreadable`, `recognition_failed`);
  *   `signal.reason` when aborted.
  */
 export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
   if (input.speech.length === 0 || input.speakers === 1) return oneSpeaker(input.speech);
-  const speech = input.quietSpeech
-    ? addQuietSpeech(input.speech, input.quietSpeech)
-    : await findQuietSpeech(input.wavPath, input.speech, { signal: input.signal });
-  input = { ...input, speech };
+  input = { ...input, speech: addQuietSpeech(input.speech, input.quietSpeech) };
   return fillShortPauses(await diarizeSpeech(input));
 }
 
-/** diarizeBuiltin on the speech found by findQuietSpeech, before fillShortPauses. */
+/** diarizeBuiltin on the speech with the quiet speech added (addQuietSpeech), before fillShortPauses. */
 async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
   const screened = await speechFrames(input);
   if (screened === null) return oneSpeaker(input.speech);

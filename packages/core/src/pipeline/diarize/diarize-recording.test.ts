@@ -7,27 +7,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectSpeech, detectSpeechLevels } from '../vad/detect-speech.ts';
 import { resolveDefaultVadModelPath } from '../vad/locate-vad-model.ts';
 import { AUDIO_DIR, audioPath } from '../recognize/shared-audio.test-helper.ts';
-import type { VadInterval } from '../render/transcript-model.ts';
-import { diarizationErrorRate } from './diarization-error-rate.ts';
+import type { VadInterval } from '../../contract/output/transcript-model.ts';
+import { diarizationErrorRate } from './test-support/diarization-error-rate.ts';
 import { DIARIZATION_FIXTURE_MODELS_DIR } from './test-support/diarization-fixture-models-dir.ts';
 import { mayHoldSecondSpeaker, screenSpeakers } from './diarize-builtin.ts';
 import { diarizeRecording } from './diarize-recording.ts';
-import { addQuietSpeech, QUIET_SPEECH_ONSET } from './find-quiet-speech.ts';
-import { parseRttm } from './parse-rttm.ts';
+import { addQuietSpeech, QUIET_SPEECH_ONSET } from './add-quiet-speech.ts';
+import { parseRttm } from './test-support/parse-rttm.ts';
 import type { SpeakerTurn } from './speaker-turn.ts';
 import { buildRoundRobinMeeting, buildShuffledMeeting, meetingReference, seededUniforms } from './test-support/build-meeting.ts';
 
 const SAMPLE = audioPath('multispeaker/pyannote_sample.wav');
 const vad = (wavPath: string) => detectSpeech(wavPath, { modelPath: resolveDefaultVadModelPath() });
+/** The speech and quiet speech a prediction's VAD pass gives the diarizer. */
+const levels = (wavPath: string) =>
+  detectSpeechLevels(wavPath, { modelPath: resolveDefaultVadModelPath(), quietThreshold: QUIET_SPEECH_ONSET });
 const labelsOf = (turns: SpeakerTurn[]) => [...new Set(turns.map((turn) => turn.speaker))];
 let reference: SpeakerTurn[];
 let speech: VadInterval[];
+let quietSpeech: VadInterval[];
 let scratch: string;
 
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'diarize-recording-test-'));
   reference = parseRttm(await readFile(audioPath('multispeaker/pyannote_sample.rttm'), 'utf8'));
-  speech = await vad(SAMPLE);
+  ({ speech, quietSpeech } = await levels(SAMPLE));
 });
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
@@ -36,39 +40,40 @@ afterAll(async () => {
 describe('diarizeRecording with the built-in diarizer', () => {
   // Measured (docs/diarization.md): DER 18.2 % without collar, 4.0 % with a 0.25 s collar.
   it('should diarize pyannote_sample.wav with speakers: 2 under DER 0.22', async () => {
-    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, speakers: 2 });
+    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, quietSpeech, speakers: 2 });
     expect(labelsOf(turns)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
     expect(diarizationErrorRate(reference, turns).der).toBeLessThan(0.22);
     expect(diarizationErrorRate(reference, turns, { collar: 0.25 }).der).toBeLessThan(0.08);
+    const labelled = addQuietSpeech(speech, quietSpeech);
     for (const turn of turns) {
       expect(turn.end).toBeGreaterThan(turn.start);
-      expect(speech.some((s) => turn.start >= s.start && turn.end <= s.end)).toBe(true);
+      expect(labelled.some((s) => turn.start >= s.start && turn.end <= s.end)).toBe(true);
     }
   });
 
   // Measured (docs/diarization.md): the estimate finds the 2 speakers, so the turns are those of speakers: 2.
   it('should estimate two speakers in pyannote_sample.wav without speakers, under DER 0.22', async () => {
-    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, speakers: null });
+    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, quietSpeech, speakers: null });
     expect(labelsOf(turns)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
     expect(diarizationErrorRate(reference, turns).der).toBeLessThan(0.22);
     expect(diarizationErrorRate(reference, turns, { collar: 0.25 }).der).toBeLessThan(0.08);
   });
 
   it('should number labels by first appearance', async () => {
-    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, speakers: 3 });
+    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, quietSpeech, speakers: 3 });
     const order = turns.map((turn) => turn.speaker).filter((label, i, all) => all.indexOf(label) === i);
     expect(order).toEqual(order.map((_, i) => `SPEAKER_${i + 1}`));
     expect(turns.map((turn) => turn.start)).toEqual([...turns.map((turn) => turn.start)].sort((a, b) => a - b));
   });
 
   it('should give every speech interval to SPEAKER_1 with speakers: 1', async () => {
-    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, speakers: 1 });
+    const turns = await diarizeRecording({ wavPath: SAMPLE, speech, quietSpeech, speakers: 1 });
     expect(turns).toEqual(speech.map((s) => ({ start: s.start, end: s.end, speaker: 'SPEAKER_1' })));
   });
 
   it('should find one speaker in jfk.wav without speakers', async () => {
     const wav = audioPath('jfk.wav');
-    expect(labelsOf(await diarizeRecording({ wavPath: wav, speech: await vad(wav), speakers: null }))).toEqual(['SPEAKER_1']);
+    expect(labelsOf(await diarizeRecording({ wavPath: wav, ...(await levels(wav)), speakers: null }))).toEqual(['SPEAKER_1']);
   });
 
   it('should find one speaker in three LibriVox clips of one reader joined, without speakers', async () => {
@@ -89,7 +94,7 @@ describe('diarizeRecording with the built-in diarizer', () => {
       '1',
       joined,
     ]);
-    expect(labelsOf(await diarizeRecording({ wavPath: joined, speech: await vad(joined), speakers: null }))).toEqual(['SPEAKER_1']);
+    expect(labelsOf(await diarizeRecording({ wavPath: joined, ...(await levels(joined)), speakers: null }))).toEqual(['SPEAKER_1']);
   });
 
   it('should estimate two speakers, changing at the join, for jfk.wav followed by a LibriSpeech reader', async () => {
@@ -108,7 +113,7 @@ describe('diarizeRecording with the built-in diarizer', () => {
       '1',
       joined,
     ]);
-    const turns = await diarizeRecording({ wavPath: joined, speech: await vad(joined), speakers: null });
+    const turns = await diarizeRecording({ wavPath: joined, ...(await levels(joined)), speakers: null });
     expect(labelsOf(turns)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
     const change = turns.find((turn) => turn.speaker === 'SPEAKER_2')!.start;
     expect(change).toBeGreaterThan(10.5); // jfk.wav is 11.0 s long; its last word ends at ~10.6 s
@@ -172,9 +177,9 @@ describe('diarizeRecording with the built-in diarizer', () => {
       clip,
     ];
     await promisify(execFile)('ffmpeg', args);
-    const levels = await detectSpeechLevels(clip, { modelPath: resolveDefaultVadModelPath(), quietThreshold: QUIET_SPEECH_ONSET });
-    expect(levels.quietSpeech.length).toBeGreaterThan(0);
-    const turns = await diarizeRecording({ wavPath: clip, speech: levels.speech, quietSpeech: levels.quietSpeech, speakers: null });
+    const found = await levels(clip);
+    expect(found.quietSpeech.length).toBeGreaterThan(0);
+    const turns = await diarizeRecording({ wavPath: clip, ...found, speakers: null });
     expect(labelsOf(turns)).toEqual(['SPEAKER_1']);
     expect(turns.at(-1)!.end).toBeGreaterThan(25);
   });
@@ -185,7 +190,7 @@ describe('diarizeRecording with the built-in diarizer', () => {
 
   it('should stop with the signal reason when aborted', async () => {
     const controller = new AbortController();
-    const running = diarizeRecording({ wavPath: SAMPLE, speech, speakers: 2, signal: controller.signal });
+    const running = diarizeRecording({ wavPath: SAMPLE, speech, quietSpeech, speakers: 2, signal: controller.signal });
     controller.abort(new Error('canceled'));
     await expect(running).rejects.toThrow('canceled');
   });
@@ -305,7 +310,7 @@ describe('diarizeRecording with sherpa-onnx models of the real format (hand-made
 
   it('should say when the built-in diarizer runs instead', async () => {
     const lines: string[] = [];
-    await diarizeRecording({ wavPath: SAMPLE, speech, speakers: 2, log: (line) => lines.push(line) });
+    await diarizeRecording({ wavPath: SAMPLE, speech, quietSpeech, speakers: 2, log: (line) => lines.push(line) });
     expect(lines).toEqual(['diarizer: built-in']);
   });
 });

@@ -1,5 +1,5 @@
 import { basename, dirname } from 'node:path';
-import type { VadInterval } from '../render/transcript-model.ts';
+import type { VadInterval } from '../../contract/output/transcript-model.ts';
 import { diarizeBuiltin } from './diarize-builtin.ts';
 import { diarizeWithSherpa } from './diarize-with-sherpa.ts';
 import { locateDiarizationModels, type DiarizationModels } from './locate-diarization-models.ts';
@@ -13,7 +13,10 @@ export interface DiarizeRecordingInput {
   wavPath: string;
   /** Speech intervals from detectSpeech, seconds. */
   speech: readonly VadInterval[];
-  /** Quiet speech from the same VAD pass (detectSpeechLevels), for the built-in diarizer; else it looks again. */
+  /**
+   * Quiet speech from the same VAD pass (detectSpeechLevels with `quietThreshold` QUIET_SPEECH_ONSET), which
+   * the built-in diarizer labels too (addQuietSpeech); absent: none, only `speech` is labelled.
+   */
   quietSpeech?: readonly VadInterval[];
   /** Spec 2.2 `speakers`: the number of speakers, or null to estimate it. */
   speakers: number | null;
@@ -48,8 +51,8 @@ export async function chooseDiarizer(modelsDir: string | null | undefined, engin
  * Who spoke when, whichever recognition engine ran. `speakers` 1 labels all speech `SPEAKER_1`
  * without running a diarizer; otherwise chooseDiarizer decides.
  * @returns turns `{start, end, speaker}` in seconds, labels `SPEAKER_1`, `SPEAKER_2`, … numbered by first
- *   appearance, sorted by start; [] when there is no speech. The built-in diarizer also labels quiet speech
- *   it finds between the `speech` intervals (find-quiet-speech.ts); `speakers` is an upper limit for it.
+ *   appearance, sorted by start; [] when there is no speech. The built-in diarizer also labels the parts of
+ *   `quietSpeech` between the `speech` intervals (add-quiet-speech.ts); `speakers` is an upper limit for it.
  * @throws AppError `engine_unavailable` (model files missing or broken), `media_unreadable`,
  *   `recognition_failed`; `signal.reason` when aborted.
  */
@@ -67,7 +70,7 @@ export async function diarizeRecording(input: DiarizeRecordingInput): Promise<Sp
     speech: input.speech,
     speakers: input.speakers,
     signal: input.signal,
-    ...(input.quietSpeech ? { quietSpeech: input.quietSpeech } : {}),
+    quietSpeech: input.quietSpeech ?? [],
   });
 }
 

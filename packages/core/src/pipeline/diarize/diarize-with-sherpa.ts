@@ -1,7 +1,7 @@
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { AppError, type AppErrorCode } from '../../platform/errors/app-error.ts';
-import { assertPcm16kMono, readWavLayout } from '../recognize/read-wav-layout.ts';
+import { forkNodeChild } from '../../platform/work/fork-node-child.ts';
+import { assertPcm16kMono, readWavLayout } from '../decode/read-wav-layout.ts';
 import type { DiarizationModels } from './locate-diarization-models.ts';
 import { numberSpeakersByFirstAppearance, type SpeakerTurn } from './speaker-turn.ts';
 
@@ -26,7 +26,8 @@ const CLUSTERING_THRESHOLD = 0.5;
  * Speaker diarization with sherpa-onnx-node's OfflineSpeakerDiarization (pyannote segmentation-3.0 +
  * speaker embeddings + clustering), in a child process: the native call is synchronous, takes the whole
  * recording at once (memory: 4 bytes per sample, ~230 MB per hour), and onnxruntime aborts the process
- * it runs in when a model file is damaged.
+ * it runs in when a model file is damaged. The child dies with this process however it dies
+ * (fork-node-child.ts), even inside that call.
  * @returns turns in seconds labelled `SPEAKER_1`, … by first appearance.
  * @throws AppError `engine_unavailable` (sherpa-onnx-node not loadable, models rejected, or the child process
  *   died, e.g. on a damaged model: its stderr in `cause`), `media_unreadable` (not a WAV file),
@@ -55,7 +56,7 @@ export async function diarizeWithSherpa(input: SherpaDiarizationInput): Promise<
 function runChild(options: Record<string, unknown>, signal?: AbortSignal): Promise<{ start: number; end: number; speaker: number }[]> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted === true) return reject(signal.reason);
-    const child = fork(CHILD_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
+    const child = forkNodeChild(CHILD_SCRIPT, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES)));
     let settled = false;

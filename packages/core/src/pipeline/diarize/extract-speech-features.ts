@@ -1,7 +1,6 @@
 import { open } from 'node:fs/promises';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { AppError } from '../../platform/errors/app-error.ts';
-import { readWavHeader } from '../decode/read-wav-samples.ts';
+import { assertPcm16kMono, readWavLayout } from '../decode/read-wav-layout.ts';
 import { createMfccExtractor } from './compute-mfcc.ts';
 import type { TimeRegion } from './speaker-turn.ts';
 
@@ -41,7 +40,7 @@ const FRAMES_PER_SLICE = 4000; // yield to the event loop about every 100 ms of 
  *   uses 256 for the frames between the coarse grid's).
  * Memory: the samples of the longest region (2 bytes per sample) plus 92 bytes per frame, allocated
  * once (the frame count follows from the regions): ~21 MB per hour of speech.
- * @throws AppError `media_unreadable` (not 16-bit PCM WAV), `recognition_failed` (not 16 kHz mono);
+ * @throws AppError `media_unreadable` (not a WAV file), `recognition_failed` (not 16 kHz mono 16-bit integer PCM);
  *   `signal.reason` when aborted.
  */
 export async function extractSpeechFeatures(
@@ -51,13 +50,8 @@ export async function extractSpeechFeatures(
   hopSamples: number = HOP_SAMPLES,
   offsetSamples = 0,
 ): Promise<SpeechFeatures> {
-  const header = await readWavHeader(wavPath);
-  if (header.sampleRate !== SAMPLE_RATE || header.channels !== 1 || header.bitsPerSample !== 16) {
-    throw new AppError(
-      'recognition_failed',
-      `Diarization needs 16 kHz mono 16-bit PCM WAV; ${wavPath} is ${header.sampleRate} Hz, ${header.channels} channel(s).`,
-    );
-  }
+  const header = await readWavLayout(wavPath);
+  assertPcm16kMono(header, wavPath);
   const spans = sampleSpans(speech, Math.floor(header.dataBytes / 2));
   const frames = spans.reduce((sum, span) => sum + framesIn(span, hopSamples, offsetSamples), 0);
   const features = emptyFeatures(frames, hopSamples);

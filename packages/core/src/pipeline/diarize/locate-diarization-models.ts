@@ -54,8 +54,12 @@ export async function locateDiarizationModels(modelsDir: string | null | undefin
   throw new AppError('engine_unavailable', `Speaker diarization model ${file} ${problems[broken]}: ${HOW_TO_FIX}`);
 }
 
-/** null when `file` looks like an ONNX model (protobuf ModelProto: tag 0x08, small ir_version); else why not. */
-async function checkOnnxFile(file: string): Promise<string | null> {
+/**
+ * Whether `file` looks like an ONNX model: a regular file of at least 64 KiB starting like a protobuf
+ * ModelProto (tag 0x08, then an ir_version of 1..30). Never loads it.
+ * @returns null when it does; else why not (`is missing`, `is not a file`, `is too small (N bytes)`, `is not an ONNX model`).
+ */
+export async function checkOnnxFile(file: string): Promise<string | null> {
   let handle;
   try {
     handle = await open(file, 'r');

@@ -1,4 +1,4 @@
-import type { DetectedLanguage, Transcript, TranscriptSegment } from '../render/transcript-model.ts';
+import type { DetectedLanguage, Transcript, TranscriptSegment } from '../../contract/output/transcript-model.ts';
 import { speakerLabel } from './speaker-turn.ts';
 import { mergeRegions, totalSeconds } from './time-regions.ts';
 

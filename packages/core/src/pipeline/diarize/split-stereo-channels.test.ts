@@ -58,6 +58,7 @@ describe('splitStereoChannels', () => {
     expect(await splitStereoChannels({ mediaPath: audioPath('jfk.wav'), channels: 1, workDir: dir })).toEqual({
       separate: false,
       comparison: null,
+      silentSeconds: null,
     });
     expect(await readdir(dir)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeChannelsToPcm } from '../decode/decode-channels-to-pcm.ts';
+import type { SilenceCut } from '../decode/cut-long-silences.ts';
 import { compareChannels, type ChannelComparison } from './compare-channels.ts';
 
 export interface SplitStereoInput {
@@ -12,6 +13,8 @@ export interface SplitStereoInput {
   workDir: string;
   /** The length the probe stated, seconds (decodeChannelsToPcm stops not far past it); absent when unknown. */
   statedSeconds?: number;
+  /** Leave out the middle of the silences of 30 s or more of both channels (decodeChannelsToPcm `cutSilences`). */
+  cutSilences?: boolean;
   signal?: AbortSignal;
 }
 
@@ -22,14 +25,24 @@ export type StereoSplit =
       left: string;
       /** Same for the right channel (`<workDir>/channel-right.wav`). */
       right: string;
-      /** Length of the decoded audio, seconds. */
+      /** Length of the audio in each channel file, seconds (the source's less the silences cut). */
       durationSeconds: number;
+      /** Length of the decoded recording, seconds, silences included. */
+      sourceSeconds: number;
+      /** Silences left out of both channel files (empty unless `cutSilences`): mapToSourceSeconds maps times back. */
+      cuts: SilenceCut[];
       comparison: ChannelComparison;
     }
   | {
       separate: false;
       /** null when the recording is not stereo (nothing was decoded). */
       comparison: ChannelComparison | null;
+      /**
+       * With `cutSilences`, when both channels are silence from start to end (DecodedPcm.silent): the
+       * recording's length in seconds, so that the caller needs no mono decode to know there is nothing
+       * to transcribe; else null.
+       */
+      silentSeconds: number | null;
     };
 
 /**
@@ -42,18 +55,22 @@ export type StereoSplit =
  *   the signal's reason on abort.
  */
 export async function splitStereoChannels(input: SplitStereoInput): Promise<StereoSplit> {
-  if (input.channels !== 2) return { separate: false, comparison: null };
+  if (input.channels !== 2) return { separate: false, comparison: null, silentSeconds: null };
   const left = path.join(input.workDir, 'channel-left.wav');
   const right = path.join(input.workDir, 'channel-right.wav');
   const [decoded] = await decodeChannelsToPcm(input.mediaPath, [left, right], {
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.statedSeconds === undefined ? {} : { statedSeconds: input.statedSeconds }),
+    cutSilences: input.cutSilences ?? false,
   });
   try {
     const comparison = await compareChannels(left, right, input.signal);
-    if (comparison.separate) return { separate: true, left, right, durationSeconds: decoded!.durationSeconds, comparison };
+    if (comparison.separate) {
+      const { durationSeconds, sourceSeconds, cuts } = decoded!;
+      return { separate: true, left, right, durationSeconds, sourceSeconds, cuts, comparison };
+    }
     await removeBoth(left, right);
-    return { separate: false, comparison };
+    return { separate: false, comparison, silentSeconds: decoded!.silent ? decoded!.sourceSeconds : null };
   } catch (error) {
     await removeBoth(left, right);
     throw error;

@@ -15,7 +15,7 @@ export class LinkStatusError extends HttpStatusError {
   }
 }
 
-/** The connection to the link's server failed (DNS, connect, reset, TLS, timeout). `cause` is Node's or undici's error. */
+/** The connection to the link's server failed (DNS, connect, reset, TLS, timeout). `cause` is Node's error. */
 export class LinkNetworkError extends Error {
   readonly code: string;
   constructor(cause: unknown) {
@@ -59,8 +59,7 @@ function networkMessage(code: string, host: string): string {
   }
   if (code === 'EAI_AGAIN') return `The link's server name ${host} could not be looked up right now. Try again later.`;
   if (code === 'ECONNREFUSED') return `The link's server ${host} refused the connection.`;
-  if (code === CONNECT_TIMEOUT_CODE || code === 'ETIMEDOUT' || code === 'UND_ERR_HEADERS_TIMEOUT')
-    return `The link's server ${host} did not answer in time.`;
+  if (code === CONNECT_TIMEOUT_CODE || code === 'ETIMEDOUT') return `The link's server ${host} did not answer in time.`;
   if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|EPROTO/.test(code)) {
     return `A secure connection to ${host} could not be made (certificate or TLS problem).`;
   }

@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { request } from 'undici';
-import type { Agent } from 'undici';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { AddressPolicy } from '../../platform/http/check-connect-address.ts';
 import { createOutboundAgent } from '../../platform/http/create-outbound-agent.ts';
+import type { OutboundAgent } from '../../platform/http/create-outbound-agent.ts';
+import { sendOutboundRequest } from '../../platform/http/send-outbound-request.ts';
 import { retryHttpCall } from '../../platform/http/retry-http-call.ts';
 import { DEFAULT_RETRY_LIMITS, LinkNetworkError, LinkStatusError, describeLinkFailure } from './classify-link-failure.ts';
 import { createDeadline } from './create-deadline.ts';
@@ -74,31 +74,36 @@ export async function downloadLink(url: string, destPath: string, options: Downl
     throw describeLinkFailure(error, current.hostname);
   } finally {
     deadline.dispose();
-    void agent.destroy();
+    agent.destroy();
   }
 }
 
 /** One request to `url`: a redirect target, or the body saved to destPath. */
-async function fetchHop(url: URL, destPath: string, options: DownloadLinkOptions, agent: Agent, deadline: Deadline): Promise<HopResult> {
-  const response = await request(url, {
-    dispatcher: agent,
-    method: 'GET',
+async function fetchHop(
+  url: URL,
+  destPath: string,
+  options: DownloadLinkOptions,
+  agent: OutboundAgent,
+  deadline: Deadline,
+): Promise<HopResult> {
+  const response = await sendOutboundRequest(url, {
+    agent,
     signal: deadline.signal,
     headers: { 'user-agent': USER_AGENT, accept: '*/*', 'accept-encoding': 'identity' },
   }).catch((error: unknown) => {
     throw error instanceof AppError || deadline.signal.aborted ? error : new LinkNetworkError(error);
   });
-  const status = response.statusCode;
-  const location = header(response.headers, 'location');
+  const { status } = response;
+  const location = response.headers.get('location') ?? undefined;
   if (REDIRECT_STATUSES.has(status) && location !== undefined) {
     discard(response.body);
     return { kind: 'redirect', location };
   }
   if (status < 200 || status > 299) {
     discard(response.body);
-    throw new LinkStatusError(status, response.statusText ?? '', header(response.headers, 'retry-after'));
+    throw new LinkStatusError(status, response.statusText, response.headers.get('retry-after') ?? undefined);
   }
-  const declared = Number(header(response.headers, 'content-length') ?? Number.NaN);
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (declared > options.maxBytes) {
     discard(response.body);
     throw mediaTooLargeError(options.maxBytes, declared);
@@ -107,7 +112,7 @@ async function fetchHop(url: URL, destPath: string, options: DownloadLinkOptions
     maxBytes: options.maxBytes,
     signal: deadline.signal,
   });
-  return { kind: 'file', file: { bytes, contentType: header(response.headers, 'content-type') ?? null } };
+  return { kind: 'file', file: { bytes, contentType: response.headers.get('content-type') } };
 }
 
 /** The response body, with its errors marked as network failures (file errors stay apart). */
@@ -121,17 +126,10 @@ async function* networkChunks(body: Readable): AsyncGenerator<Uint8Array> {
   }
 }
 
-/** Drops a body not to be read; undici reports the destroy as an abort error, which is expected here. */
+/** Drops a body not to be read (its connection is closed, not reused). */
 function discard(body: Readable): void {
   body.on('error', () => undefined);
   body.destroy();
-}
-
-type RawHeaders = Record<string, string | string[] | undefined>;
-
-function header(headers: RawHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function tooManyRedirects(max: number): AppError {

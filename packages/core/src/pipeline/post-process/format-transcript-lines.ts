@@ -1,5 +1,5 @@
 import { cleanText } from '../render/clean-text.ts';
-import type { Transcript } from '../render/transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 
 /** One transcript segment as a line for the model. */
 export interface TranscriptLine {

@@ -1,7 +1,7 @@
 /**
  * Settings of the OpenAI-compatible chat endpoint used for post-processing (spec 2.4). The apps
- * build it from `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL` and friends; core never reads
- * `process.env`. Units are in the names.
+ * build it from `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL` and friends (core reads no setting from
+ * `process.env`). Units are in the names.
  */
 export interface LlmClientConfig {
   /** Base address of the API, the part before `/chat/completions`, e.g. `http://127.0.0.1:11434/v1`. */

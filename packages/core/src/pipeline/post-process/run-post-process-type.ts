@@ -1,5 +1,5 @@
 import { listSpeakers } from '../render/list-speakers.ts';
-import type { Transcript } from '../render/transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 import type { PromptJob } from './build-prompt-messages.ts';
 import type { ChatSession } from './chat-session.ts';
 import { condenseTranscript } from './condense-transcript.ts';

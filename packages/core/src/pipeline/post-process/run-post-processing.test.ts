@@ -5,7 +5,7 @@ import { POST_PROCESS_TYPE_NAMES } from '../../contract/spec/post-process-types.
 import type { PostProcessType } from '../../contract/spec/post-process-types.ts';
 import { EMPTY_TRANSCRIPT, LONG_TRANSCRIPT, MULTI_SPEAKER_TRANSCRIPT, ONE_SPEAKER_TRANSCRIPT } from '../render/__fixtures__/transcripts.ts';
 import { renderSrt } from '../render/render-srt.ts';
-import type { Transcript } from '../render/transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 import type { LlmClientConfig } from './llm-client-config.ts';
 import { POST_PROCESSING_PROMPTS, SHARED_PROMPT } from './post-processing-prompts.ts';
 import { runPostProcessing } from './run-post-processing.ts';

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { PostProcessType } from '../../contract/spec/post-process-types.ts';
-import type { Transcript } from '../render/transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 import type { PromptJob } from './build-prompt-messages.ts';
 import { openChatSession } from './chat-session.ts';
 import { describeOutputLanguage } from './describe-output-language.ts';

@@ -2,7 +2,7 @@ import Parser from 'srt-parser-2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MULTI_SPEAKER_TRANSCRIPT } from '../render/__fixtures__/transcripts.ts';
 import { listSrtCues, renderSrt } from '../render/render-srt.ts';
-import type { Transcript } from '../render/transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 import { runPostProcessing } from './run-post-processing.ts';
 import { makeLongTranscript } from './test-support/make-long-transcript.ts';
 import { cuesIn } from './test-support/reply-like-a-model.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listSrtCues, renderSrt } from '../render/render-srt.ts';
-import type { Transcript } from '../render/transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 import { buildSystemMessage } from './build-prompt-messages.ts';
 import type { PromptJob } from './build-prompt-messages.ts';
 import type { ChatSession } from './chat-session.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptWord } from '../render/transcript-model.ts';
+import type { TranscriptWord } from '../../contract/output/transcript-model.ts';
 import { collapseRepeatedRuns, collapseRepeats } from './collapse-repeats.ts';
 import type { RecognizedSegment } from './recognition-engine.ts';
 

@@ -1,6 +1,6 @@
-import type { VadInterval } from '../render/transcript-model.ts';
+import type { VadInterval } from '../../contract/output/transcript-model.ts';
 import { splitUtterances } from './plan-utterances.ts';
-import type { WavLayout } from './read-wav-layout.ts';
+import type { WavLayout } from '../decode/read-wav-layout.ts';
 import { runPocketsphinxBatch } from './engines/pocketsphinx/run-pocketsphinx-batch.ts';
 
 export interface ParallelDecode {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptWord } from '../render/transcript-model.ts';
+import type { TranscriptWord } from '../../contract/output/transcript-model.ts';
 import { gateWordsToSpeech, overlapsSpeech } from './gate-words-to-speech.ts';
 import type { RecognizedSegment } from './recognition-engine.ts';
 

@@ -1,4 +1,4 @@
-import type { VadInterval } from '../render/transcript-model.ts';
+import type { VadInterval } from '../../contract/output/transcript-model.ts';
 import type { RecognizedSegment } from './recognition-engine.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { VadInterval } from '../render/transcript-model.ts';
+import type { VadInterval } from '../../contract/output/transcript-model.ts';
 
 export interface PlanUtterancesOptions {
   /** Audio added before and after each VAD interval, seconds (default 0.25): tight cuts lose word edges. */

@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseWavHeader, readWavLayout } from './read-wav-layout.ts';
+import { parseWavHeader, readWavLayout } from '../decode/read-wav-layout.ts';
 import { readWavSlice, sliceWavBlob } from './read-wav-slice.ts';
 import { audioPath } from './shared-audio.test-helper.ts';
 

@@ -1,4 +1,4 @@
-import type { TranscriptWord, VadInterval } from '../render/transcript-model.ts';
+import type { TranscriptWord, VadInterval } from '../../contract/output/transcript-model.ts';
 import type { Domain, Efficiency } from '../../contract/validation/prediction-input.ts';
 import type { ExternalCallCounter } from '../../platform/metrics/count-external-call.ts';
 

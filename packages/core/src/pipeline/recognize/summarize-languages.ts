@@ -1,5 +1,5 @@
 import { findLanguage } from '../../contract/spec/languages.ts';
-import type { DetectedLanguage } from '../render/transcript-model.ts';
+import type { DetectedLanguage } from '../../contract/output/transcript-model.ts';
 import type { RecognizedSegment } from './recognition-engine.ts';
 
 /** Languages written without spaces between words: words are joined without a separator. */

@@ -19,7 +19,7 @@ describe('transcribeRecording with a domain (spec 2.2: passed to recognition)', 
   };
 
   it('should recognise nothing in instrumental music by default, but the whole recording with domain song', async () => {
-    const { readWavLayout } = await import('./read-wav-layout.ts');
+    const { readWavLayout } = await import('../decode/read-wav-layout.ts');
     const durationSeconds = Math.min((await readWavLayout(MUSIC)).durationSeconds, 10); // the first 10 s keep the test cheap
     const general = await transcribeRecording({ ...base, durationSeconds });
     expect(general.segments).toEqual([]);

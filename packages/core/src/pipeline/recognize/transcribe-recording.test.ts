@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Transcript } from '../render/transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 import { resolveDefaultVadModelPath } from '../vad/locate-vad-model.ts';
 import { createPocketsphinxEngine } from './engines/pocketsphinx/pocketsphinx-engine.ts';
-import { readWavLayout } from './read-wav-layout.ts';
+import { readWavLayout } from '../decode/read-wav-layout.ts';
 import { audioPath, readReference } from './shared-audio.test-helper.ts';
 import { describeSpeech, spellingHintsFor, transcribeRecording } from './transcribe-recording.ts';
 import { wordErrorRate } from './word-error-rate.ts';

@@ -1,4 +1,4 @@
-import type { Transcript, TranscriptSegment, VadInterval } from '../render/transcript-model.ts';
+import type { Transcript, TranscriptSegment, VadInterval } from '../../contract/output/transcript-model.ts';
 import { applySpellingHints } from './hints/apply-spelling-hints.ts';
 import { collapseRepeats } from './collapse-repeats.ts';
 import { derivePromptHints } from './hints/derive-prompt-hints.ts';

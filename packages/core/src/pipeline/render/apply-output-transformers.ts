@@ -5,7 +5,7 @@ import type { RenderedTranscript } from './render-transcript.ts';
 import type { TextTransformer } from './parse-output-transformers.ts';
 import { shapeOutput } from './shape-output.ts';
 import type { ShapedOutput } from './shape-output.ts';
-import type { Transcript } from './transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 
 /** Everything that decides a prediction's `output`. */
 export interface OutputRequest {

@@ -1,4 +1,4 @@
-import type { TranscriptSegment } from './transcript-model.ts';
+import type { TranscriptSegment } from '../../contract/output/transcript-model.ts';
 
 /**
  * The distinct speaker labels of `segments` (e.g. `['SPEAKER_1', 'SPEAKER_2']`) in order of

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_TRANSCRIPT, LONG_TRANSCRIPT, MULTI_SPEAKER_TRANSCRIPT } from './__fixtures__/transcripts.ts';
-import type { Transcript } from './transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 import { renderJson } from './render-json.ts';
 import { renderJson2 } from './render-json2.ts';
 

@@ -1,5 +1,5 @@
 import { roundSeconds } from './format-timestamps.ts';
-import type { Transcript, TranscriptSegment, VadInterval } from './transcript-model.ts';
+import type { Transcript, TranscriptSegment, VadInterval } from '../../contract/output/transcript-model.ts';
 
 /** One word of a json / json2 segment; times in seconds rounded to ms. */
 export interface JsonWord {

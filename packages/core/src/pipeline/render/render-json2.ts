@@ -3,7 +3,7 @@ import { roundSeconds } from './format-timestamps.ts';
 import { listSpeakers } from './list-speakers.ts';
 import { renderJsonSegments, renderVad } from './render-json.ts';
 import type { JsonSegment } from './render-json.ts';
-import type { DetectedLanguage, Transcript, TranscriptSpeaker, VadInterval } from './transcript-model.ts';
+import type { DetectedLanguage, Transcript, TranscriptSpeaker, VadInterval } from '../../contract/output/transcript-model.ts';
 
 /** The `json2` transcript (spec 2.3.4); times and durations in seconds rounded to ms. */
 export interface Json2Transcript {

@@ -2,7 +2,7 @@ import { LineType, parse } from 'clrc';
 import type { LyricLine } from 'clrc';
 import { describe, expect, it } from 'vitest';
 import { LONG_TRANSCRIPT, TRANSCRIPT_FIXTURES } from './__fixtures__/transcripts.ts';
-import type { Transcript } from './transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 import { LRC_CLEAR_AFTER_SECONDS, listLrcCues, renderLrc } from './render-lrc.ts';
 
 /** The lines renderLrc should write, as [seconds, content]. */

@@ -2,7 +2,7 @@ import { formatLrcTime } from './format-timestamps.ts';
 import { listSpeakers } from './list-speakers.ts';
 import { DEFAULT_CUE_OPTIONS, splitCues } from './split-cues.ts';
 import type { Cue } from './split-cues.ts';
-import type { Transcript } from './transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 
 /** Cue limits of LRC: one line (LRC has no line breaks) of at most 42 characters, at most 7 s. */
 export const LRC_CUE_LIMITS = { maxLines: 1, maxLineChars: 42, maxDuration: 7 } as const;

@@ -2,7 +2,7 @@ import { formatSrtTime } from './format-timestamps.ts';
 import { listSpeakers } from './list-speakers.ts';
 import { DEFAULT_CUE_OPTIONS, splitCues } from './split-cues.ts';
 import type { Cue } from './split-cues.ts';
-import type { Transcript } from './transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 
 /** Cue limits of SRT: 2 lines of at most 42 characters, at most 7 s (docs/formats.md). */
 export const SRT_CUE_LIMITS = { maxLines: 2, maxLineChars: 42, maxDuration: 7 } as const;

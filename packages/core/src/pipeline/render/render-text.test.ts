@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Transcript, TranscriptSegment } from './transcript-model.ts';
+import type { Transcript, TranscriptSegment } from '../../contract/output/transcript-model.ts';
 import { DEFAULT_TEXT_OPTIONS, formatPause, renderText } from './render-text.ts';
 
 function seg(start: number, end: number, text: string, speaker: string | null = 'SPEAKER_1'): TranscriptSegment {

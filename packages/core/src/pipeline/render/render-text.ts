@@ -1,6 +1,6 @@
 import { cleanText } from './clean-text.ts';
 import { formatClockTime, toMilliseconds } from './format-timestamps.ts';
-import type { Transcript, TranscriptSegment } from './transcript-model.ts';
+import type { Transcript, TranscriptSegment } from '../../contract/output/transcript-model.ts';
 
 /** Switches of the text form; the same three as header `X-Service-Output-Transformers` (spec 4.4). */
 export interface TextOptions {

@@ -6,7 +6,7 @@ import type { Json2Transcript } from './render-json2.ts';
 import { renderLrc } from './render-lrc.ts';
 import { renderSrt } from './render-srt.ts';
 import { DEFAULT_TEXT_OPTIONS, renderText } from './render-text.ts';
-import type { Transcript } from './transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 
 /** A transcript in one output format: an object for json / json2, a string otherwise. */
 export type RenderedTranscript = JsonTranscript | Json2Transcript | string;

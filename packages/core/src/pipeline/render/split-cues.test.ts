@@ -4,7 +4,7 @@ import { evenWords } from './__fixtures__/transcripts.ts';
 import { textLength } from './clean-text.ts';
 import { DEFAULT_CUE_OPTIONS, splitCues } from './split-cues.ts';
 import type { CueOptions } from './split-cues.ts';
-import type { TranscriptSegment } from './transcript-model.ts';
+import type { TranscriptSegment } from '../../contract/output/transcript-model.ts';
 
 function segment(text: string, start: number, end: number, withWords = false, speaker: string | null = null): TranscriptSegment {
   return { start, end, text, speaker, language: 'en', words: withWords ? evenWords(text, start, end) : [] };

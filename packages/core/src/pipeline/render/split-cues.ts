@@ -1,7 +1,7 @@
 import { textLength } from './clean-text.ts';
 import { tokenizeSegment } from './tokenize-segment.ts';
 import type { CueToken } from './tokenize-segment.ts';
-import type { TranscriptSegment } from './transcript-model.ts';
+import type { TranscriptSegment } from '../../contract/output/transcript-model.ts';
 import { joinTokens, wrapCueLines, wrapGreedy } from './wrap-cue-lines.ts';
 
 /** Limits of one subtitle cue (docs/formats.md "Cue splitting"). */

@@ -1,5 +1,5 @@
 import { cleanText, textLength } from './clean-text.ts';
-import type { TranscriptSegment } from './transcript-model.ts';
+import type { TranscriptSegment } from '../../contract/output/transcript-model.ts';
 
 /** A piece of segment text with its time span in seconds; the unit the cue splitter moves. */
 export interface CueToken {

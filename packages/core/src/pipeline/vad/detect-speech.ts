@@ -1,8 +1,8 @@
 import { AppError, type AppErrorCode } from '../../platform/errors/app-error.ts';
-import type { VadInterval } from '../render/transcript-model.ts';
+import type { VadInterval } from '../../contract/output/transcript-model.ts';
 import { assertVadModel } from './locate-vad-model.ts';
 import { startVadWorker, type VadWorkerPool } from './create-vad-worker-pool.ts';
-import { assertPcm16kMono, readWavLayout } from '../recognize/read-wav-layout.ts';
+import { assertPcm16kMono, readWavLayout } from '../decode/read-wav-layout.ts';
 
 export interface DetectSpeechOptions {
   /** Silero VAD ONNX model, e.g. from resolveDefaultVadModelPath(). */
@@ -69,7 +69,7 @@ export interface SpeechLevels {
 
 /**
  * detectSpeech, and from the same model scores (no second pass over the file) the quiet speech at a
- * lower onset, which the built-in diarizer labels as well (diarize/find-quiet-speech.ts:
+ * lower onset, which the built-in diarizer labels as well (diarize/add-quiet-speech.ts:
  * far-field talkers score 0.2–0.5).
  * @param options.quietThreshold the lower onset, e.g. 0.2; without it `quietSpeech` is [].
  * @throws as detectSpeech.

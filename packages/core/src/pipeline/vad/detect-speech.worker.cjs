@@ -220,7 +220,7 @@ function findIntervals(probabilities, totalSamples, options) {
 /**
  * Stretches where the probability reaches `onset` and has not stayed below `onset − 0.15` for
  * `minSilenceSeconds` (the quiet speech of far-field talkers, which the transcript's threshold misses;
- * diarize/find-quiet-speech.ts has the reasons and the same rules), without padding or length cap;
+ * diarize/add-quiet-speech.ts has the reasons), without padding or length cap;
  * pieces shorter than `minSpeechSeconds` dropped. Seconds, rounded to ms.
  */
 function findQuietIntervals(probabilities, totalSamples, options) {

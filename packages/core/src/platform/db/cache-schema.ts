@@ -2,6 +2,7 @@
  * Tables of the transcript cache and the usage ledger (spec 2.6). Re-exported by schema.ts.
  */
 import { index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 
 /**
  * Stored downloads, keyed by cache namespace and link (spec 2.6.1, 2.6.6). `id` is the internal file
@@ -16,6 +17,12 @@ export const mediaCache = pgTable(
     /** Internal path of the stored download. */
     path: text('path').notNull(),
     bytes: integer('bytes').notNull(),
+    /**
+     * The user whose download stored it (the key's owner, e.g. `telegram:42`, else the key id; as
+     * billing's payingUserOf). Anyone else is given the entry only while the link still answers
+     * (resources/predictions/run/produce-transcript.ts). Null for entries stored before this column: everyone is checked.
+     */
+    fetchedBy: text('fetched_by'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -33,7 +40,7 @@ export const transcriptCache = pgTable('transcript_cache', {
     .references(() => mediaCache.id, { onDelete: 'cascade' }),
   /** Recognition parameters (speakers, language, domain, efficiency, multilingual, prompt, hotwords), or null. */
   params: jsonb('params'),
-  transcript: jsonb('transcript').notNull(),
+  transcript: jsonb('transcript').$type<Transcript>().notNull(),
   version: integer('version').notNull().default(1),
   audioSeconds: real('audio_seconds').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -16,7 +16,8 @@ export interface ConfirmBroadcastOptions {
 }
 
 /**
- * Runs `change` (which announces with announceBroadcast, passing on the ticket it is given) and
+ * Runs `change` (which sends `token;body` on `broadcast.channel` with the token of the ticket it is
+ * given, and sets the ticket's `announced`; e.g. resources/keys/publish-api-key-changes.ts) and
  * returns only once every process watching `broadcast` (watch-broadcast.ts) confirmed it, so the
  * next request to any of them, sent after this returns, sees the change.
  *

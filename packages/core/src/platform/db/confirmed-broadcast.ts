@@ -2,8 +2,9 @@
  * A notification channel whose announcements every watching process confirms
  * (confirm-broadcast.ts on the announcing side, watch-broadcast.ts on the watching side): the
  * machinery that makes a change made in one process hold in every other before the change's
- * writer returns. Used by key revocations (resources/keys/) and prediction changes
- * (resources/predictions/announce-prediction-change.ts).
+ * writer returns. Used by key revocations only (resources/keys/): there strictness is a security
+ * property and changes are rare. Prediction writes, 15–20 per prediction, announce without waiting
+ * (resources/predictions/announce-prediction-change.ts), so a stalled API process slows no worker.
  */
 export interface ConfirmedBroadcast {
   /** PostgreSQL channel of the announcements (payload `token;body`, or `body` when nobody waits). */

@@ -48,9 +48,12 @@ export function createAdvisoryLocks(url: string, pool: postgres.Sql): NamedLocks
       signal?.throwIfAborted();
       const key = advisoryLockKey(name).toString();
       // No max_lifetime: postgres.js would otherwise recycle the idle session (and drop the lock) after 30–60 min.
+      // No fetch_types: the session reads no arrays, and postgres.js runs that read in a promise nobody
+      // awaits, so closing the session during it (an aborted wait) was an unhandled rejection.
       const session = postgres(url, {
         max: 1,
         max_lifetime: null,
+        fetch_types: false,
         onnotice: () => {},
         connection: { application_name: 'transcribe-lock' },
       });

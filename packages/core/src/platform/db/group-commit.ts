@@ -1,26 +1,25 @@
 /** Options of groupCommit. */
 export interface GroupCommitOptions {
-  /** Most items written in one call of `write` (bounds the statement's size); default 100. */
+  /** Most items written in one call of `write` (bounds the size of its statements); default 100. */
   maxBatch?: number;
 }
 
 /**
  * Group commit (the database technique of one log flush for several transactions, e.g. PostgreSQL's
  * `commit_delay`, done here by the caller): items arriving while a write is on its way to the
- * database wait and go together in the next call of `write`, as one statement and one commit. A
+ * database wait and go together in the next call of `write`, as one transaction and one commit. A
  * write starts at the end of the event loop's current turn (`setImmediate`), never on a timer: the
  * items of every request whose bytes arrived in the same turn go together, and a lone item of a quiet
  * moment waits only for that turn. Under a burst the commits per second stay what the database can
  * do and each carries many items. (Writing the first item at once instead split a burst into a write
- * of one and a write of the rest: 3.1 creates per statement instead of 4.8 in the POST benchmark,
- * and about a quarter fewer creates a second; bench/results/api-throughput.md.)
+ * of one and a write of the rest.)
  *
  * When a write of several items fails, each of them is written again alone, so that one item the
  * database refuses fails only its own caller (and a database that was briefly away gets a second
  * try per item). A write of one item that fails rejects that caller with the database's error.
  *
- * @param write stores `items` in one statement and returns one result per item, in their order.
- *   It must either store all of them or none (one statement is atomic).
+ * @param write stores `items` in one transaction and returns one result per item, in their order.
+ *   It must either store all of them or none.
  * @returns a function that writes one item and resolves with its result once it is committed.
  * @throws (from the returned function) what `write` threw for that item written alone, or an Error
  *   when `write` returned a different number of results than it was given items.

@@ -88,7 +88,8 @@ async function openPostgres(url: string): Promise<Database> {
     if (!applicationName) return sql;
     let client = named.get(applicationName);
     if (!client) {
-      client = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: applicationName } });
+      // LISTEN only, no arrays to parse: no fetch_types, whose unawaited read rejects unhandled when a close meets it.
+      client = postgres(url, { max: 1, fetch_types: false, onnotice: () => {}, connection: { application_name: applicationName } });
       named.set(applicationName, client);
     }
     return client;

@@ -2,7 +2,11 @@
  * The drizzle schema of the service: one schema for PostgreSQL and PGlite alike.
  * Migrations in `drizzle/` are generated from this file with `npm run db:generate`.
  */
-import { index, integer, json, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { doublePrecision, index, integer, json, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
+import type { PredictionInput } from '../../contract/validation/prediction-input.ts';
+import type { PredictionSource } from '../storage/prediction-source.ts';
 
 /** API keys (spec 5). Only the SHA-256 hash of a key is stored; `prefix` is shown in listings. */
 export const apiKeys = pgTable(
@@ -40,18 +44,18 @@ export const predictions = pgTable(
      * in the documented order (docs/formats.md); `jsonb` reorders them (docs: "JSON Types").
      */
     input: json('input').notNull(),
-    /** The validated input the worker runs with (PredictionInput). */
-    params: jsonb('params').notNull(),
+    /** The validated input the worker runs with. */
+    params: jsonb('params').$type<PredictionInput>().notNull(),
     /** Internal: where the recording is (`{kind:'link',url}` or `{kind:'upload',path}`). Never returned. */
-    source: jsonb('source').notNull(),
+    source: jsonb('source').$type<PredictionSource>().notNull(),
     /** Value of `X-Service-Output-Transformers` sent on create, or null (spec 4.4). */
     outputTransformers: text('output_transformers'),
     /** Legacy interface output format (spec 9) when created through it, else null. */
     legacyFormat: text('legacy_format'),
     /** Output in the default form (no transformer header), stored when the prediction succeeds. */
     output: json('output'),
-    /** The transcript model (pipeline/render/transcript-model.ts) the output was rendered from. */
-    transcript: jsonb('transcript'),
+    /** The transcript model the output was rendered from, once it succeeded. */
+    transcript: jsonb('transcript').$type<Transcript>(),
     /** Post-processing results by type (spec 2.3.2), or null. */
     results: json('results'),
     error: text('error'),
@@ -66,8 +70,24 @@ export const predictions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    /** Fair queue: the job's virtual start tag (resources/queue/assign-fair-start-tags.ts), virtual seconds. */
+    queueTag: doublePrecision('queue_tag'),
+    /** Fair queue: the pg-boss priority its job was queued with (from queueTag; higher is fetched first). */
+    queuePriority: integer('queue_priority'),
+    /** Fair queue: the cost charged to the key when queued, seconds of audio (the known length, else a default). */
+    queueCost: real('queue_cost'),
+    /** Seconds of waiting last said in the logs ("Waiting: …"), so it is said again only when it changes a lot. */
+    queueLoggedWait: real('queue_logged_wait'),
+    /** The estimated start said with it (the estimate's error is measured against `started_at`). */
+    queueEstimatedStartAt: timestamp('queue_estimated_start_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [index('predictions_key_created_idx').on(t.apiKeyId, t.createdAt)],
+  (t) => [
+    index('predictions_key_created_idx').on(t.apiKeyId, t.createdAt),
+    // The unfinished predictions (the queue's positions and estimates read them): a small part of the table.
+    index('predictions_unfinished_idx')
+      .on(t.queuePriority, t.createdAt)
+      .where(sql`status = 'processing'`),
+  ],
 );
 
 /**
@@ -87,6 +107,10 @@ export const botUsers = pgTable('bot_users', {
   speakers: integer('speakers'),
   /** Language of the bot's own texts chosen with /language (`en`, `ru`), or null: the person's Telegram language. */
   uiLocale: text('ui_locale'),
+  /** The person's name as Telegram gave it (first and last name) when they last asked for a portal link; the portal greets them with it. */
+  displayName: text('display_name'),
+  /** Their Telegram `language_code` (IETF tag) at that moment; the portal speaks the bot's language from it when no /language was chosen. */
+  telegramLanguage: text('telegram_language'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
@@ -129,3 +153,4 @@ export * from './webhook-schema.ts';
 export * from './portal-schema.ts';
 export * from './rate-limit-schema.ts';
 export * from './bot-schema.ts';
+export * from './queue-schema.ts';

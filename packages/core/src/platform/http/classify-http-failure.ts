@@ -14,6 +14,12 @@ export class HttpStatusError extends Error {
   }
 }
 
+/** The public fields of an AWS SDK v3 error (ServiceException, `MetadataBearer`) read here. */
+interface AwsSdkError {
+  $metadata?: { httpStatusCode?: number };
+  $response?: { headers?: Record<string, string> };
+}
+
 /** What one failed outbound HTTP call means for a retry. */
 export type HttpFailure =
   | { kind: 'status'; status: number; retryable: boolean; retryAfterMs: number | null }
@@ -44,10 +50,6 @@ const RETRY_CODES = new Set([
   'EHOSTUNREACH',
   'ERR_STREAM_PREMATURE_CLOSE',
   CONNECT_TIMEOUT_CODE,
-  'UND_ERR_SOCKET',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CLOSED',
 ]);
 
 /**
@@ -59,7 +61,12 @@ const RETRY_CODES = new Set([
  * - an error with a numeric `status` and `headers` (an {@link HttpStatusError}, or an openai SDK
  *   `APIError`): `status`, retryable per {@link isRetryableStatus}, with the wait asked for by
  *   `retry-after-ms` or `Retry-After` (ms);
- * - an error with a string `code` (Node and undici errors, also found in `cause` as fetch
+ * - an AWS SDK v3 error with an answer (`$metadata.httpStatusCode`, the SDK's documented error
+ *   shape; the answer's headers in `$response.headers`): `status`, read the same way;
+ * - an `Error` named `TimeoutError` (the AWS SDK HTTP handler's connect and socket timeouts):
+ *   `timeout`, retryable. The DOMException of `AbortSignal.timeout` is the caller's own deadline
+ *   and stays `other`;
+ * - an error with a string `code` (Node errors, also found in `cause` as fetch
  *   wraps them): `network`, retryable when the code is transient;
  * - anything else (AppErrors, file-system errors, bugs): `other`, never retried.
  */
@@ -73,6 +80,16 @@ export function classifyHttpFailure(error: unknown): HttpFailure {
     const retryable = isRetryableStatus(status);
     return { kind: 'status', status, retryable, retryAfterMs: retryable ? readRetryAfterMs(headers) : null };
   }
+  const sdkStatus = (error as AwsSdkError | null)?.$metadata?.httpStatusCode;
+  if (error instanceof Error && typeof sdkStatus === 'number') {
+    const headers = (error as AwsSdkError).$response?.headers;
+    const retryable = isRetryableStatus(sdkStatus);
+    const retryAfterMs = retryable && headers ? readRetryAfterMs(new Headers(headers)) : null;
+    return { kind: 'status', status: sdkStatus, retryable, retryAfterMs };
+  }
+  if (error instanceof Error && error.name === 'TimeoutError' && !(error instanceof DOMException)) {
+    return { kind: 'timeout', retryable: true, retryAfterMs: null };
+  }
   const code = error instanceof AppError ? null : codeOf(error);
   if (code === null || (code.startsWith('ERR_') && code !== 'ERR_STREAM_PREMATURE_CLOSE')) {
     return { kind: 'other', retryable: false, retryAfterMs: null };
@@ -80,7 +97,7 @@ export function classifyHttpFailure(error: unknown): HttpFailure {
   return { kind: 'network', code, retryable: RETRY_CODES.has(code), retryAfterMs: null };
 }
 
-/** The `code` of a Node/undici error, looked for in `cause` too (fetch wraps it in a TypeError). */
+/** The `code` of a Node error, looked for in `cause` too (fetch wraps it in a TypeError). */
 export function codeOf(error: unknown): string | null {
   for (let current = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth += 1) {
     const code = (current as NodeJS.ErrnoException).code;

@@ -1,11 +1,11 @@
 import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../errors/app-error.ts';
 import { createOutboundAgent } from './create-outbound-agent.ts';
 import { createOutboundFetch } from './create-outbound-fetch.ts';
+import { sendOutboundRequest } from './send-outbound-request.ts';
 
 let server: http.Server;
 let port: number;
@@ -55,14 +55,14 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
 
 describe('createOutboundAgent with an address policy', () => {
   it('should connect to an allowed address', async () => {
-    const answer = await request(`http://127.0.0.1:${port}/plain`, { dispatcher: createOutboundAgent({ policy }) });
-    expect(answer.statusCode).toBe(200);
-    await answer.body.text();
+    const answer = await sendOutboundRequest(`http://127.0.0.1:${port}/plain`, { agent: createOutboundAgent({ policy }) });
+    expect(answer.status).toBe(200);
+    answer.body.resume();
   });
 
   it('should refuse a literal private address before connecting', async () => {
     const before = paths.length;
-    const error = await failureOf(request(`http://127.0.0.2:${port}/`, { dispatcher: createOutboundAgent({ policy }) }));
+    const error = await failureOf(sendOutboundRequest(`http://127.0.0.2:${port}/`, { agent: createOutboundAgent({ policy }) }));
     expect(isAppError(error, 'address_not_allowed')).toBe(true);
     expect(paths.length).toBe(before);
   });
@@ -81,10 +81,10 @@ describe('createOutboundAgent with an address policy', () => {
   it('should refuse a name that resolved to an allowed address and then to a private one (DNS rebinding)', async () => {
     const { resolve, lookups } = scriptedResolver({ 'rebind.test': ['127.0.0.1', '10.0.0.1'] });
     const agent = createOutboundAgent({ policy, resolve });
-    const first = await request(`http://rebind.test:${port}/first`, { dispatcher: agent });
-    expect(first.statusCode).toBe(200);
-    await first.body.text();
-    const error = await failureOf(request(`http://rebind.test:${port}/second`, { dispatcher: agent }));
+    const first = await sendOutboundRequest(`http://rebind.test:${port}/first`, { agent });
+    expect(first.status).toBe(200);
+    first.body.resume();
+    const error = await failureOf(sendOutboundRequest(`http://rebind.test:${port}/second`, { agent }));
     expect(isAppError(error, 'address_not_allowed')).toBe(true);
     expect((error as Error).message).toContain('rebind.test (10.0.0.1)');
     expect(lookups).toEqual(['rebind.test', 'rebind.test']);
@@ -95,7 +95,7 @@ describe('createOutboundAgent with an address policy', () => {
       { address: '127.0.0.1', family: 4 },
       { address: '192.168.1.5', family: 4 },
     ];
-    const error = await failureOf(request(`http://mixed.test:${port}/`, { dispatcher: createOutboundAgent({ policy, resolve }) }));
+    const error = await failureOf(sendOutboundRequest(`http://mixed.test:${port}/`, { agent: createOutboundAgent({ policy, resolve }) }));
     expect(isAppError(error, 'address_not_allowed')).toBe(true);
   });
 

@@ -132,10 +132,47 @@ describe('retryHttpCall', () => {
   });
 });
 
+describe('retryHttpCall with a longer backoff cap', () => {
+  it('should cap its backoff at maxDelayMs, and retry until the signal when retries is Infinity', async () => {
+    const waits: number[] = [];
+    const controller = new AbortController();
+    const reason = new Error('stopped');
+    const error = await failureOf(
+      retryHttpCall(
+        async () => {
+          throw status(503);
+        },
+        {
+          retries: Infinity,
+          baseDelayMs: 0.002, // 2 µs, doubled: the 14th retry asks for 16.4 ms, over a 10 ms cap
+          maxDelayMs: 10,
+          maxRetryAfterMs: 0,
+          onRetry: (_n, delay) => {
+            waits.push(delay);
+            if (waits.length === 20) controller.abort(reason);
+          },
+          signal: controller.signal,
+        },
+      ),
+    );
+    expect(error).toBe(reason);
+    expect(waits).toHaveLength(20);
+    expect(waits.at(-1)).toBe(10);
+    expect(waits[13]).toBe(10);
+    expect(waits[12]).toBeCloseTo(8.192);
+  });
+});
+
 describe('backoffDelayMs', () => {
   it('should double from the base, stay under the cap, and jitter by up to 25 %', () => {
     expect([1, 2, 3].map((retry) => backoffDelayMs(retry, 500))).toEqual([500, 1000, 2000]);
     expect(backoffDelayMs(10, 500)).toBe(8000);
     expect(backoffDelayMs(1, 400, true, () => 1)).toBe(300);
+  });
+
+  it('should cap at the given longest backoff', () => {
+    expect([1, 2, 9, 10, 40].map((retry) => backoffDelayMs(retry, 1000, false, Math.random, 300_000))).toEqual([
+      1000, 2000, 256_000, 300_000, 300_000,
+    ]);
   });
 });

@@ -3,15 +3,17 @@ import pRetry from 'p-retry';
 import { classifyHttpFailure } from './classify-http-failure.ts';
 import type { HttpFailure } from './classify-http-failure.ts';
 
-/** Longest computed backoff, in ms (a server's Retry-After may ask for more, up to `maxRetryAfterMs`). */
+/** Longest computed backoff by default, in ms (a server's Retry-After may ask for more, up to `maxRetryAfterMs`). */
 export const MAX_BACKOFF_MS = 8_000;
 
 /** The one retry policy of outbound HTTP; every caller passes its own numbers. */
 export interface RetryPolicy {
-  /** Retries after the first attempt (so `retries + 1` attempts at most). */
+  /** Retries after the first attempt (so `retries + 1` attempts at most); `Infinity` retries until success, a final failure or the signal. */
   retries: number;
-  /** First backoff in ms; doubled for each further retry, capped at {@link MAX_BACKOFF_MS}. */
+  /** First backoff in ms; doubled for each further retry, capped at `maxDelayMs`. */
   baseDelayMs: number;
+  /** Longest computed backoff, ms (default {@link MAX_BACKOFF_MS}); a caller that retries for long, without bound, waits longer between tries. */
+  maxDelayMs?: number;
   /** Reduce each backoff by up to 25 % at random, so parallel callers spread out (default false). */
   jitter?: boolean;
   /** Longest Retry-After (ms) waited for; a longer one ends the retries at once. */
@@ -27,12 +29,18 @@ export interface RetryPolicy {
 }
 
 /**
- * Exponential backoff: retry 1 waits `baseMs`, retry 2 `2 × baseMs`, …, at most {@link MAX_BACKOFF_MS};
- * with `jitter`, each reduced by up to 25 % at random.
+ * Exponential backoff: retry 1 waits `baseMs`, retry 2 `2 × baseMs`, …, at most `maxMs` (default
+ * {@link MAX_BACKOFF_MS}); with `jitter`, each reduced by up to 25 % at random.
  * @param retry 1 for the first retry. @returns the delay in ms.
  */
-export function backoffDelayMs(retry: number, baseMs: number, jitter = false, random: () => number = Math.random): number {
-  const plain = Math.min(baseMs * 2 ** (retry - 1), MAX_BACKOFF_MS);
+export function backoffDelayMs(
+  retry: number,
+  baseMs: number,
+  jitter = false,
+  random: () => number = Math.random,
+  maxMs: number = MAX_BACKOFF_MS,
+): number {
+  const plain = Math.min(baseMs * 2 ** (retry - 1), maxMs);
   return jitter ? plain * (1 - 0.25 * random()) : plain;
 }
 
@@ -68,7 +76,7 @@ export async function retryHttpCall<T>(attempt: (attemptNumber: number) => Promi
         if (!failure.retryable || policy.signal?.aborted === true) return false;
         const asked = failure.retryAfterMs;
         if (asked !== null && asked > policy.maxRetryAfterMs) return false;
-        const delay = asked ?? backoffDelayMs(retriesConsumed + 1, policy.baseDelayMs, policy.jitter);
+        const delay = asked ?? backoffDelayMs(retriesConsumed + 1, policy.baseDelayMs, policy.jitter, Math.random, policy.maxDelayMs);
         if (policy.remainingMs !== undefined && delay >= policy.remainingMs()) return false;
         policy.onRetry?.(retriesConsumed + 1, delay, lastError ?? error);
         await sleep(delay, undefined, policy.signal ? { signal: policy.signal } : {});

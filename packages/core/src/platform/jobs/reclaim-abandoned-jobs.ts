@@ -6,6 +6,7 @@ import type { ServiceContext } from '../../service-context.ts';
 import { failGivenUpPredictions } from './fail-given-up-predictions.ts';
 import { TRANSCRIBE_QUEUE } from './open-job-queue.ts';
 import { logEvent } from '../logging/log-event.ts';
+import type { TranscribeJobHandler } from './transcribe-job-handler.ts';
 
 /**
  * Finds leases whose heartbeat is older than `staleMs` (their worker died: SIGKILL, lost machine)
@@ -34,12 +35,13 @@ export async function reclaimAbandonedJobs(database: Database, boss: PgBoss, sta
 
 /**
  * Every `intervalMs` until the returned function is called: reclaimAbandonedJobs, then
- * failGivenUpPredictions, so a prediction whose last try was reclaimed, or expired by pg-boss,
- * ends `failed` within one interval instead of staying `processing`. Intervals in ms.
+ * failGivenUpPredictions with `failedForGood`, so a prediction whose last try was reclaimed, or
+ * expired by pg-boss, ends `failed` within one interval instead of staying `processing`. Intervals in ms.
  */
 export function startJobReclaimer(
-  ctx: Pick<ServiceContext, 'database' | 'boss' | 'predictionEvents' | 'logger'>,
+  ctx: Pick<ServiceContext, 'database' | 'boss' | 'logger'>,
   options: { intervalMs: number; staleMs: number },
+  failedForGood: TranscribeJobHandler['failedForGood'],
 ): () => void {
   const tick = async () => {
     await reclaimAbandonedJobs(ctx.database, ctx.boss, options.staleMs).then(
@@ -47,7 +49,7 @@ export function startJobReclaimer(
         ids.length > 0 && logEvent(ctx, 'warn', 'worker', `reclaimed abandoned predictions: ${ids.join(', ')}`, { predictions: ids }),
       (error: Error) => logEvent(ctx, 'error', 'worker', `reclaim failed: ${error.message}`),
     );
-    await failGivenUpPredictions(ctx).then(
+    await failGivenUpPredictions(ctx, failedForGood).then(
       (ids) =>
         ids.length > 0 &&
         logEvent(ctx, 'warn', 'worker', `gave up on predictions interrupted on every try: ${ids.join(', ')}`, { predictions: ids }),

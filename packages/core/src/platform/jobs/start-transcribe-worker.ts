@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type PgBoss from 'pg-boss';
-import { WorkerStoppingError } from '../errors/worker-stopping-error.ts';
-import { finishPrediction } from '../../resources/predictions/finish-prediction.ts';
-import { runPrediction } from '../../pipeline/run-prediction.ts';
+import { WorkerStoppingError, type StopReason } from '../errors/worker-stopping-error.ts';
 import type { ServiceContext } from '../../service-context.ts';
-import { GIVEN_UP_ERROR, GIVEN_UP_ERROR_CODE } from './fail-given-up-predictions.ts';
 import { giveJobBack } from './give-job-back.ts';
 import { holdJobLease } from './hold-job-lease.ts';
 import { TRANSCRIBE_QUEUE } from './open-job-queue.ts';
 import { startJobReclaimer } from './reclaim-abandoned-jobs.ts';
 import { registerLocalTranscribeWorkers } from './wake-transcribe-workers.ts';
+import type { TranscribeJobHandler } from './transcribe-job-handler.ts';
 import { logEvent } from '../logging/log-event.ts';
 
 interface TranscribeJobData {
@@ -28,27 +26,32 @@ export interface TranscribeWorkerOptions {
   leaseStaleMs?: number;
 }
 
-const INTERNAL_FAILURE = 'An internal error stopped this prediction. Try again; if it repeats, tell the operator.';
-
 /** Longest wait for runs aborted at the stop deadline to end (a native call may not stop at once), ms. */
 const ABORTED_RUNS_GRACE_MS = 10_000;
 
 /**
  * Stops taking jobs; with `deadlineMs`, waits that long for running jobs, then aborts those still
- * running (each counts as an interrupted try; their leases are released) and waits for them to end.
+ * running with a WorkerStoppingError naming `reason` (each counts as an interrupted try, logged as a
+ * warning in words; their leases are released) and waits for them to end.
  */
-export type StopTranscribeWorker = (deadlineMs?: number) => Promise<void>;
+export type StopTranscribeWorker = (deadlineMs?: number, reason?: StopReason) => Promise<void>;
 
 /**
- * Starts `concurrency` pg-boss workers on the transcribe queue in this process, each run holding a
- * heartbeat lease (platform/jobs/hold-job-lease.ts) and a reclaimer that retries jobs of dead workers and
- * fails predictions whose every try was interrupted (fail-given-up-predictions.ts). A job that
- * throws is retried by pg-boss; on its last try the prediction ends `failed` so no poller waits
- * forever. A run that was only waiting for a recognition slot when the process began to stop
- * (`ctx.stopping`) hands its job back without spending a try (give-job-back.ts). A job created in
- * this process wakes the workers at once (wake-transcribe-workers.ts).
+ * Starts `concurrency` pg-boss workers on the transcribe queue in this process, each try running
+ * `jobs.run` while holding a heartbeat lease (platform/jobs/hold-job-lease.ts), and a reclaimer that
+ * retries jobs of dead workers and gives up those whose every try was interrupted
+ * (fail-given-up-predictions.ts). A job that throws is retried by pg-boss; on its last try
+ * `jobs.failedForGood` ends the prediction (`interrupted` when that try was aborted at the stop's
+ * deadline, else `internal`) so no poller waits forever. A run that was only waiting for a
+ * recognition slot when the process began to stop (`ctx.stopping`) hands its job back without
+ * spending a try (give-job-back.ts). A job created in this process wakes the workers at once
+ * (wake-transcribe-workers.ts).
  */
-export async function startTranscribeWorker(ctx: ServiceContext, options: TranscribeWorkerOptions): Promise<StopTranscribeWorker> {
+export async function startTranscribeWorker(
+  ctx: ServiceContext,
+  options: TranscribeWorkerOptions,
+  jobs: TranscribeJobHandler,
+): Promise<StopTranscribeWorker> {
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const heartbeatMs = options.heartbeatMs ?? 10_000;
   const running = new Map<string, { abort: (reason: Error) => void; done: Promise<void> }>();
@@ -61,7 +64,7 @@ export async function startTranscribeWorker(ctx: ServiceContext, options: Transc
     try {
       const release = await holdJobLease(ctx.database.db, { predictionId, jobId: job.id, workerId }, heartbeatMs, ctx);
       try {
-        await runPrediction(ctx, predictionId, hardStop.signal);
+        await jobs.run(predictionId, hardStop.signal);
       } catch (error) {
         if (error instanceof WorkerStoppingError && error.beforeWork) {
           await giveJobBack(ctx.database, job.id);
@@ -70,20 +73,25 @@ export async function startTranscribeWorker(ctx: ServiceContext, options: Transc
             'info',
             'worker',
             `stopping: prediction ${predictionId} was waiting for a recognition slot; its job is back in the queue, no try spent`,
-            { prediction: predictionId },
+            { prediction: predictionId, signal: error.signal },
           );
           return;
         }
-        logEvent(ctx, 'error', 'worker', `prediction ${predictionId} try ${job.retryCount + 1} failed: ${(error as Error).message}`, {
-          prediction: predictionId,
-          err: { type: (error as Error).name, stack: (error as Error).stack },
-        });
+        const stop: unknown = hardStop.signal.reason;
+        if (hardStop.signal.aborted && stop instanceof WorkerStoppingError) {
+          // The stop's deadline passed: an expected end of this try, said in words (never an error object).
+          logEvent(ctx, 'warn', 'worker', `prediction ${predictionId} try ${job.retryCount + 1} interrupted: ${stop.message}`, {
+            prediction: predictionId,
+            signal: stop.signal,
+          });
+        } else {
+          logEvent(ctx, 'error', 'worker', `prediction ${predictionId} try ${job.retryCount + 1} failed: ${(error as Error).message}`, {
+            prediction: predictionId,
+            err: error, // pino's error serializer: type, message, stack and cause
+          });
+        }
         if (job.retryCount < job.retryLimit) throw error;
-        const outcome = hardStop.signal.aborted // aborted at the stop deadline: an interrupted try
-          ? { status: 'failed' as const, error: GIVEN_UP_ERROR, errorCode: GIVEN_UP_ERROR_CODE }
-          : { status: 'failed' as const, error: INTERNAL_FAILURE, errorCode: 'internal' };
-        await finishPrediction(ctx, predictionId, outcome, new Date());
-        await ctx.predictionEvents.publish({ type: 'ended', predictionId }); // webhook `completed`
+        await jobs.failedForGood(predictionId, hardStop.signal.aborted ? 'interrupted' : 'internal'); // aborted at the stop deadline: an interrupted try
       } finally {
         await release();
       }
@@ -98,18 +106,19 @@ export async function startTranscribeWorker(ctx: ServiceContext, options: Transc
     workerIds.push(await ctx.boss.work<TranscribeJobData>(TRANSCRIBE_QUEUE, workOptions, handler));
   }
   const forgetWorkers = registerLocalTranscribeWorkers(ctx, workerIds);
-  const stopReclaimer = startJobReclaimer(ctx, {
-    intervalMs: Math.max(1000, heartbeatMs),
-    staleMs: options.leaseStaleMs ?? 45_000,
-  });
-  return async (deadlineMs) => {
+  const stopReclaimer = startJobReclaimer(
+    ctx,
+    { intervalMs: Math.max(1000, heartbeatMs), staleMs: options.leaseStaleMs ?? 45_000 },
+    jobs.failedForGood,
+  );
+  return async (deadlineMs, stopReason = {}) => {
     forgetWorkers();
     stopReclaimer();
     await ctx.boss.offWork(TRANSCRIBE_QUEUE);
     if (deadlineMs === undefined || running.size === 0) return;
     const allEnded = () => Promise.all([...running.values()].map((run) => run.done));
     if (await endsWithin(allEnded(), deadlineMs)) return;
-    const reason = new WorkerStoppingError(false);
+    const reason = new WorkerStoppingError(false, { ...stopReason, deadlineMs });
     for (const run of running.values()) run.abort(reason);
     await endsWithin(allEnded(), ABORTED_RUNS_GRACE_MS);
   };

@@ -29,6 +29,8 @@ describe('the S3 media store (real @aws-sdk/client-s3 against a local S3-protoco
 
   afterEach(() => {
     s3.failWith = null;
+    s3.stall = null;
+    s3.cutBodyAfter = null;
     s3.requests.length = 0;
   });
 
@@ -71,6 +73,44 @@ describe('the S3 media store (real @aws-sdk/client-s3 against a local S3-protoco
     s3.failWith = () => 500;
     await expect(store({ maxAttempts: 2 }).size('s3://media/cache/med_x')).rejects.toThrow(
       /Media store: checking s3:\/\/media\/cache\/med_x failed: .*HTTP 500/,
+    );
+    expect(s3.requests).toHaveLength(2);
+  });
+
+  it('should read an object again from the start when its body is cut short', async () => {
+    const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256));
+    s3.objects.set('media/cache/med_cut', bytes);
+    let gets = 0;
+    s3.cutBodyAfter = (request) => (request.method === 'GET' && gets++ === 0 ? 100_000 : null);
+    const copy = await store().open('s3://media/cache/med_cut', join(dir, 'cut-copy'));
+    expect((await readFile(copy)).equals(bytes)).toBe(true);
+    expect(s3.requests.filter((r) => r.method === 'GET')).toHaveLength(2);
+  });
+
+  it('should not retry a 501 answer, which never heals', async () => {
+    s3.failWith = () => 501;
+    await expect(store().size('s3://media/cache/med_501')).rejects.toThrow(/checking s3:\/\/media\/cache\/med_501 failed: .*HTTP 501/);
+    expect(s3.requests).toHaveLength(1);
+  });
+
+  it('should end the retries at once when the server asks to wait longer than 10 s', async () => {
+    s3.failWith = () => ({ status: 503, headers: { 'retry-after': '60' } });
+    await expect(store().size('s3://media/cache/med_later')).rejects.toThrow(/HTTP 503/);
+    expect(s3.requests).toHaveLength(1);
+  });
+
+  it('should name the attempts made when it gives up', async () => {
+    s3.failWith = () => 503;
+    await expect(store({ maxAttempts: 3 }).remove('s3://media/cache/med_busy')).rejects.toThrow(
+      /Media store: deleting s3:\/\/media\/cache\/med_busy failed: .*HTTP 503.*\(3 attempts\)$/,
+    );
+    expect(s3.requests).toHaveLength(3);
+  });
+
+  it('should give up on a server that stops answering, after timeoutMs of silence per attempt', { timeout: 30_000 }, async () => {
+    s3.stall = () => true;
+    await expect(store({ timeoutMs: 300, maxAttempts: 2 }).size('s3://media/cache/med_silent')).rejects.toThrow(
+      /Media store: checking s3:\/\/media\/cache\/med_silent failed: TimeoutError: .*\(2 attempts\)$/,
     );
     expect(s3.requests).toHaveLength(2);
   });

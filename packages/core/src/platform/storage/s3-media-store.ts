@@ -2,8 +2,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { retryHttpCall } from '../http/retry-http-call.ts';
 import { createLocalMediaStore } from './local-media-store.ts';
 import type { MediaStore } from './media-store.ts';
 
@@ -23,9 +23,13 @@ export interface S3MediaStoreOptions {
   /** Static credentials; omit both to use the AWS default chain (environment, profile, instance role). */
   accessKeyId?: string;
   secretAccessKey?: string;
-  /** A request is abandoned after this long without progress, ms (default 60 000). */
+  /** A request is abandoned after this long without progress (the socket idle), ms (default 60 000); then retried. */
   timeoutMs?: number;
-  /** Attempts per operation for 5xx, 429, timeouts and connection failures (default 3: waits 0.5 s, then 1 s). */
+  /**
+   * Attempts per operation while the failure is retryable by the service's one policy (retryHttpCall,
+   * classifyHttpFailure: 408, 429, 5xx but 501/505, timeouts, transient connection failures, a body cut
+   * short); default 3: waits 0.5 s, then 1 s (or a Retry-After up to 10 s).
+   */
   maxAttempts?: number;
   /** First wait between attempts, ms, doubled each time (default 500). */
   retryBaseDelayMs?: number;
@@ -42,16 +46,11 @@ function statusOf(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 }
 
-function isRetryable(error: unknown): boolean {
-  const status = statusOf(error);
-  if (status === undefined) return (error as Error).name !== 'AbortError'; // timeouts, refused or reset connections
-  return status >= 500 || status === 429 || status === 408;
-}
-
-function describeFailure(what: string, location: string, error: unknown): Error {
+function describeFailure(what: string, location: string, error: unknown, attempts: number): Error {
   const status = statusOf(error);
   const detail = `${(error as Error).name}${status ? ` (HTTP ${status})` : ''}: ${(error as Error).message}`;
-  return new Error(`Media store: ${what} ${location} failed: ${detail}`, { cause: error });
+  const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+  return new Error(`Media store: ${what} ${location} failed: ${detail}${tries}`, { cause: error });
 }
 
 type S3Sdk = typeof import('@aws-sdk/client-s3');
@@ -71,26 +70,39 @@ function lazyConnection(options: S3MediaStoreOptions): () => Promise<Connection>
           options.accessKeyId && options.secretAccessKey
             ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
             : undefined,
-        maxAttempts: 1, // retried by retryingWith, with a fresh body stream per attempt
+        maxAttempts: 1, // retried by retryingWith (the service's one policy), with a fresh body stream per attempt
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
-        requestHandler: { connectionTimeout: 10_000, requestTimeout: options.timeoutMs ?? 60_000 },
+        // socketTimeout is the idle timeout; the SDK's requestTimeout now bounds the whole exchange and, without
+        // throwOnRequestTimeout, only logs a warning (it was the idle timeout in earlier SDK versions).
+        requestHandler: { connectionTimeout: 10_000, socketTimeout: options.timeoutMs ?? 60_000 },
       }),
     })));
 }
 
-/** Runs an operation up to `maxAttempts` times (waits base, 2·base, …) while it fails retryably. */
+/**
+ * Runs an operation through the service's one retry policy (retryHttpCall with classifyHttpFailure),
+ * up to `maxAttempts` times, each attempt from the start (a fresh file stream for a put, a fresh
+ * work file for a read). The SDK's own retries stay off: it never retries a streamed request body
+ * (PutObject from a file) and never sees a GetObject body cut after the answer began.
+ * @throws Error "Media store: <what> <location> failed: …" naming the status and the attempts made,
+ *   the last failure in `cause`.
+ */
 function retryingWith(options: S3MediaStoreOptions) {
-  const attempts = Math.max(1, options.maxAttempts ?? 3);
-  const baseDelay = options.retryBaseDelayMs ?? 500;
-  return async <T>(what: string, location: string, run: () => Promise<T>): Promise<T> => {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await run();
-      } catch (error) {
-        if (attempt >= attempts || !isRetryable(error)) throw describeFailure(what, location, error);
-        await sleep(baseDelay * 2 ** (attempt - 1));
-      }
+  const retries = Math.max(1, options.maxAttempts ?? 3) - 1;
+  const baseDelayMs = options.retryBaseDelayMs ?? 500;
+  return async <T>(what: string, location: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
+    let attempts = 0;
+    try {
+      return await retryHttpCall(
+        () => {
+          attempts += 1;
+          return run();
+        },
+        { retries, baseDelayMs, maxRetryAfterMs: 10_000, ...(signal ? { signal } : {}) },
+      );
+    } catch (error) {
+      throw describeFailure(what, location, error, attempts);
     }
   };
 }
@@ -122,8 +134,9 @@ async function headSize({ client, sdk }: Connection, location: string): Promise<
  * Objects are written with one PutObject from the file (up to 5 GB; the service's limit is 300 MiB)
  * and read back with GetObject into the caller's work directory before decoding. Checksums are sent
  * and checked only where S3 requires them (`WHEN_REQUIRED`), which third-party servers accept.
- * Every operation has a per-request timeout and bounded retries with backoff on 5xx, 429 and
- * network failures (a fresh file stream per attempt); 4xx answers are not retried. Locations that
+ * Every operation has a per-request timeout and bounded retries through the service's one retry
+ * policy (retryHttpCall, classifyHttpFailure: 408, 429, 5xx but 501/505, timeouts, transient
+ * connection failures; a fresh file stream per attempt); other 4xx answers are not retried. Locations that
  * are absolute file paths (entries stored before MEDIA_STORE was switched to s3) are still sized,
  * read and deleted locally.
  */
@@ -151,7 +164,7 @@ export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
     async open(location, workPath, signal) {
       if (location.startsWith('/')) return LOCAL_FILES.open(location, workPath, signal);
       const connection = await connect();
-      await retrying('reading', location, () => download(connection, location, workPath, signal));
+      await retrying('reading', location, () => download(connection, location, workPath, signal), signal);
       return workPath;
     },
     async remove(location) {

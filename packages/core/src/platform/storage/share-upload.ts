@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../errors/app-error.ts';
-import type { PredictionSource } from '../../resources/predictions/prediction-source.ts';
+import type { PredictionSource } from './prediction-source.ts';
 import type { ServiceContext } from '../../service-context.ts';
 import { logEvent } from '../logging/log-event.ts';
 

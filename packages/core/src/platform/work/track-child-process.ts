@@ -2,6 +2,7 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { mkdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readStartTicksSync } from './process-identity.ts';
+import { tieChildToParent } from './tie-child-to-parent.ts';
 
 /** Folder (inside a work folder) where the children started for it are recorded, one `<pid>.json` each. */
 export const CHILDREN_FOLDER = '.children';
@@ -25,7 +26,10 @@ let exitHookInstalled = false;
  * when `recordIn` is given. The record (and the `.children` folder once empty) is removed when the child exits; one left by a killed service
  * lets the next start kill the orphan (sweep-work-folders.ts). Children still running when this
  * process exits normally are killed (a `process.on('exit')` hook): being in their own group, they
- * would no longer get the terminal's Ctrl-C.
+ * would no longer get the terminal's Ctrl-C. When this process dies without running that hook
+ * (SIGKILL, an out-of-memory kill, a native crash), the kernel kills the child itself: it is started
+ * through `setpriv --pdeathsig SIGKILL` (tie-child-to-parent.ts; without `setpriv` only the next
+ * start's sweep ends it). Call it from the main thread only (a child is tied to the thread that started it).
  * @param options.recordIn a work folder (it must exist), or undefined to keep no record.
  * @returns the child, as from `spawn` (listen for `error` when the program may be missing).
  */
@@ -35,7 +39,8 @@ export function spawnTrackedChild(
   options: { stdio: StdioOptions; recordIn?: string },
 ): ChildProcess {
   installExitHook();
-  const child = spawn(command, args, { stdio: options.stdio, detached: true });
+  const launch = tieChildToParent(command, args);
+  const child = spawn(launch.command, launch.args, { stdio: options.stdio, detached: true });
   const pid = child.pid;
   if (pid === undefined) return child; // not started: spawn emits `error`
   running.add(child);

@@ -2,11 +2,17 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../platform/db/open-database.ts';
 import { botDeliveries, type BotDeliveryRow } from '../../platform/db/bot-schema.ts';
 import { predictions } from '../../platform/db/schema.ts';
+import { DEFAULT_JOB_COST_SECONDS } from '../queue/assign-fair-start-tags.ts';
 
 /** A delivery not yet shown, with its prediction's status and start time (null while it waits). */
 export interface PendingBotDelivery extends BotDeliveryRow {
   status: string;
   startedAt: Date | null;
+  /**
+   * The recording's length, seconds: probed once the worker read it, else the length Telegram
+   * stated (the fair queue's charge when it is not the default for "unknown"); null when neither is known.
+   */
+  durationSeconds: number | null;
 }
 
 /**
@@ -19,7 +25,13 @@ export async function listPendingBotDeliveries(
   filter: { userId?: number; unfinished?: boolean } = {},
 ): Promise<PendingBotDelivery[]> {
   const rows = await db
-    .select({ delivery: botDeliveries, status: predictions.status, startedAt: predictions.startedAt })
+    .select({
+      delivery: botDeliveries,
+      status: predictions.status,
+      startedAt: predictions.startedAt,
+      audioSeconds: predictions.audioSeconds,
+      queueCost: predictions.queueCost,
+    })
     .from(botDeliveries)
     .innerJoin(predictions, eq(predictions.id, botDeliveries.predictionId))
     .where(
@@ -30,5 +42,10 @@ export async function listPendingBotDeliveries(
       ),
     )
     .orderBy(asc(botDeliveries.createdAt));
-  return rows.map((row) => ({ ...row.delivery, status: row.status, startedAt: row.startedAt }));
+  return rows.map((row) => ({
+    ...row.delivery,
+    status: row.status,
+    startedAt: row.startedAt,
+    durationSeconds: row.audioSeconds ?? (row.queueCost === null || row.queueCost === DEFAULT_JOB_COST_SECONDS ? null : row.queueCost),
+  }));
 }

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { predictionInputOf } from '../../contract/validation/prediction-input.test-helper.ts';
 import { openDatabase, type Database } from '../../platform/db/open-database.ts';
 import { predictions } from '../../platform/db/schema.ts';
 import { createApiKey } from '../keys/create-api-key.ts';
@@ -59,8 +60,8 @@ describe('bot users', () => {
       namespace,
       status: 'succeeded',
       input: {},
-      params: {},
-      source: {},
+      params: predictionInputOf('https://example.com/a.wav'),
+      source: { kind: 'link' as const, url: 'https://example.com/a.wav' },
       audioSeconds: 30,
     });
     await database.db.insert(predictions).values([row('p1', mine.id, 'bot'), row('p2', mine.id, 'api'), row('p3', theirs.id, 'bot')]);

@@ -45,7 +45,8 @@ export async function forgetCachedMedia(db: Db, row: Pick<MediaCacheRow, 'id' | 
  * handle and records it for the namespace and link (spec 2.6.5; a damaged or expired entry was
  * removed before, by findCachedMedia or the caller). When a concurrent request stored the same link
  * first, its entry wins and this copy is dropped, so a file another prediction is reading is never
- * deleted.
+ * deleted. `fetchedBy` is the user whose download this is (billing's payingUserOf): only that user
+ * is given the entry without checking that the link still answers (resources/predictions/run/produce-transcript.ts).
  * @returns the entry (`path` = its location in the store) and `readablePath`, a local file to read
  *   for this run: the stored file (local store), the download itself (S3), or null when the
  *   winner's entry came from a concurrent request (read it with `store.open`).
@@ -53,14 +54,30 @@ export async function forgetCachedMedia(db: Db, row: Pick<MediaCacheRow, 'id' | 
  */
 export async function storeDownloadedMedia(
   db: Db,
-  options: { store: MediaStore; namespace: string; link: string; downloadedPath: string; bytes: number; ttlDays: number },
+  options: {
+    store: MediaStore;
+    namespace: string;
+    link: string;
+    downloadedPath: string;
+    bytes: number;
+    ttlDays: number;
+    fetchedBy: string;
+  },
 ): Promise<{ row: MediaCacheRow; readablePath: string | null }> {
   const id = `med_${randomBytes(12).toString('hex')}`;
   const { location, readablePath } = await options.store.put(id, options.downloadedPath, options.bytes);
   const expiresAt = new Date(Date.now() + options.ttlDays * DAY_MS);
   const [row] = await db
     .insert(mediaCache)
-    .values({ id, namespace: options.namespace, link: options.link, path: location, bytes: options.bytes, expiresAt })
+    .values({
+      id,
+      namespace: options.namespace,
+      link: options.link,
+      path: location,
+      bytes: options.bytes,
+      fetchedBy: options.fetchedBy,
+      expiresAt,
+    })
     .onConflictDoNothing()
     .returning();
   if (row) return { row, readablePath };

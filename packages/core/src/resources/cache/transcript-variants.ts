@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { Db } from '../../platform/db/open-database.ts';
 import { transcriptCache } from '../../platform/db/schema.ts';
-import type { Transcript } from '../../pipeline/render/transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 import type { RecognitionParams } from './recognition-params.ts';
 
 /** What is stored for a file before its (possibly large) transcript is read. */
@@ -36,7 +36,7 @@ export async function readVariantTranscript(db: Db, mediaId: string, version: nu
       'cache_changed: a concurrent request changed the stored transcript parameters for this recording while it was being read. Repeat the request.',
     );
   }
-  return row.transcript as Transcript;
+  return row.transcript;
 }
 
 /**

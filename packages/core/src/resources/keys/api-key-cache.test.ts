@@ -106,10 +106,13 @@ describe('api key cache (spec 5.3)', () => {
     expect(cache.get(row!.hash)?.id).toBe(key.id);
   });
 
-  it('should never cache unknown keys and keep at most maxEntries, dropping the least recently used', async () => {
-    const cache = createApiKeyCache({ ttlMs: 60_000, maxEntries: 2 });
+  it('should keep unknown keys apart from known ones, and at most maxEntries known keys, dropping the least recently used', async () => {
+    const cache = createApiKeyCache({ ttlMs: 60_000, maxEntries: 2, maxUnknownEntries: 3 });
     for (let i = 0; i < 5; i += 1) expect(await works(`tsk_unknown${i}`, cache)).toBe(false);
     expect(cache.size).toBe(0);
+    expect(cache.unknownSize).toBe(3); // bounded: guessing turns entries over, memory stays flat
+    expect(cache.isUnknown(hashApiKey('tsk_unknown4'))).toBe(true);
+    expect(cache.isUnknown(hashApiKey('tsk_unknown0'))).toBe(false); // the oldest went first
     const keys = [await createApiKey(database.db, 'k0'), await createApiKey(database.db, 'k1'), await createApiKey(database.db, 'k2')];
     await works(keys[0]!.secret, cache);
     await works(keys[1]!.secret, cache);
@@ -125,6 +128,41 @@ describe('api key cache (spec 5.3)', () => {
     const cache = createApiKeyCache({ ttlMs: 0 });
     const key = await createApiKey(database.db, 'off');
     expect(await works(key.secret, cache)).toBe(true);
+    expect(await works('tsk_unknown-off', cache)).toBe(false);
     expect(cache.size).toBe(0);
+    expect(cache.unknownSize).toBe(0);
+  });
+
+  it('should refuse a key found unknown within the TTL without a query, and read the database again after it', async () => {
+    let clock = 1_000;
+    const cache = createApiKeyCache({ ttlMs: 5_000, now: () => clock });
+    const secret = 'tsk_restored-from-a-backup';
+    expect(await works(secret, cache)).toBe(false);
+    // A row for that very secret appears behind the service's back (a restored backup): the
+    // remembered answer stands, which shows no query ran…
+    await database.db
+      .insert(apiKeys)
+      .values({ id: 'key_restored', label: 'restored', prefix: secret.slice(0, 10), hash: hashApiKey(secret) });
+    clock += 4_999;
+    expect(await works(secret, cache)).toBe(false);
+    // …until the TTL has passed: then the key works.
+    clock += 1;
+    expect(await works(secret, cache)).toBe(true);
+    expect(cache.isUnknown(hashApiKey(secret))).toBe(false);
+  });
+
+  it('should forget unknown keys with everything else when the notification channel comes back', () => {
+    const cache = createApiKeyCache({ ttlMs: 60_000 });
+    cache.setUnknown('h');
+    expect(cache.isUnknown('h')).toBe(true);
+    cache.clear();
+    expect(cache.isUnknown('h')).toBe(false);
+  });
+
+  it('should let a key created after a flood of unknown ones work at once', async () => {
+    const cache = createApiKeyCache({ ttlMs: 60_000, maxUnknownEntries: 50 });
+    for (let i = 0; i < 100; i += 1) expect(await works(`tsk_guess${i}`, cache)).toBe(false);
+    const key = await createApiKey(database.db, 'after-the-flood');
+    expect(await works(key.secret, cache)).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { predictionInputOf } from '../../contract/validation/prediction-input.test-helper.ts';
 import { openDatabase, type Database } from '../../platform/db/open-database.ts';
 import { predictions, usageLedger } from '../../platform/db/schema.ts';
 import { createApiKey } from '../keys/create-api-key.ts';
@@ -29,8 +30,8 @@ describe('portal account views', () => {
       namespace,
       status,
       input: {},
-      params: { audio: `upload:${id}.wav` },
-      source: {},
+      params: predictionInputOf(`upload:${id}.wav`),
+      source: { kind: 'upload' as const, path: `${id}.wav`, bytes: 0 },
       audioSeconds: 60,
       createdAt,
     });

@@ -39,7 +39,7 @@ export async function listAccountPredictions(db: Db, owner: string, windowDays: 
     id: prediction.id,
     namespace: prediction.namespace,
     status: prediction.status,
-    audio: String((prediction.params as { audio?: unknown }).audio ?? ''),
+    audio: String(prediction.params.audio ?? ''),
     audioSeconds: prediction.audioSeconds,
     createdAt: prediction.createdAt,
     charge: charge ? { reason: charge.reason, amount: charge.amount, audioSeconds: charge.audioSeconds } : null,

@@ -1,36 +1,24 @@
+import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../service-context.ts';
-import { announceBroadcast } from '../../platform/db/announce-broadcast.ts';
-import { confirmBroadcast } from '../../platform/db/confirm-broadcast.ts';
-import type { ConfirmedBroadcast } from '../../platform/db/confirmed-broadcast.ts';
 
 /**
- * The prediction-change channel: the body of an announcement is one prediction id. Watched by every
- * API process that answers polls of unfinished predictions from memory
+ * The PostgreSQL channel on which prediction writes are announced; the payload is one prediction
+ * id. Watched by every API process that answers polls from memory
  * (apps/api/src/http/watch-prediction-changes.ts).
  */
-export const PREDICTION_BROADCAST: ConfirmedBroadcast = {
-  channel: 'transcribe_prediction_changes',
-  acksChannel: 'transcribe_prediction_change_acks',
-  watcherApplicationName: 'transcribe-prediction-watcher',
-};
-
-/** How long a prediction write waits for every watching API process to confirm, ms. */
-export const PREDICTION_CHANGE_CONFIRM_TIMEOUT_MS = 2_000;
+export const PREDICTION_CHANGES_CHANNEL = 'transcribe_prediction_changes';
 
 /**
  * Says that prediction `id`'s row was just written (a log line, its start, its recording's length,
- * its end or cancellation), after the write committed, so no process answers a poll with the state
- * before it once this returns (spec 4.3: a poll shows the prediction as it is; the clients poll
+ * its end or cancellation), after the write committed, so the API processes drop their cached
+ * answers of the state before it (spec 4.3: a poll shows the prediction as it is; the clients poll
  * every 0.5–1 s while it runs):
  * - in this process, `changed` is published on `ctx.predictionEvents`, whose listeners run
- *   synchronously before this returns;
- * - on PostgreSQL, the id is announced on PREDICTION_BROADCAST and this waits until every watching
- *   API process confirmed that it dropped its cached answers (platform/db/confirm-broadcast.ts), at
- *   most PREDICTION_CHANGE_CONFIRM_TIMEOUT_MS; a process that did not confirm is logged, and one
- *   whose channel is down serves no unfinished prediction from memory meanwhile.
- * PGlite has one process: nothing crosses processes and nothing is awaited.
- * Never throws: the write it follows has been made; a failure to announce is logged (the
- * watchers' heartbeat then notices that the channel is down).
+ *   synchronously before this returns: the next poll to this process shows the write;
+ * - on PostgreSQL, the id is sent on PREDICTION_CHANGES_CHANNEL (one `pg_notify`). Nothing waits
+ *   for the other processes: one that reads it late, or never, serves the state before it for at
+ *   most its cache's lifetime of unfinished answers (apps/api/src/http/prediction-body-cache.ts).
+ * Never throws: the write it follows has been made; a failure to notify is logged.
  */
 export async function announcePredictionChange(
   ctx: Pick<ServiceContext, 'database' | 'predictionEvents'> & Partial<Pick<ServiceContext, 'logger'>>,
@@ -38,21 +26,12 @@ export async function announcePredictionChange(
 ): Promise<void> {
   void ctx.predictionEvents.publish({ type: 'changed', predictionId: id });
   if (ctx.database.kind !== 'postgres') return;
-  const warn = (message: string) => ctx.logger?.warn({ component: 'predictions', prediction: id }, message);
   try {
-    await confirmBroadcast(
-      ctx.database,
-      PREDICTION_BROADCAST,
-      (ticket) => announceBroadcast(ctx.database.db, PREDICTION_BROADCAST, id, ticket),
-      {
-        timeoutMs: PREDICTION_CHANGE_CONFIRM_TIMEOUT_MS,
-        onUnconfirmed: (missing, expected, timeoutMs) =>
-          warn(
-            `${missing} of ${expected} API processes did not confirm a change of prediction ${id} within ${timeoutMs} ms; a poll there may show the state before it until they do`,
-          ),
-      },
-    );
+    await ctx.database.db.execute(sql`SELECT pg_notify(${PREDICTION_CHANGES_CHANNEL}, ${id})`);
   } catch (error) {
-    warn(`the change of prediction ${id} could not be announced to other processes: ${(error as Error).message}`);
+    ctx.logger?.warn(
+      { component: 'predictions', prediction: id },
+      `the change of prediction ${id} could not be announced to other processes: ${(error as Error).message}`,
+    );
   }
 }

@@ -11,7 +11,7 @@ import { checkPredictionInput } from './check-prediction-input.ts';
 import type { PredictionInput } from '../../contract/validation/prediction-input.ts';
 import { CURRENT_INPUT_ECHO, describeInput, LEGACY_INPUT_ECHO } from './describe-input.ts';
 import { newPredictionId } from './new-prediction-id.ts';
-import type { PredictionSource } from './prediction-source.ts';
+import type { PredictionSource } from '../../platform/storage/prediction-source.ts';
 
 export interface CreatePredictionRequest {
   apiKeyId: string;
@@ -43,17 +43,17 @@ export interface CreatePredictionRequest {
    */
   decodedAudio?: DecodedDataUri | null;
   /**
-   * pg-boss priority of the job (higher is fetched first; default 0). The bot lowers it by how many
-   * of the same person's recordings already wait, so one person's twenty files do not hold back
-   * another person's one.
+   * Seconds of audio when the caller knows them before the job runs (Telegram states a voice
+   * message's length): the cost charged to the key in the fair queue (resources/queue/), else a
+   * default until the job ends.
    */
-  priority?: number;
+  expectedAudioSeconds?: number | null;
 }
 
 /**
  * Creates a prediction: validates the input (spec 2.2, 4.5: before anything is downloaded), stores an
  * inline `data:` recording as an upload, inserts the row in status `processing` (spec 3) and its job
- * in one statement (shared with the creates of the same moment: group commit), waking this process's idle workers (a repeat with a stored transcript then ends within
+ * in one transaction (shared with the creates of the same moment: group commit), waking this process's idle workers (a repeat with a stored transcript then ends within
  * milliseconds instead of after the queue's polling interval). Returns the stored row.
  * @throws AppError `invalid_input` (422, no row made), `media_too_large`, `service_busy`.
  */
@@ -69,7 +69,7 @@ export async function createPrediction(ctx: ServiceContext, request: CreatePredi
   }
   const id = newPredictionId();
   const source = await storeSource(ctx, id, params, request.upload ?? null, request.decodedAudio ?? null);
-  const row = await insertAndEnqueue(ctx, source, request.priority ?? 0, {
+  const row = await insertAndEnqueue(ctx, source, request.expectedAudioSeconds ?? null, {
     id,
     apiKeyId: request.apiKeyId,
     namespace: request.namespace,
@@ -126,7 +126,7 @@ async function storeSource(
 }
 
 /**
- * Inserts the prediction and its pg-boss job in one statement, with the other creates of this moment
+ * Inserts the prediction and its pg-boss job in one transaction, with the other creates of this moment
  * (ServiceContext.insertPrediction: resources/predictions/create-prediction-inserter.ts).
  * @throws AppError `service_busy` when the row or the job cannot be stored (nothing is then kept, nor
  *   the stored upload).
@@ -134,11 +134,11 @@ async function storeSource(
 async function insertAndEnqueue(
   ctx: ServiceContext,
   source: PredictionSource,
-  priority: number,
+  expectedAudioSeconds: number | null,
   values: typeof predictions.$inferInsert,
 ): Promise<PredictionRow> {
   try {
-    return await ctx.insertPrediction({ values, priority });
+    return await ctx.insertPrediction({ values, expectedAudioSeconds });
   } catch (cause) {
     await releaseUpload(ctx, source); // no prediction owns it
     throw new AppError('service_busy', 'The service could not queue this prediction. Try again shortly.', { cause });

@@ -1,28 +1,4 @@
-/** Parameters of spec 2.2, including the ignored ones, that are echoed back in `input`. */
-const ECHOED_PARAMETERS = [
-  'audio',
-  'language',
-  'speakers',
-  'output_format',
-  'domain',
-  'efficiency',
-  'multilingual',
-  'prompt',
-  'hotwords',
-  'cut_start',
-  'cut_duration',
-  'post_process',
-  'custom_prompt',
-  'target_language',
-  'batch_size',
-  'correction',
-  'debug',
-  'spelling',
-  'stereo',
-  'enhance_asr',
-  'log_progress',
-  'auto_multilingual',
-] as const;
+import { SPEC_INPUT_PARAMETERS } from '../../contract/validation/prediction-input-schema.ts';
 
 /** Parameters of the earlier interface variant (spec 9), echoed as that variant's clients sent them. */
 export const LEGACY_ECHOED_PARAMETERS = ['url', 'output_format'] as const;
@@ -35,8 +11,8 @@ export interface InputEcho {
   audioParam: string;
 }
 
-/** The current interface: spec 2.2's parameters, the recording in `audio`. */
-export const CURRENT_INPUT_ECHO: InputEcho = { parameters: ECHOED_PARAMETERS, audioParam: 'audio' };
+/** The current interface: spec 2.2's parameters (the ignored ones last, as the schema lists them), the recording in `audio`. */
+export const CURRENT_INPUT_ECHO: InputEcho = { parameters: SPEC_INPUT_PARAMETERS, audioParam: 'audio' };
 
 /** The earlier variant (spec 9): `url` and `output_format` as sent, the recording in `url`. */
 export const LEGACY_INPUT_ECHO: InputEcho = { parameters: LEGACY_ECHOED_PARAMETERS, audioParam: 'url' };

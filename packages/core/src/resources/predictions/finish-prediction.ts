@@ -1,11 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../service-context.ts';
 import { predictions } from '../../platform/db/schema.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 import { stampLogLine } from './append-prediction-log.ts';
 import { announcePredictionChange } from './announce-prediction-change.ts';
 
 export type PredictionOutcome =
-  { status: 'succeeded'; output: unknown; transcript: unknown; results: unknown } | { status: 'failed'; error: string; errorCode: string };
+  | { status: 'succeeded'; output: unknown; transcript: Transcript; results: unknown }
+  | { status: 'failed'; error: string; errorCode: string };
 
 /**
  * Moves a `processing` prediction to its terminal state once (spec 3): a prediction that already

@@ -2,6 +2,8 @@
  * The prediction object as the HTTP API returns it: spec 2.1 fields plus the fields the Replicate
  * clients require (replicate-compat.md sections 4 and 10.8). Never internal file handles or paths.
  */
+import type { QueuePlace } from '../queue/estimate-queue-places.ts';
+
 export type PredictionStatus = 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
 
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed', 'canceled']);
@@ -32,6 +34,11 @@ export interface PublicPrediction {
   completed_at: string | null;
   urls: { get: string; cancel: string };
   data_removed: boolean;
+  /**
+   * On an unfinished prediction: its place in the fair queue and the estimated start and end
+   * (docs/api.md "Queue"). An extension: Replicate clients ignore members they do not know.
+   */
+  queue?: QueuePlace;
 }
 
 /** True for `succeeded`, `failed` and `canceled` (spec 3; replicate-compat.md 5). */

@@ -1,6 +1,6 @@
 import { renderJson } from '../../pipeline/render/render-json.ts';
 import { renderText } from '../../pipeline/render/render-text.ts';
-import type { Transcript } from '../../pipeline/render/transcript-model.ts';
+import type { Transcript } from '../../contract/output/transcript-model.ts';
 import type { LegacyOutputFormat } from '../../contract/validation/parse-legacy-input.ts';
 
 /**

@@ -45,6 +45,18 @@ export function signLegacyTextUrl(apiBaseUrl: string, signer: LegacyTextUrlSigne
   return `${apiBaseUrl}/predictions/${encodeURIComponent(signer.id)}/output.txt?expires=${expires}&signature=${signatureOf(signer.keyHash, signer.id, expires)}`;
 }
 
+/** An HMAC-SHA256 in base64url: 43 characters of the URL-safe alphabet. */
+const SIGNATURE_FORM = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Whether `expires` and `signature` have the form of a signed `txt_file_url`'s query (1–12 digits;
+ * 43 base64url characters), which can be told without the key: a query of another form is refused
+ * before the prediction is looked up.
+ */
+export function isLegacyTextQueryWellFormed(expires: unknown, signature: unknown): boolean {
+  return typeof expires === 'string' && typeof signature === 'string' && /^\d{1,12}$/.test(expires) && SIGNATURE_FORM.test(signature);
+}
+
 /**
  * Checks the `expires` and `signature` query values of a `txt_file_url` in constant time.
  * @param now the current time (tests pass their own).
@@ -57,7 +69,7 @@ export function checkLegacyTextUrl(
   signature: unknown,
   now = new Date(),
 ): LegacyTextUrlCheck {
-  if (typeof expires !== 'string' || typeof signature !== 'string' || !/^\d{1,12}$/.test(expires)) return 'invalid';
+  if (typeof expires !== 'string' || typeof signature !== 'string' || !isLegacyTextQueryWellFormed(expires, signature)) return 'invalid';
   const expected = Buffer.from(signatureOf(signer.keyHash, signer.id, Number(expires)));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';

@@ -1,5 +1,6 @@
 import type { PredictionRow } from '../../platform/db/schema.ts';
-import { MODEL_ID, MODEL_VERSION, type PredictionStatus, type PublicPrediction } from './public-prediction.ts';
+import type { QueuePlace } from '../queue/estimate-queue-places.ts';
+import { MODEL_ID, MODEL_VERSION, TERMINAL_STATUSES, type PredictionStatus, type PublicPrediction } from './public-prediction.ts';
 
 export interface PublicPredictionOptions {
   /** Absolute base of the client-compatible API, e.g. `https://host/v1/replicate/v1` (no trailing slash). */
@@ -8,6 +9,8 @@ export interface PublicPredictionOptions {
   output?: unknown;
   /** Status to show instead of the stored one (`starting` for an unfinished `Prefer: wait`). */
   status?: PredictionStatus;
+  /** The fair queue's place of an unfinished prediction (QueueView.placeOf), shown as `queue`; null or absent: not shown. */
+  queue?: QueuePlace | null;
 }
 
 /**
@@ -22,6 +25,7 @@ export function toPublicPrediction(row: PredictionRow, options: PublicPrediction
   if (row.completedAt) metrics.total_time = (row.completedAt.getTime() - row.createdAt.getTime()) / 1000;
   if (row.audioSeconds !== null) metrics.audio_duration = row.audioSeconds;
   const url = `${options.apiBaseUrl}/predictions/${row.id}`;
+  const queue = options.queue && !TERMINAL_STATUSES.has(row.status) ? { queue: options.queue } : {};
   return {
     id: row.id,
     model: MODEL_ID,
@@ -38,5 +42,6 @@ export function toPublicPrediction(row: PredictionRow, options: PublicPrediction
     completed_at: row.completedAt?.toISOString() ?? null,
     urls: { get: url, cancel: `${url}/cancel` },
     data_removed: false,
+    ...queue,
   };
 }

@@ -1,8 +1,8 @@
-import { request } from 'undici';
-import type { Agent } from 'undici';
 import { isAppError } from '../../platform/errors/app-error.ts';
 import { codeOf } from '../../platform/http/classify-http-failure.ts';
 import { createOutboundAgent } from '../../platform/http/create-outbound-agent.ts';
+import type { OutboundAgent } from '../../platform/http/create-outbound-agent.ts';
+import { sendOutboundRequest } from '../../platform/http/send-outbound-request.ts';
 
 const USER_AGENT = 'transcribe-service/0.1 (webhook)';
 
@@ -55,7 +55,7 @@ export async function postWebhook(
     const text = dns ? `DNS lookup of ${target.hostname} failed: ${describe(error)}` : describe(error);
     return done({ delivered: false, statusCode: null, error: text, retryable: true });
   } finally {
-    void agent.destroy();
+    agent.destroy();
   }
 }
 
@@ -83,23 +83,22 @@ function judgeStatus(statusCode: number, location: string | undefined): Omit<Web
 
 async function send(
   target: URL,
-  agent: Agent,
+  agent: OutboundAgent,
   body: Buffer,
   headers: Record<string, string>,
   timeoutMs: number,
 ): Promise<{ statusCode: number; location: string | undefined }> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await request(target, {
-      dispatcher: agent,
+    const response = await sendOutboundRequest(target, {
+      agent,
       method: 'POST',
       signal,
       body,
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length), 'user-agent': USER_AGENT },
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
     });
     response.body.resume(); // the answer's body is not needed
-    const location = response.headers.location;
-    return { statusCode: response.statusCode, location: Array.isArray(location) ? location[0] : location };
+    return { statusCode: response.status, location: response.headers.get('location') ?? undefined };
   } catch (error) {
     throw signal.aborted ? new Error(`No answer within ${timeoutMs} ms.`) : error;
   }

@@ -1,4 +1,4 @@
-import type { Transcript, TranscriptSegment, TranscriptWord } from '../../render/transcript-model.ts';
+import type { Transcript, TranscriptSegment, TranscriptWord } from '../../../contract/output/transcript-model.ts';
 
 /** A word without confidence, times in seconds. */
 export function word(start: number, end: number, text: string): TranscriptWord {

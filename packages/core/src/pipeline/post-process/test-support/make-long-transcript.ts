@@ -1,4 +1,4 @@
-import type { Transcript } from '../../render/transcript-model.ts';
+import type { Transcript } from '../../../contract/output/transcript-model.ts';
 
 /**
  * A transcript of `count` segments, 6 s each with 1 s gaps, two alternating speakers, English,

@@ -5,6 +5,8 @@
  * JSON, or no answer at all (a timeout).
  */
 import http from 'node:http';
+import { writeFramedAnswer } from '../../../platform/http/test-support/start-framed-server.ts';
+import type { ResponseFraming } from '../../../platform/http/test-support/start-framed-server.ts';
 import type { AddressInfo } from 'node:net';
 
 /** One request as received. */
@@ -41,6 +43,10 @@ export interface ChatReply {
   delayMs?: number;
   /** Never answer (the client times out). */
   hang?: boolean;
+  /** How the answer is framed on the wire (default `keep-alive`: Node's own server): see ResponseFraming. */
+  framing?: ResponseFraming;
+  /** With a closing `framing`: block the process this long once the answer is sent (FramedAnswer.stallMs). */
+  stallMs?: number;
 }
 
 export type ChatScript = (request: RecordedChatRequest) => ChatReply | Promise<ChatReply>;
@@ -90,7 +96,8 @@ async function answer(record: RecordedChatRequest, reply: ChatReply, response: h
   const status = reply.status ?? 200;
   const body = reply.rawBody ?? (status === 200 ? completionBody(record.body.model, reply) : errorBody(status));
   record.answeredAtMs = performance.now() - t0;
-  response.writeHead(status, headers).end(body);
+  if (reply.framing === undefined || reply.framing === 'keep-alive') response.writeHead(status, headers).end(body);
+  else writeFramedAnswer(response.socket!, reply.framing, { status, headers, body, stallMs: reply.stallMs }); // raw bytes: the response object is not used
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptWord } from '../../render/transcript-model.ts';
+import type { TranscriptWord } from '../../../contract/output/transcript-model.ts';
 import { applySpellingHints } from './apply-spelling-hints.ts';
 import { DEFAULT_PRONUNCIATION_DICTIONARY } from './read-pronunciations.ts';
 import type { RecognizedSegment } from '../recognition-engine.ts';

@@ -1,4 +1,4 @@
-import type { TranscriptWord } from '../../render/transcript-model.ts';
+import type { TranscriptWord } from '../../../contract/output/transcript-model.ts';
 import { describeSounds, matchSoundAlike, type Sounds } from './match-sound-alike.ts';
 import { readPronunciations, type Pronunciations } from './read-pronunciations.ts';
 import type { RecognizedSegment } from '../recognition-engine.ts';

@@ -9,13 +9,15 @@ import { HttpStatusError, classifyHttpFailure } from '../../../platform/http/cla
 import { createOutboundFetch } from '../../../platform/http/create-outbound-fetch.ts';
 import type { OutboundFetch } from '../../../platform/http/create-outbound-fetch.ts';
 import { retryHttpCall } from '../../../platform/http/retry-http-call.ts';
+import { ifRangeValue, readDownloadValidator, writeDownloadValidator } from './install/kept-download.ts';
 
 export interface DownloadArchiveOptions {
   url: string;
   /**
-   * File to write. When it already holds bytes (an earlier interrupted download of the same URL),
-   * the download resumes after them with an HTTP Range request; a server that ignores Range
-   * (answers 200) makes it start again from byte 0.
+   * File to write. When it already holds bytes (an earlier interrupted download of the same URL)
+   * and their validator is kept beside it (kept-download.ts), the download resumes after them with
+   * an HTTP Range request and If-Range; a server that ignores Range, or whose file changed, answers
+   * 200 and it starts again from byte 0, as it does when no validator is kept.
    */
   destination: string;
   /** Time allowed for one attempt, connection to last byte, ms. */
@@ -42,7 +44,7 @@ export interface DownloadArchiveResult {
   resumedFromBytes: number;
 }
 
-/** `fetch failed: connect ECONNREFUSED 127.0.0.1:9` (undici hides the reason in `cause`). */
+/** `fetch failed: connect ECONNREFUSED 127.0.0.1:9` (fetch puts the reason in `cause`). */
 function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
@@ -90,12 +92,16 @@ function totalOfContentRange(header: string | null): number | null {
  * appends them, or rewrites the file when the server sends the whole body (200).
  * @returns the full size in bytes once the file is complete.
  */
-async function attempt(options: DownloadArchiveOptions, fetch: OutboundFetch, etag: { value: string | null }): Promise<number> {
-  const have = await sizeOnDisk(options.destination);
+async function attempt(options: DownloadArchiveOptions, fetch: OutboundFetch): Promise<number> {
+  const onDisk = await sizeOnDisk(options.destination);
+  const validator = onDisk > 0 ? await readDownloadValidator(options.destination) : null;
+  // Without a validator a changed file cannot be told apart: start again rather than splice.
+  const ifRange = ifRangeValue(validator);
+  const have = ifRange === null ? 0 : onDisk;
   const headers: Record<string, string> = {};
-  if (have > 0) {
+  if (have > 0 && ifRange !== null) {
     headers.range = `bytes=${have}-`;
-    if (etag.value) headers['if-range'] = etag.value;
+    headers['if-range'] = ifRange;
   }
   const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
   const response = await fetch(options.url, { redirect: 'follow', headers, signal: AbortSignal.any(signals) });
@@ -115,7 +121,14 @@ async function attempt(options: DownloadArchiveOptions, fetch: OutboundFetch, et
     await response.body.cancel();
     throw new RefusedError('upstream_refused', `${options.url} answered 206 to a request without Range`);
   }
-  etag.value = response.headers.get('etag') ?? etag.value;
+  const etag = response.headers.get('etag');
+  if (resumed && validator?.etag && etag && etag !== validator.etag) {
+    // A 206 of other bytes than those on disk (a server that ignored If-Range): drop them all.
+    await response.body.cancel();
+    await truncate(options.destination, 0);
+    throw new AppError('upstream_unreachable', `${options.url} changed while resuming (ETag ${validator.etag}, now ${etag}); starting again`);
+  }
+  if (!resumed) await writeDownloadValidator(options.destination, options.url, response.headers);
   const length = Number(response.headers.get('content-length'));
   const total = resumed
     ? totalOfContentRange(response.headers.get('content-range'))
@@ -156,8 +169,11 @@ export async function sha256OfFile(file: string): Promise<string> {
  * retry policy (retryHttpCall: `maxRetries` retries, `retryBaseDelayMs` doubled, at most 8 s;
  * a Retry-After up to 30 s honoured). An attempt cut
  * midway (connection reset, timeout, short body) keeps what it wrote, and the next attempt asks
- * only for the rest (HTTP Range; If-Range with the server's ETag so a changed file restarts). The
- * SHA-256 is computed over the finished file.
+ * only for the rest (HTTP Range, with If-Range on every resume: the ETag, or Last-Modified, the
+ * server sent with the first bytes, kept beside the file by kept-download.ts so that a later run
+ * resumes as safely; a changed file is answered 200 and rewritten from byte 0). Partial bytes
+ * without a known validator are never resumed: the download starts again. The SHA-256 is computed
+ * over the finished file.
  * @returns the file's SHA-256, its size in bytes, and where the last attempt resumed.
  * @throws AppError `upstream_refused` (HTTP error status that is not transient, or over `maxBytes`;
  *   after retries also transient ones), `upstream_unreachable` (timeouts, connection failures,
@@ -165,13 +181,12 @@ export async function sha256OfFile(file: string): Promise<string> {
  *   later call can resume it.
  */
 export async function downloadModelArchive(options: DownloadArchiveOptions): Promise<DownloadArchiveResult> {
-  const etag = { value: null as string | null };
   const fetch = createOutboundFetch(); // the release host is the operator's choice: not SSRF-checked, as before
   let before = 0;
   try {
     return await retryHttpCall(async () => {
       before = await sizeOnDisk(options.destination);
-      const bytes = await attempt(options, fetch, etag);
+      const bytes = await attempt(options, fetch);
       return { sha256: await sha256OfFile(options.destination), bytes, resumedFromBytes: before };
     }, {
       retries: options.maxRetries,

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +11,9 @@ import { inspectInstalledModel } from './list-installed-models.ts';
 import { findCatalogModel, type CatalogModel } from './model-catalog.ts';
 import { hashModelFiles } from './install/hash-model-files.ts';
 import { readModelsLock } from './install/models-lock.ts';
+import { downloadValidatorPath } from './install/kept-download.ts';
+import { selfTestMemoryPath } from './install/remember-self-test.ts';
+import { readStartTicksSync } from '../../../platform/work/process-identity.ts';
 import { packTarBz2, serveReleaseFiles, writeFixtureModel, type ReleaseHost } from './install/serve-release-files.test-helper.ts';
 import { writePlaceholderModel } from '../test-support/write-placeholder-model.ts';
 
@@ -153,7 +158,8 @@ describe('installModel', () => {
   });
 
   it('should resume a download cut midway with a Range request and end with the right hash', async () => {
-    host.cutNextAfter(60_000);
+    // The cut waits until the 60,000 bytes are on disk: on a loaded machine a cut by time alone came before any byte had arrived, and the retry then (rightly) sent no Range.
+    host.cutNextAfter(60_000, async () => ((await stat(partialDownloadPath(modelsDir, TINY.name)).catch(() => null))?.size ?? 0) >= 60_000);
     const before = host.requests.length;
     const retries: string[] = [];
     const result = await download(TINY, { force: true, onRetry: (retry, _delay, reason) => retries.push(`${retry}: ${reason}`) });
@@ -164,22 +170,59 @@ describe('installModel', () => {
     const resumedAt = Number(/^bytes=(\d+)-$/.exec(requests[1]!.headers.range ?? '')?.[1]);
     expect(resumedAt).toBeGreaterThan(0);
     expect(resumedAt).toBeLessThanOrEqual(60_000);
-    expect(requests[1]!.headers['if-range']).toBe('"fixture"');
+    expect(requests[1]!.headers['if-range']).toBe(`"${sha256(good).slice(0, 16)}"`);
     expect(retries).toHaveLength(1);
     expect(result.sha256).toBe(sha256(good));
     expect(result.bytes).toBe(good.length);
   });
 
-  it('should resume a download left over from an earlier run', async () => {
-    await mkdir(path.dirname(partialDownloadPath(modelsDir, TINY.name)), { recursive: true });
-    await writeFile(partialDownloadPath(modelsDir, TINY.name), good.subarray(0, 1000));
+  it('should resume a download left over from an earlier run, with If-Range from the validator that run kept', async () => {
+    host.cutNextAfter(20_000, async () => (await stat(partialDownloadPath(modelsDir, TINY.name)).catch(() => null))?.size === 20_000);
+    await rejection(download(TINY, { force: true, maxRetries: 0 })); // the earlier run, cut
+    const kept = JSON.parse(await readFile(downloadValidatorPath(partialDownloadPath(modelsDir, TINY.name)), 'utf8'));
+    expect(kept).toEqual({ url: `${host.url}${TINY.name}.tar.bz2`, etag: `"${sha256(good).slice(0, 16)}"`, lastModified: expect.stringMatching(/ GMT$/) });
     const progress: number[] = [];
     const before = host.requests.length;
     const result = await download(TINY, { force: true, onProgress: (received) => progress.push(received) });
-    expect(host.requests.slice(before).map((request) => request.headers.range)).toEqual(['bytes=1000-']);
-    expect(progress[0]).toBe(1000);
+    const requests = host.requests.slice(before);
+    expect(requests.map((request) => [request.headers.range, request.headers['if-range']])).toEqual([['bytes=20000-', kept.etag]]);
+    expect(progress[0]).toBe(20_000);
     expect(progress.at(-1)).toBe(good.length);
     expect(result.sha256).toBe(sha256(good));
+  });
+
+  it('should start again, not splice, when the file changed on the server between two runs', async () => {
+    host.cutNextAfter(20_000, async () => (await stat(partialDownloadPath(modelsDir, TINY.name)).catch(() => null))?.size === 20_000);
+    await rejection(download(TINY, { force: true, maxRetries: 0 })); // a run cut after 20,000 bytes of `good`
+    files.set(`/asr-models/${TINY.name}.tar.bz2`, other); // the release was replaced meanwhile
+    const before = host.requests.length;
+    const result = await download(TINY, { force: true });
+    // If-Range names the old bytes: the server answers 200 with the whole new file.
+    const [resume] = host.requests.slice(before);
+    expect([resume!.headers.range, resume!.headers['if-range']]).toEqual(['bytes=20000-', `"${sha256(good).slice(0, 16)}"`]);
+    expect(result).toMatchObject({ status: 'installed', sha256: sha256(other), bytes: other.length });
+  });
+
+  it('should start again when the partial file has no validator (a host that sends neither ETag nor Last-Modified)', async () => {
+    host.sendValidators(false);
+    try {
+      host.cutNextAfter(20_000, async () => (await stat(partialDownloadPath(modelsDir, TINY.name)).catch(() => null))?.size === 20_000);
+      await rejection(download(TINY, { force: true, maxRetries: 0 }));
+      expect(await readFile(downloadValidatorPath(partialDownloadPath(modelsDir, TINY.name)), 'utf8')).toContain('"etag":null');
+      files.set(`/asr-models/${TINY.name}.tar.bz2`, other);
+      const before = host.requests.length;
+      const result = await download(TINY, { force: true });
+      expect(host.requests.slice(before).map((request) => request.headers.range ?? null)).toEqual([null]);
+      expect(result.sha256).toBe(sha256(other));
+    } finally {
+      host.sendValidators(true);
+    }
+    // Bytes left by a version that kept no validator at all: not resumed either.
+    await rm(path.join(modelsDir, TINY.name), { recursive: true });
+    await writeFile(partialDownloadPath(modelsDir, TINY.name), good.subarray(0, 1000));
+    const before = host.requests.length;
+    expect((await download(TINY, { force: true })).sha256).toBe(sha256(other));
+    expect(host.requests.slice(before).map((request) => request.headers.range ?? null)).toEqual([null]);
   });
 
   it('should install from a local folder and compare it with the pin by its model files', async () => {
@@ -194,16 +237,81 @@ describe('installModel', () => {
     await expect(installModel({ modelsDir, model: TINY, source: { kind: 'folder', directory: folder }, expectedSha256: sha256(good) })).rejects.toThrow(/a folder has none/);
   });
 
-  it('should refuse while another running process installs the same name, and take over the claim of a dead one', async () => {
+  it('should refuse while another running process installs the same name, saying how to clear the claim', async () => {
     await mkdir(path.join(modelsDir, '.downloads'), { recursive: true });
     const claim = path.join(modelsDir, '.downloads', `${TINY.name}.pid`);
-    await writeFile(claim, String(process.pid)); // a live process: this test runner
-    const busy = await rejection(download(TINY, { force: true }));
-    expect(busy.message).toBe(`Another process is installing ${TINY.name} into ${modelsDir} right now; nothing was done (run again when it has finished)`);
-    expect(await readFile(claim, 'utf8')).toBe(String(process.pid));
-    await writeFile(claim, '2147483646'); // no such process
-    expect((await download(TINY, { force: true })).status).toBe('installed');
-    expect(await readdir(path.join(modelsDir, '.downloads'))).toEqual([]);
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      const holder = { pid: other.pid!, startTicks: readStartTicksSync(other.pid!), host: hostname(), program: path.basename(process.execPath) };
+      expect(holder.startTicks).not.toBe('');
+      await writeFile(claim, JSON.stringify(holder));
+      const busy = await rejection(download(TINY, { force: true }));
+      expect(busy.message).toBe(
+        `Another process is installing ${TINY.name} into ${modelsDir} right now (pid ${other.pid} on ${hostname()}, claim ${claim}); nothing was done ` +
+          '(run again when it has finished). If no install of it is running (e.g. the claim was left by a machine that shares MODELS_DIR, ' +
+          `or by a container since replaced), delete ${claim} and run again`,
+      );
+      expect(JSON.parse(await readFile(claim, 'utf8'))).toEqual(holder);
+      // The same pid with another start time: a process that reused the pid, not the holder.
+      await writeFile(claim, JSON.stringify({ ...holder, startTicks: String(Number(holder.startTicks) - 1) }));
+      expect((await download(TINY, { force: true })).status).toBe('installed');
+      expect(await readdir(path.join(modelsDir, '.downloads'))).toEqual([]);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
+  it("should take over a claim holding this very process's pid, as a container restart leaves it, and one of a gone process", async () => {
+    // After a restart in a fresh PID namespace the new CLI can get the pid the claim names: the
+    // bare pid of the older claim format, or the identity with the earlier process's start time.
+    await mkdir(path.join(modelsDir, '.downloads'), { recursive: true });
+    const claim = path.join(modelsDir, '.downloads', `${TINY.name}.pid`);
+    const stale = [
+      String(process.pid),
+      JSON.stringify({ pid: process.pid, startTicks: '1', host: hostname(), program: 'node' }),
+      '2147483646', // no such process
+    ];
+    for (const text of stale) {
+      await writeFile(claim, text);
+      expect((await download(TINY, { force: true })).status).toBe('installed');
+      expect(await readdir(path.join(modelsDir, '.downloads'))).toEqual([]);
+      await rm(path.join(modelsDir, TINY.name), { recursive: true });
+    }
+  });
+
+  it('should remember a failed self-test and report it without running it again until the bytes change or --retest', async () => {
+    const stages = (list: string[]) => ({ onStage: (stage: string) => void list.push(stage) });
+    const first: string[] = [];
+    const failed = await rejection(download(TINY, stages(first)));
+    expect(first).toContain('self-test');
+    const memory = JSON.parse(await readFile(selfTestMemoryPath(modelsDir, TINY.name), 'utf8'));
+    expect(memory).toMatchObject({ archiveSha256: sha256(good), result: { passed: false } });
+
+    const again: string[] = [];
+    const remembered = await rejection(download(TINY, stages(again)));
+    expect(again).not.toContain('unpack'); // nor decoded: known from the bytes' hash
+    expect(again).not.toContain('self-test');
+    expect(remembered.message).toContain(`(remembered from the self-test of ${memory.result.testedAt} on these same bytes, not run again; add --retest to run it again)`);
+    expect(remembered.message).toContain(`Self-test of ${TINY.name} failed: ${memory.result.reason}`);
+    expect(failed.message).toContain(`Self-test of ${TINY.name} failed: ${memory.result.reason}`);
+
+    const retest: string[] = [];
+    await rejection(download(TINY, { retest: true, ...stages(retest) }));
+    expect(retest).toContain('self-test');
+    const rerun = JSON.parse(await readFile(selfTestMemoryPath(modelsDir, TINY.name), 'utf8'));
+    expect(rerun.result.testedAt).not.toBe(memory.result.testedAt);
+
+    // Other bytes (the release changed): tested afresh.
+    files.set(`/asr-models/${TINY.name}.tar.bz2`, other);
+    const changed: string[] = [];
+    await rejection(download(TINY, stages(changed)));
+    expect(changed).toContain('self-test');
+    // --force activates on the remembered result, without running it again, and forgets it.
+    const forced: string[] = [];
+    const installed = await download(TINY, { force: true, ...stages(forced) });
+    expect(forced).not.toContain('self-test');
+    expect(installed).toMatchObject({ status: 'installed', forced: true, sha256: sha256(other) });
+    await expect(stat(selfTestMemoryPath(modelsDir, TINY.name))).rejects.toThrow();
   });
 
   it('should remove staging folders that a killed install of the same name left, and only those', async () => {

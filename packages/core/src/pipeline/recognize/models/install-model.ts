@@ -1,13 +1,15 @@
-import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { AppError } from '../../../platform/errors/app-error.ts';
 import { downloadModelArchive, sha256OfFile } from './download-model-archive.ts';
 import { INSTALL_RECORD_FILE, inspectInstalledModel, type InstallRecord } from './list-installed-models.ts';
 import { ASR_MODELS_RELEASE_URL, type CatalogModel } from './model-catalog.ts';
-import { claimInstallSlot } from './install/claim-install-slot.ts';
+import { claimInstallSlot, type InstallSlotBusy } from './install/claim-install-slot.ts';
+import { checkSourceFolder, checkUnpackedTree, relinkAbsoluteLinks, UNPACK_LIMITS } from './install/check-unpacked-tree.ts';
+import { extractTarBz2 } from './install/extract-tar-bz2.ts';
+import { removeKeptDownload } from './install/kept-download.ts';
+import { forgetSelfTest, recallFailedSelfTest, rememberFailedSelfTest, type RememberedSelfTest } from './install/remember-self-test.ts';
 import { hashModelFiles } from './install/hash-model-files.ts';
 import { checkAgainstPin, modelsLockPath, readModelsLock, writeModelsLock } from './install/models-lock.ts';
 import { runModelSelfTest, SELF_TEST_MAX_WER, type SelfTestResult } from './install/run-model-self-test.ts';
@@ -41,6 +43,11 @@ export interface InstallModelOptions {
   expectedSha256?: string | null;
   /** Activate the model even though its self-test failed (empty text or WER over SELF_TEST_MAX_WER). */
   force?: boolean;
+  /**
+   * Run the self-test even when a failure of it on these same bytes is remembered
+   * (remember-self-test.ts); without it a remembered failure is reported without running again.
+   */
+  retest?: boolean;
   /** One download attempt, ms (default 1 hour). */
   timeoutMs?: number;
   /** Retries of a failed download (default 4, backoff `retryBaseDelayMs` doubled). */
@@ -51,6 +58,8 @@ export interface InstallModelOptions {
   maxBytes?: number;
   /** Unpacking, ms (default 10 minutes). */
   extractTimeoutMs?: number;
+  /** Largest unpacked model: total bytes and entries (default UNPACK_LIMITS: 8 GiB, 10,000 entries). */
+  unpackLimits?: { maxBytes: number; maxEntries: number };
   /** ONNX Runtime threads of the self-test (default: the engine's). */
   selfTestThreads?: number;
   onProgress?: (receivedBytes: number, totalBytes: number | null) => void;
@@ -75,8 +84,6 @@ export interface InstallModelResult {
   forced: boolean;
 }
 
-const run = promisify(execFile);
-
 /** The archive URL, on the mirror when one is given (a mirror holds the same `<name>.tar.bz2` files). */
 export function archiveUrlOf(model: CatalogModel, mirrorUrl?: string): string {
   if (!mirrorUrl) return model.archiveUrl;
@@ -96,16 +103,9 @@ function checkExpectedSha256(model: CatalogModel, url: string, actual: string, o
   throw new AppError('engine_unavailable', `SHA-256 mismatch for ${model.name}: ${origin} expects ${expected}, ${url} has ${actual}; nothing was installed`);
 }
 
-/** Unpacks a .tar.bz2 with Debian's tar (bzip2 needed); GNU tar drops leading `/` and `..` members. */
-async function extractTarBz2(archive: string, into: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
-  await mkdir(into);
-  try {
-    await run('tar', ['-xjf', archive, '-C', into, '--no-same-owner', '--no-same-permissions'], { timeout: timeoutMs, signal, maxBuffer: 1 << 20 });
-  } catch (error) {
-    signal?.throwIfAborted();
-    const detail = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n').slice(-3).join(' ');
-    throw new AppError('engine_unavailable', `Unpacking the archive failed (needs \`tar\` and \`bzip2\`): ${detail}; nothing was installed`, { cause: error });
-  }
+/** Whether `value` is a SHA-256 as `--sha256` takes it: 64 hex digits, either case. */
+export function isSha256Hex(value: string): boolean {
+  return /^[0-9a-f]{64}$/i.test(value);
 }
 
 /** One line for messages: `WER 0.045, real-time factor 0.12, heard "…"`. */
@@ -142,13 +142,18 @@ async function obtainArchive(options: InstallModelOptions, source: Exclude<Model
 /**
  * Installs a catalog model into `MODELS_DIR/<name>` from its official release (or a mirror), a local
  * `.tar.bz2`, or a local folder, with lockfile semantics:
- * 1. the archive is downloaded into `MODELS_DIR/.downloads/` (resumed with HTTP Range when a
- *    previous attempt was cut), and its SHA-256 is checked against `expectedSha256` / the catalog;
+ * 1. the archive is downloaded into `MODELS_DIR/.downloads/` (resumed with HTTP Range and If-Range
+ *    when a previous attempt was cut), and its SHA-256 is checked against `expectedSha256` / the catalog;
  * 2. it is compared with the pin for the name in `MODELS_DIR/models.lock.json` (checkAgainstPin);
- * 3. it is unpacked into a staging folder inside MODELS_DIR, and every file the catalog names must
- *    be there and plausible (inspectInstalledModel);
+ * 3. it is unpacked into a staging folder inside MODELS_DIR, stopped past `unpackLimits`
+ *    (extract-tar-bz2.ts); no symbolic link may lead out of the model's folder and the top folder
+ *    must be a folder (check-unpacked-tree.ts); every file the catalog names must be there and
+ *    plausible (inspectInstalledModel). A folder is checked the same way before it is copied,
+ *    its links kept relative;
  * 4. the self-test decodes 11 s of English with the engine the service uses (runModelSelfTest); a
- *    model with no text or a WER over SELF_TEST_MAX_WER is not activated unless `force`;
+ *    model with no text or a WER over SELF_TEST_MAX_WER is not activated unless `force`. A failure
+ *    is remembered for these bytes (remember-self-test.ts) and reported again without running
+ *    (nor unpacking) until the bytes change or `retest` is given;
  * 5. `.install.json` (source, hashes, size, self-test) is written, the folder renamed into place
  *    (replacing a broken or older install), and a first install pins name, URL, size and hashes.
  * A failure leaves no partial install: the staging folder is always removed. The download is kept
@@ -157,15 +162,20 @@ async function obtainArchive(options: InstallModelOptions, source: Exclude<Model
  * A release install of a model that is already ready downloads nothing. One install of a name
  * runs at a time across processes (claim-install-slot.ts); it first removes staging folders that a
  * killed install of the name left behind.
- * @throws AppError `engine_unavailable` (another process installing the name, message starting
- *   with ANOTHER_INSTALL; hash mismatch with `--sha256`, the catalog or the pin, with
- *   both hashes; archive that fails to unpack or lacks a file; failed self-test without `force`;
- *   `expectedSha256` with a folder), `upstream_refused` / `upstream_unreachable` (download);
- *   `signal.reason` when aborted.
+ * @throws AppError `invalid_input` for an `expectedSha256` that is not 64 hex digits;
+ *   `engine_unavailable` (another process installing the name, message starting with
+ *   ANOTHER_INSTALL and naming the claim file to delete when no install runs; hash mismatch with
+ *   `--sha256`, the catalog or the pin, with both hashes; archive that fails to unpack, is over a
+ *   limit, holds a link out of the model's folder or lacks a file; failed self-test, run or
+ *   remembered, without `force`; `expectedSha256` with a folder), `upstream_refused` /
+ *   `upstream_unreachable` (download); `signal.reason` when aborted.
  */
 export async function installModel(options: InstallModelOptions): Promise<InstallModelResult> {
   const { model } = options;
   const source = options.source ?? { kind: 'release' };
+  if (options.expectedSha256 && !isSha256Hex(options.expectedSha256)) {
+    throw new AppError('invalid_input', `--sha256 must be the archive's SHA-256 as 64 hex digits (as \`sha256sum\` prints it), not "${options.expectedSha256}"`, { param: 'sha256' });
+  }
   const current = await inspectInstalledModel(options.modelsDir, model);
   if (source.kind === 'release' && current.status === 'ready') {
     return { status: 'already-installed', directory: current.directory, sha256: current.install?.sha256 ?? null, bytes: null, pin: null, selfTest: current.install?.selfTest ?? null, forced: current.install?.forced ?? false };
@@ -175,9 +185,7 @@ export async function installModel(options: InstallModelOptions): Promise<Instal
   }
   await mkdir(options.modelsDir, { recursive: true });
   const release = await claimInstallSlot(options.modelsDir, model.name);
-  if (!release) {
-    throw new AppError('engine_unavailable', `${ANOTHER_INSTALL} ${model.name} into ${path.resolve(options.modelsDir)} right now; nothing was done (run again when it has finished)`);
-  }
+  if (typeof release !== 'function') throw anotherInstall(options.modelsDir, model.name, release);
   try {
     await removeStaleStaging(options.modelsDir, model.name);
     return await installClaimed(options, source, current);
@@ -188,6 +196,15 @@ export async function installModel(options: InstallModelOptions): Promise<Instal
 
 /** The start of the message installModel refuses with while another process installs the same name. */
 export const ANOTHER_INSTALL = 'Another process is installing';
+
+/** The refusal while `busy.holder` installs `name`, with how to clear a claim that outlived its install. */
+function anotherInstall(modelsDir: string, name: string, busy: InstallSlotBusy): AppError {
+  const { holder } = busy;
+  return new AppError('engine_unavailable',
+    `${ANOTHER_INSTALL} ${name} into ${path.resolve(modelsDir)} right now (pid ${holder.pid} on ${holder.host}, claim ${busy.file}); ` +
+    `nothing was done (run again when it has finished). If no install of it is running (e.g. the claim was left by a machine ` +
+    `that shares MODELS_DIR, or by a container since replaced), delete ${busy.file} and run again`);
+}
 
 /**
  * Removes staging folders `.install-NAME-XXXXXX` that an install killed midway (SIGKILL, power
@@ -200,10 +217,34 @@ async function removeStaleStaging(modelsDir: string, name: string): Promise<void
   }
 }
 
+/** The refusal of a model whose self-test failed (now, or remembered from an earlier run on the same bytes). */
+function selfTestFailed(model: CatalogModel, selfTest: SelfTestResult, remembered: boolean, download: string | null): AppError {
+  const kept = download ? ` The download is kept in ${download}, so running again with --force does not fetch it again.` : '';
+  const memory = remembered
+    ? ` (remembered from the self-test of ${selfTest.testedAt} on these same bytes, not run again; add --retest to run it again)`
+    : '';
+  return new AppError('engine_unavailable',
+    `Self-test of ${model.name} failed: ${selfTest.reason}${selfTest.wer === null ? '' : ` (${describeSelfTest(selfTest)})`}${memory}; a model must transcribe the ` +
+    `self-test clip with a WER of at most ${SELF_TEST_MAX_WER}, so it was NOT activated and nothing was installed. ` +
+    `Add --force to install it anyway.${kept}`);
+}
+
+/** Copies the folder `from` to `to` after checking it (links inside it, limits); links stay relative. */
+async function copyModelFolder(from: string, to: string, limits: { maxBytes: number; maxEntries: number }): Promise<void> {
+  const readError = (error: unknown) => {
+    if (error instanceof AppError) throw error;
+    throw new AppError('engine_unavailable', `Cannot read ${from}: ${(error as Error).message}; nothing was installed`, { cause: error });
+  };
+  const source = await checkSourceFolder(from, pathToFileURL(from).href, limits).catch(readError);
+  await cp(source, to, { recursive: true, errorOnExist: false, verbatimSymlinks: true }).catch(readError);
+  await relinkAbsoluteLinks(source, to);
+}
+
 /** installModel's steps 1–6, run while holding the install slot of `options.model.name`. */
 async function installClaimed(options: InstallModelOptions, source: ModelSource, current: Awaited<ReturnType<typeof inspectInstalledModel>>): Promise<InstallModelResult> {
   const { model } = options;
   const lockFile = modelsLockPath(options.modelsDir);
+  const limits = options.unpackLimits ?? UNPACK_LIMITS;
   const pin = (await readModelsLock(options.modelsDir)).models[model.name];
   const staging = await mkdtemp(path.join(options.modelsDir, `.install-${model.name}-`));
   let keepDownload = true;
@@ -213,13 +254,13 @@ async function installClaimed(options: InstallModelOptions, source: ModelSource,
     let url: string;
     let sha256: string | null = null;
     let bytes: number;
+    let remembered: RememberedSelfTest | null = null;
     if (source.kind === 'folder') {
       const from = path.resolve(source.directory);
       url = pathToFileURL(from).href;
       options.onStage?.('unpack');
-      await cp(from, path.join(unpackedRoot, model.name), { recursive: true, errorOnExist: false }).catch((error: unknown) => {
-        throw new AppError('engine_unavailable', `Cannot read ${from}: ${(error as Error).message}; nothing was installed`, { cause: error });
-      });
+      await mkdir(unpackedRoot);
+      await copyModelFolder(from, path.join(unpackedRoot, model.name), limits);
       bytes = 0;
     } else {
       const archive = await obtainArchive(options, source);
@@ -228,9 +269,15 @@ async function installClaimed(options: InstallModelOptions, source: ModelSource,
       keepDownload = false; // from here on a mismatch means the bytes are wrong: fetch afresh next time
       checkExpectedSha256(model, url, sha256, options);
       checkAgainstPin(model.name, pin, { sha256, contentSha256: null, url }, lockFile);
+      remembered = options.retest ? null : await recallFailedSelfTest(options.modelsDir, model.name, { archiveSha256: sha256, contentSha256: null });
+      if (remembered && !options.force) {
+        keepDownload = true;
+        throw selfTestFailed(model, remembered.result, true, download);
+      }
       options.onStage?.('unpack');
-      await extractTarBz2(archive.file, unpackedRoot, options.extractTimeoutMs ?? 600_000, options.signal);
+      await extractTarBz2(archive.file, unpackedRoot, url, { timeoutMs: options.extractTimeoutMs ?? 600_000, limits, signal: options.signal });
     }
+    await checkUnpackedTree(unpackedRoot, model.name, url, limits);
     const unpacked = await inspectInstalledModel(unpackedRoot, model);
     if (unpacked.status !== 'ready') {
       const problems = unpacked.status === 'absent' ? [`it has no folder ${model.name}/`] : unpacked.problems.map((problem) => problem.replace(`${unpackedRoot}/`, ''));
@@ -240,15 +287,17 @@ async function installClaimed(options: InstallModelOptions, source: ModelSource,
     const contentSha256 = await hashModelFiles(unpacked.directory, model);
     checkAgainstPin(model.name, pin, { sha256, contentSha256, url }, lockFile);
     keepDownload = true;
-    options.onStage?.('self-test');
-    const selfTest = await runModelSelfTest(unpackedRoot, model, { maxThreads: options.selfTestThreads, signal: options.signal });
-    if (!selfTest.passed && !options.force) {
-      const kept = download ? ` The download is kept in ${download}, so running again with --force does not fetch it again.` : '';
-      throw new AppError('engine_unavailable',
-        `Self-test of ${model.name} failed: ${selfTest.reason}${selfTest.wer === null ? '' : ` (${describeSelfTest(selfTest)})`}; a model must transcribe the ` +
-        `self-test clip with a WER of at most ${SELF_TEST_MAX_WER}, so it was NOT activated and nothing was installed. ` +
-        `Add --force to install it anyway.${kept}`);
+    if (source.kind === 'folder' && !options.retest) remembered = await recallFailedSelfTest(options.modelsDir, model.name, { archiveSha256: null, contentSha256 });
+    if (remembered && !options.force) throw selfTestFailed(model, remembered.result, true, download);
+    let selfTest: SelfTestResult;
+    if (remembered) {
+      selfTest = remembered.result;
+    } else {
+      options.onStage?.('self-test');
+      selfTest = await runModelSelfTest(unpackedRoot, model, { maxThreads: options.selfTestThreads, signal: options.signal });
+      if (!selfTest.passed) await rememberFailedSelfTest(options.modelsDir, model.name, { archiveSha256: sha256, contentSha256, result: selfTest });
     }
+    if (!selfTest.passed && !options.force) throw selfTestFailed(model, selfTest, false, download);
     options.onStage?.('activate');
     const record: InstallRecord = {
       source: source.kind, archiveUrl: url, sha256, contentSha256, bytes, installedAt: new Date().toISOString(), selfTest, forced: !selfTest.passed,
@@ -260,17 +309,18 @@ async function installClaimed(options: InstallModelOptions, source: ModelSource,
       lock.models[model.name] = { url, bytes, sha256, contentSha256, pinnedAt: record.installedAt };
       await writeModelsLock(options.modelsDir, lock);
     }
+    await forgetSelfTest(options.modelsDir, model.name);
     keepDownload = false;
     return { status: 'installed', directory: current.directory, sha256, bytes, pin: pin ? 'matched' : 'new', selfTest, forced: !selfTest.passed };
   } finally {
     await rm(staging, { recursive: true, force: true });
-    if (download && !keepDownload) await rm(download, { force: true });
+    if (download && !keepDownload) await removeKeptDownload(download);
   }
 }
 
 /** Renames `from` to `to`; an existing (broken or older) `to` is first moved into `staging` to be removed with it. */
 async function moveIntoPlace(from: string, to: string, staging: string): Promise<void> {
-  const exists = await stat(to).then(() => true, () => false);
+  const exists = await lstat(to).then(() => true, () => false);
   if (exists) await rename(to, path.join(staging, 'replaced'));
   await rename(from, to);
 }

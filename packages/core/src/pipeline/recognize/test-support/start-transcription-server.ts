@@ -8,7 +8,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
-import { parseWavHeader } from '../read-wav-layout.ts';
+import { writeFramedAnswer } from '../../../platform/http/test-support/start-framed-server.ts';
+import type { ResponseFraming } from '../../../platform/http/test-support/start-framed-server.ts';
+import { parseWavHeader } from '../../decode/read-wav-layout.ts';
 
 /** One request as received. */
 export interface RecordedTranscriptionRequest {
@@ -40,6 +42,10 @@ export interface TranscriptionReply {
   delayMs?: number;
   /** Never answer (the client times out). */
   hang?: boolean;
+  /** How the answer is framed on the wire (default `keep-alive`: Node's own server): see ResponseFraming. */
+  framing?: ResponseFraming;
+  /** With a closing `framing`: block the process this long once the answer is sent (FramedAnswer.stallMs). */
+  stallMs?: number;
 }
 
 export type TranscriptionScript = (request: RecordedTranscriptionRequest) => TranscriptionReply | Promise<TranscriptionReply>;
@@ -173,8 +179,17 @@ export async function startTranscriptionServer(
     },
   };
   const handle = async (request: http.IncomingMessage, response: http.ServerResponse) => {
-    const send = (status: number, body: string, headers: Record<string, string> = {}) => {
-      if (!response.destroyed) response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
+    const send = (
+      status: number,
+      body: string,
+      headers: Record<string, string> = {},
+      framing: ResponseFraming = 'keep-alive',
+      stallMs = 0,
+    ) => {
+      if (response.destroyed) return;
+      const all = { 'content-type': 'application/json', ...headers };
+      if (framing === 'keep-alive') response.writeHead(status, all).end(body);
+      else writeFramedAnswer(request.socket, framing, { status, headers: all, body, stallMs }); // raw bytes: the response object is not used
     };
     if (request.method !== 'POST' || request.url !== '/v1/audio/transcriptions') return send(404, errorBody(404, 'not found'));
     const form = await readForm(request, maxFileBytes);
@@ -200,6 +215,8 @@ export async function startTranscriptionServer(
       status,
       reply.rawBody ?? (status === 200 ? JSON.stringify(reply.body ?? fingerprintTranscription(record)) : errorBody(status)),
       reply.headers,
+      reply.framing,
+      reply.stallMs,
     );
   };
   const server = http.createServer((request, response) => {

@@ -2,7 +2,7 @@
  * Fixed transcript models for the renderer tests and golden files (docs/formats.md examples).
  * Times in seconds. Words are laid out evenly over their segment so timings stay readable.
  */
-import type { Transcript, TranscriptSegment, TranscriptWord } from '../transcript-model.ts';
+import type { Transcript, TranscriptSegment, TranscriptWord } from '../../../contract/output/transcript-model.ts';
 
 /** Words of `text` (split at spaces) spread evenly over `start..end`, confidence 0.9. */
 export function evenWords(text: string, start: number, end: number): TranscriptWord[] {

@@ -4,7 +4,8 @@
  * with S3's XML error bodies. Driven in tests by the real `@aws-sdk/client-s3` client. Objects live
  * in memory. Requests must carry a SigV4 `Authorization` header for the configured access key
  * (else 403 InvalidAccessKeyId; the signature itself is not recomputed); unknown buckets get 404
- * NoSuchBucket. Every request is recorded, and a script can answer any of them with an error status.
+ * NoSuchBucket. Every request is recorded, and scripts can answer any of them with an error status
+ * (and headers such as Retry-After), leave it unanswered, or cut a GetObject body short.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,8 +25,15 @@ export interface S3Server {
   /** Stored objects by `bucket/key`. */
   objects: Map<string, Buffer>;
   requests: RecordedS3Request[];
-  /** Answer matching requests with this status instead (e.g. 503 once); return null to serve normally. */
-  failWith: ((request: RecordedS3Request) => number | null) | null;
+  /**
+   * Answer matching requests with this status instead (e.g. 503 once), or with a status and headers
+   * (e.g. `{ status: 503, headers: { 'retry-after': '60' } }`); return null to serve normally.
+   */
+  failWith: ((request: RecordedS3Request) => number | { status: number; headers: Record<string, string> } | null) | null;
+  /** Never answer matching requests (the connection stays open until the client gives up or the server closes). */
+  stall: ((request: RecordedS3Request) => boolean) | null;
+  /** Answer a matching GetObject with its full Content-Length but close the connection after this many body bytes; null to serve it whole. */
+  cutBodyAfter: ((request: RecordedS3Request) => number | null) | null;
   close(): Promise<void>;
 }
 
@@ -46,7 +54,15 @@ function readBody(request: http.IncomingMessage): Promise<Buffer> {
 
 /** Starts the server on 127.0.0.1 (a free port) with the given buckets and access key. */
 export async function startS3Server(options: { buckets: string[]; accessKeyId: string }): Promise<S3Server> {
-  const state: S3Server = { endpoint: '', objects: new Map(), requests: [], failWith: null, close: async () => {} };
+  const state: S3Server = {
+    endpoint: '',
+    objects: new Map(),
+    requests: [],
+    failWith: null,
+    stall: null,
+    cutBodyAfter: null,
+    close: async () => {},
+  };
   const handle = async (request: http.IncomingMessage, response: http.ServerResponse) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://s3.local').pathname);
     const [, bucket = '', ...rest] = path.split('/');
@@ -54,12 +70,14 @@ export async function startS3Server(options: { buckets: string[]; accessKeyId: s
     const body = await readBody(request);
     const record: RecordedS3Request = { method: request.method ?? '', bucket, key, headers: request.headers, bodyBytes: body.length };
     state.requests.push(record);
-    const fail = (status: number, code = ERROR_CODES[status] ?? 'Error', message = code) => {
-      response.writeHead(status, { 'content-type': 'application/xml' });
+    const fail = (status: number, code = ERROR_CODES[status] ?? 'Error', message = code, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/xml', ...headers });
       response.end(request.method === 'HEAD' ? undefined : xmlError(code, message));
     };
+    if (state.stall?.(record) === true) return;
     const scripted = state.failWith?.(record) ?? null;
-    if (scripted !== null) return fail(scripted);
+    if (typeof scripted === 'number') return fail(scripted);
+    if (scripted !== null) return fail(scripted.status, undefined, undefined, scripted.headers);
     if (!String(request.headers.authorization ?? '').startsWith(`AWS4-HMAC-SHA256 Credential=${options.accessKeyId}/`)) {
       return fail(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
     }
@@ -85,7 +103,10 @@ export async function startS3Server(options: { buckets: string[]; accessKeyId: s
       etag: `"${stored.length}"`,
       'last-modified': new Date().toUTCString(),
     });
-    response.end(request.method === 'HEAD' ? undefined : stored);
+    if (request.method === 'HEAD') return response.end();
+    const cutAfter = state.cutBodyAfter?.(record) ?? null;
+    if (cutAfter === null) return response.end(stored);
+    response.write(stored.subarray(0, cutAfter), () => response.socket?.destroy());
   };
   const server = http.createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { VadInterval } from '../../../render/transcript-model.ts';
+import type { VadInterval } from '../../../../contract/output/transcript-model.ts';
 import { detectSpeech } from '../../../vad/detect-speech.ts';
 import { resolveDefaultVadModelPath } from '../../../vad/locate-vad-model.ts';
 import {
@@ -17,7 +17,7 @@ import {
 } from './openai-asr-engine.ts';
 import { planRemoteChunks } from './plan-remote-chunks.ts';
 import type { RecognitionRequest } from '../../recognition-engine.ts';
-import { readWavLayout } from '../../read-wav-layout.ts';
+import { readWavLayout } from '../../../decode/read-wav-layout.ts';
 import { audioPath } from '../../shared-audio.test-helper.ts';
 import { summarizeLanguages } from '../../summarize-languages.ts';
 import {

@@ -5,7 +5,7 @@ import PQueue from 'p-queue';
 import { createOutboundFetch } from '../../../../platform/http/create-outbound-fetch.ts';
 import { planRemoteChunks, type PlanRemoteChunksOptions, type RemoteChunk } from './plan-remote-chunks.ts';
 import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from '../../recognition-engine.ts';
-import { assertPcm16kMono, readWavLayout } from '../../read-wav-layout.ts';
+import { assertPcm16kMono, readWavLayout } from '../../../decode/read-wav-layout.ts';
 import { transcribeRemoteChunk, type RemoteAsrRun } from './transcribe-remote-chunk.ts';
 
 export interface OpenAiAsrOptions {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAiAsrEngine, DEFAULT_MAX_CHUNK_SECONDS, DEFAULT_MAX_REQUEST_BYTES, type OpenAiAsrOptions } from './openai-asr-engine.ts';
 import { planRemoteChunks } from './plan-remote-chunks.ts';
-import { readWavLayout } from '../../read-wav-layout.ts';
+import { readWavLayout } from '../../../decode/read-wav-layout.ts';
 import { readWavSlice } from '../../read-wav-slice.ts';
 import type { RecognitionRequest } from '../../recognition-engine.ts';
 import { audioPath } from '../../shared-audio.test-helper.ts';

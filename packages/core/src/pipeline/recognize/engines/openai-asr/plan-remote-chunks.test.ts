@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { VadInterval } from '../../../render/transcript-model.ts';
+import type { VadInterval } from '../../../../contract/output/transcript-model.ts';
 import { longestChunkSeconds, planRemoteChunks } from './plan-remote-chunks.ts';
 
 const roomy = { maxRequestBytes: 24 * 1024 * 1024, maxChunkSeconds: 300 };

@@ -1,4 +1,5 @@
-import type { VadInterval } from '../../../render/transcript-model.ts';
+import type { VadInterval } from '../../../../contract/output/transcript-model.ts';
+import { WAV_HEADER_BYTES } from '../../../decode/encode-wav-header.ts';
 
 /** A stretch of the recording sent as one transcription request, seconds from the start. */
 export interface RemoteChunk {
@@ -17,8 +18,6 @@ export interface PlanRemoteChunksOptions {
   maxPauseSeconds?: number;
 }
 
-/** Bytes of the canonical RIFF/WAVE header written before the samples (read-wav-slice.ts). */
-export const WAV_HEADER_BYTES = 44;
 /** 16 kHz mono 16-bit PCM. */
 export const PCM_SAMPLE_RATE = 16_000;
 const BYTES_PER_SAMPLE = 2;

@@ -1,4 +1,4 @@
-import type { TranscriptWord } from '../../../render/transcript-model.ts';
+import type { TranscriptWord } from '../../../../contract/output/transcript-model.ts';
 import { mapRemoteLanguage } from './map-remote-language.ts';
 import type { RemoteChunk } from './plan-remote-chunks.ts';
 import { readRemoteTranscription, type RemoteSegment, type RemoteWord } from './read-remote-transcription.ts';

@@ -8,7 +8,7 @@ import { MAX_RETRY_WAIT_MS } from '../../../post-process/llm-client-config.ts';
 import { classifyRemoteAsrFailure } from './classify-remote-asr-failure.ts';
 import type { RemoteChunk } from './plan-remote-chunks.ts';
 import type { RecognizedSegment } from '../../recognition-engine.ts';
-import type { WavLayout } from '../../read-wav-layout.ts';
+import type { WavLayout } from '../../../decode/read-wav-layout.ts';
 import { sliceWavBlob } from '../../read-wav-slice.ts';
 import { stitchRemoteSegments } from './stitch-remote-segments.ts';
 

@@ -1,4 +1,4 @@
-import type { TranscriptWord } from '../../../render/transcript-model.ts';
+import type { TranscriptWord } from '../../../../contract/output/transcript-model.ts';
 import type { RecognizedSegment } from '../../recognition-engine.ts';
 
 /** Frames per second of pocketsphinx (its default `-frate 100`). */

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { VadInterval } from '../../../render/transcript-model.ts';
+import type { VadInterval } from '../../../../contract/output/transcript-model.ts';
 import { detectSpeech } from '../../../vad/detect-speech.ts';
 import { resolveDefaultVadModelPath } from '../../../vad/locate-vad-model.ts';
 import { assertPocketsphinxAvailable, createPocketsphinxEngine } from './pocketsphinx-engine.ts';
 import type { RecognizedSegment } from '../../recognition-engine.ts';
-import { readWavLayout } from '../../read-wav-layout.ts';
+import { readWavLayout } from '../../../decode/read-wav-layout.ts';
 import { audioPath, readReference } from '../../shared-audio.test-helper.ts';
 import { wordErrorRate } from '../../word-error-rate.ts';
 

@@ -6,7 +6,7 @@ import { decodeInParallel } from '../../decode-in-parallel.ts';
 import { pocketsphinxBeamArgs } from '../../recognition-profile.ts';
 import { planUtterances, type PlanUtterancesOptions } from '../../plan-utterances.ts';
 import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from '../../recognition-engine.ts';
-import { assertPcm16kMono, readWavLayout } from '../../read-wav-layout.ts';
+import { assertPcm16kMono, readWavLayout } from '../../../decode/read-wav-layout.ts';
 
 export interface PocketsphinxOptions {
   /** Default `/usr/bin/pocketsphinx_batch` (Debian package `pocketsphinx`). */

@@ -7,7 +7,7 @@ import { OWNER_FILE } from '../../../../platform/work/claim-work-folder.ts';
 import { readProcess } from '../../../../platform/work/process-identity.ts';
 import { CHILDREN_FOLDER, type ChildRecord } from '../../../../platform/work/track-child-process.ts';
 import { setWorkRoot } from '../../../../platform/work/work-root.ts';
-import { readWavLayout } from '../../read-wav-layout.ts';
+import { readWavLayout } from '../../../decode/read-wav-layout.ts';
 import { runPocketsphinxBatch, type PocketsphinxBatchRun } from './run-pocketsphinx-batch.ts';
 import { audioPath } from '../../shared-audio.test-helper.ts';
 

@@ -2,7 +2,7 @@ import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../../../platform/errors/app-error.ts';
-import type { VadInterval } from '../../../render/transcript-model.ts';
+import type { VadInterval } from '../../../../contract/output/transcript-model.ts';
 import { killChildGroup, spawnTrackedChild } from '../../../../platform/work/track-child-process.ts';
 import { makeWorkFolder } from '../../../../platform/work/work-root.ts';
 import { POCKETSPHINX_FRAME_RATE } from './parse-pocketsphinx-hypseg.ts';

@@ -1,8 +1,8 @@
-import type { VadInterval } from '../../../render/transcript-model.ts';
+import type { VadInterval } from '../../../../contract/output/transcript-model.ts';
 import { buildLanguageIdConfig, buildSherpaConfig } from './build-sherpa-config.ts';
 import type { CatalogModel } from '../../models/model-catalog.ts';
 import type { RecognitionRequest } from '../../recognition-engine.ts';
-import type { WavLayout } from '../../read-wav-layout.ts';
+import type { WavLayout } from '../../../decode/read-wav-layout.ts';
 import type { SherpaJob } from './run-sherpa-process.ts';
 
 /** What one sherpa-onnx recognition decodes, besides the request. */

@@ -1,7 +1,7 @@
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { AppError, type AppErrorCode } from '../../../../platform/errors/app-error.ts';
-import type { VadInterval } from '../../../render/transcript-model.ts';
+import { forkNodeChild } from '../../../../platform/work/fork-node-child.ts';
+import type { VadInterval } from '../../../../contract/output/transcript-model.ts';
 import type { SherpaLanguageIdConfig, SherpaRecognizerConfig } from './build-sherpa-config.ts';
 import type { SherpaUtteranceResult } from './shape-sherpa-result.ts';
 
@@ -56,7 +56,8 @@ function tailOf(stderr: string): string {
 
 /**
  * Runs one sherpa-onnx job in a child process (plain `node`, no loader): the event loop never
- * blocks, and a native exit or abort on a bad model ends only the child.
+ * blocks, and a native exit or abort on a bad model ends only the child. The child dies with this
+ * process however it dies (fork-node-child.ts), even inside its synchronous decode.
  * @returns the utterance results and the identified language.
  * @throws AppError `engine_unavailable` (module or model failed to load, also when the process died
  *   while loading: the message carries sherpa-onnx's own reason from stderr), `recognition_failed`
@@ -66,7 +67,7 @@ function tailOf(stderr: string): string {
 export function runSherpaProcess(job: SherpaJob, options: SherpaProcessOptions): Promise<SherpaProcessOutput> {
   if (options.signal?.aborted) return Promise.reject(options.signal.reason);
   return new Promise((resolve, reject) => {
-    const child = fork(SCRIPT, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = forkNodeChild(SCRIPT, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
     let loaded = false;
     let identifiedLanguage: string | null = null;

@@ -1,5 +1,5 @@
 import { findLanguage } from '../../../../contract/spec/languages.ts';
-import type { TranscriptWord, VadInterval } from '../../../render/transcript-model.ts';
+import type { TranscriptWord, VadInterval } from '../../../../contract/output/transcript-model.ts';
 import type { RecognizedSegment } from '../../recognition-engine.ts';
 
 /** What the recognition process returns for one utterance (sherpa-onnx OfflineRecognizerResult). */

@@ -1,18 +1,18 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { AppError } from '../../../../platform/errors/app-error.ts';
+import { AppError, isAppError } from '../../../../platform/errors/app-error.ts';
 import { LANGUAGES } from '../../../../contract/spec/languages.ts';
-import type { VadInterval } from '../../../render/transcript-model.ts';
+import type { VadInterval } from '../../../../contract/output/transcript-model.ts';
 import type { Domain, Efficiency } from '../../../../contract/validation/prediction-input.ts';
 import { buildSherpaConfig, deriveBpeVocab, formatHotwordsFile } from './build-sherpa-config.ts';
 import { assertSherpaModelMetadata } from './check-sherpa-model-metadata.ts';
-import { assertModelReady } from '../../models/list-installed-models.ts';
+import { assertModelReady, modelFixCommand } from '../../models/list-installed-models.ts';
 import type { CatalogModel } from '../../models/model-catalog.ts';
 import { planSherpaJob } from './plan-sherpa-job.ts';
 import { planUtterances, type PlanUtterancesOptions } from '../../plan-utterances.ts';
 import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from '../../recognition-engine.ts';
-import { assertPcm16kMono, readWavLayout } from '../../read-wav-layout.ts';
+import { assertPcm16kMono, readWavLayout } from '../../../decode/read-wav-layout.ts';
 import { runSherpaProcess, type SherpaJob } from './run-sherpa-process.ts';
 import { normalizeSherpaLanguage, shapeSherpaResults } from './shape-sherpa-result.ts';
 
@@ -171,6 +171,8 @@ async function recognizeWithSherpa(
         done += seconds;
         request.onProgress?.(++reported === utterances.length ? 1 : Math.min(1, done / total));
       },
+    }).catch((error: unknown) => {
+      throw isAppError(error, 'engine_unavailable') ? withReinstallHint(error, model.name) : error;
     });
     // Identified once: every segment gets it; else (null) each segment its utterance's `lang`.
     // Translated text is English whatever was spoken.
@@ -264,9 +266,12 @@ export async function probeSherpaModel(
     await runSherpaProcess(job, { timeoutMs: options.timeoutMs ?? 120_000 });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    throw new AppError('engine_unavailable', `${error.message}; reinstall it with \`npm run models -- download ${name}\``, {
-      cause: error,
-    });
+    throw withReinstallHint(error, name);
   }
   return model;
+}
+
+/** A model that failed to load (a damaged or truncated file): the error, with the command that reinstalls it. */
+function withReinstallHint(error: AppError, name: string): AppError {
+  return new AppError('engine_unavailable', `${error.message}; reinstall it with \`${modelFixCommand(name)}\``, { cause: error });
 }

@@ -57,6 +57,67 @@ export async function readModelsLock(modelsDir: string): Promise<ModelsLock> {
   }
 }
 
+/** What readModelsLockForListing could read, and one line per damaged part saying how to repair it. */
+export interface ReadableModelsLock {
+  /** The entries that are whole (damaged ones left out). */
+  lock: ModelsLock;
+  /** e.g. `entry "NAME" of /m/models.lock.json is damaged (sha256 is not 64 hex digits): …`. */
+  damaged: string[];
+}
+
+/** What is wrong with one entry of the lock, or null when it is whole. */
+function entryProblem(entry: unknown): string | null {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return 'it is not an object';
+  const pin = entry as Record<string, unknown>;
+  const hex = (value: unknown) => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
+  if (typeof pin.url !== 'string' || pin.url === '') return 'url is not a text';
+  if (typeof pin.bytes !== 'number' || !Number.isSafeInteger(pin.bytes) || pin.bytes < 0) return 'bytes is not a whole number of bytes';
+  if (pin.sha256 !== null && !hex(pin.sha256)) return 'sha256 is neither null nor 64 lowercase hex digits';
+  if (!hex(pin.contentSha256)) return 'contentSha256 is not 64 lowercase hex digits';
+  if (typeof pin.pinnedAt !== 'string') return 'pinnedAt is not a text';
+  return null;
+}
+
+/**
+ * Reads `MODELS_DIR/models.lock.json` for showing it (`npm run models -- list`, `catalog`): never
+ * throws for a damaged file, but keeps what can be read and says, per damaged entry or for the
+ * whole file, what is wrong and how to repair it. Installs keep to readModelsLock, which refuses
+ * a damaged file.
+ * @throws only the file system's errors other than a missing file.
+ */
+export async function readModelsLockForListing(modelsDir: string): Promise<ReadableModelsLock> {
+  const file = modelsLockPath(modelsDir);
+  const empty = (): ModelsLock => ({ lockfileVersion: 1, models: {} });
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lock: empty(), damaged: [] };
+    throw error;
+  }
+  const wholeFile = (reason: string) => ({
+    lock: empty(),
+    damaged: [`${file} is damaged (${reason}): no pin can be read, and installs refuse to run until it is repaired; restore it from version control or a backup, or delete it (the next install of each model then pins again)`],
+  });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return wholeFile((error as Error).message);
+  }
+  const lock = parsed as Partial<ModelsLock> | null;
+  if (typeof lock !== 'object' || lock === null || lock.lockfileVersion !== 1 || typeof lock.models !== 'object' || lock.models === null || Array.isArray(lock.models)) {
+    return wholeFile('not a version 1 lock file');
+  }
+  const result: ReadableModelsLock = { lock: empty(), damaged: [] };
+  for (const [name, entry] of Object.entries(lock.models as Record<string, unknown>)) {
+    const problem = entryProblem(entry);
+    if (problem === null) result.lock.models[name] = entry as ModelLockEntry;
+    else result.damaged.push(`entry "${name}" of ${file} is damaged (${problem}): correct it by hand from another copy of the file, or drop it with \`npm run models -- remove ${name} --unpin\` (the next install of ${name} then pins again)`);
+  }
+  return result;
+}
+
 /** Writes the lock atomically (temporary file, then rename), names sorted so diffs stay small. */
 export async function writeModelsLock(modelsDir: string, lock: ModelsLock): Promise<void> {
   const file = modelsLockPath(modelsDir);

@@ -2,10 +2,13 @@ import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../../platform/errors/app-error.ts';
 import { findCatalogModel } from '../model-catalog.ts';
+import { removeKeptDownload } from './kept-download.ts';
 import { readModelsLock, writeModelsLock } from './models-lock.ts';
+import { forgetSelfTest } from './remember-self-test.ts';
 
 /**
- * Deletes `MODELS_DIR/<name>` and any kept download of it (`MODELS_DIR/.downloads/<name>.tar.bz2`).
+ * Deletes `MODELS_DIR/<name>`, any kept download of it (`MODELS_DIR/.downloads/<name>.tar.bz2` and
+ * its validator) and its remembered failed self-test.
  * The pin in `models.lock.json` stays (a reinstall must match it, as `npm ci` keeps to
  * package-lock.json) unless `unpin` is true.
  * @returns whether a folder was removed and whether a pin was dropped.
@@ -18,7 +21,8 @@ export async function removeModel(modelsDir: string, name: string, options: { un
   const folder = path.join(root, name);
   const removed = await stat(folder).then((info) => info.isDirectory(), () => false);
   await rm(folder, { recursive: true, force: true });
-  await rm(path.join(root, '.downloads', `${name}.tar.bz2`), { force: true });
+  await removeKeptDownload(path.join(root, '.downloads', `${name}.tar.bz2`));
+  await forgetSelfTest(root, name);
   let unpinned = false;
   if (options.unpin) {
     const lock = await readModelsLock(root);

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { isAppError } from '../../../../platform/errors/app-error.ts';
 import type { SelfTestResult } from '../list-installed-models.ts';
 import type { CatalogModel } from '../model-catalog.ts';
-import { readWavLayout } from '../../read-wav-layout.ts';
+import { readWavLayout } from '../../../decode/read-wav-layout.ts';
 import { createSherpaOnnxEngine } from '../../engines/sherpa-onnx/sherpa-onnx-engine.ts';
 import { wordErrorRate } from '../../word-error-rate.ts';
 

@@ -1,11 +1,16 @@
 /**
  * TEST HELPER: a local stand-in for the release host, speaking real HTTP on loopback: GET and HEAD
- * of `files` by URL path, Range requests (206 with Content-Range, 416 past the end), and on demand
- * 503 answers or a body cut midway (the socket is destroyed after some bytes), so downloads,
+ * of `files` by URL path (read at each request, so a test can change a file between attempts),
+ * validators as a release host sends them (a strong ETag made from the file's SHA-256, and a
+ * Last-Modified that changes with it), Range requests honouring If-Range (RFC 9110 13.1.5: a
+ * validator that no longer matches gets the whole file, 200), 206 with Content-Range, 416 past
+ * the end, and on demand 503 answers or a body cut midway (the socket is destroyed after some
+ * bytes), so downloads,
  * retries and resumption are tested without the internet. Also a "black hole": a TCP port that
  * accepts connections and never answers (a firewalled host).
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cp, mkdir } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
@@ -23,8 +28,14 @@ export interface ReleaseHost {
   requests: { method: string; path: string; headers: IncomingHttpHeaders }[];
   /** The next `count` requests get 503. */
   failNext(count: number): void;
-  /** The next request's body stops after `bytes` bytes and the connection is destroyed. */
-  cutNextAfter(bytes: number): void;
+  /**
+   * The next GET's body stops after `bytes` bytes and the connection is destroyed; with `until`,
+   * only once `until()` is true (polled every 20 ms, at most 60 s), e.g. once the client has the
+   * first bytes on disk, so that the cut never depends on how fast a loaded machine is.
+   */
+  cutNextAfter(bytes: number, until?: () => boolean | Promise<boolean>): void;
+  /** Whether answers carry ETag and Last-Modified (default true); false: a host that sends neither. */
+  sendValidators(on: boolean): void;
   /** Every GET from now on sends `bytes` bytes, then holds the connection open without sending more. */
   stallAfter(bytes: number | null): void;
   /** GET bodies that are stalled right now (connections held open). */
@@ -35,7 +46,20 @@ export interface ReleaseHost {
 /** Serves `files` (keys like `/asr-models/NAME.tar.bz2`) on 127.0.0.1. */
 export async function serveReleaseFiles(files: Map<string, Buffer>): Promise<ReleaseHost> {
   let failures = 0;
-  let cutAfter: number | null = null;
+  let cut: { bytes: number; until?: () => boolean | Promise<boolean> } | null = null;
+  let validators = true;
+  const versions = new Map<string, { sha256: string; modified: Date }>();
+  /** A strong ETag from the bytes, and a modification time that moves on whenever they change. */
+  const validatorsOf = (url: string, body: Buffer) => {
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    let version = versions.get(url);
+    if (version?.sha256 !== sha256) {
+      const last = version?.modified.getTime() ?? Date.UTC(2025, 0, 1);
+      version = { sha256, modified: new Date(Math.floor(last / 1000) * 1000 + 60_000) };
+      versions.set(url, version);
+    }
+    return { etag: `"${sha256.slice(0, 16)}"`, 'last-modified': version.modified.toUTCString() };
+  };
   let stallAt: number | null = null;
   let stalled = 0;
   const requests: ReleaseHost['requests'] = [];
@@ -52,14 +76,17 @@ export async function serveReleaseFiles(files: Map<string, Buffer>): Promise<Rel
       res.writeHead(404).end('not found');
       return;
     }
-    const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+    const current = validatorsOf(url, body);
+    const ifRange = req.headers['if-range'];
+    const rangeHeld = ifRange === undefined || (validators && (ifRange === current.etag || ifRange === current['last-modified']));
+    const range = rangeHeld ? /^bytes=(\d+)-$/.exec(req.headers.range ?? '') : null;
     const start = range ? Number(range[1]) : 0;
     if (start >= body.length && range) {
       res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
       return;
     }
     const part = body.subarray(start);
-    const headers = { 'content-length': part.length, 'accept-ranges': 'bytes', etag: '"fixture"' };
+    const headers = { 'content-length': part.length, 'accept-ranges': 'bytes', ...(validators ? current : {}) };
     if (range) res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` });
     else res.writeHead(200, headers);
     if (req.method === 'HEAD') {
@@ -72,10 +99,17 @@ export async function serveReleaseFiles(files: Map<string, Buffer>): Promise<Rel
       res.write(part.subarray(0, stallAt));
       return;
     }
-    if (cutAfter !== null) {
-      const bytes = cutAfter;
-      cutAfter = null;
-      res.write(part.subarray(0, bytes), () => setTimeout(() => res.destroy(), 20));
+    if (cut !== null) {
+      const { bytes, until } = cut;
+      cut = null;
+      res.write(part.subarray(0, bytes), () => {
+        const started = Date.now();
+        const poll = async () => {
+          if (!until || (await until()) || Date.now() - started > 60_000) res.destroy();
+          else setTimeout(() => void poll(), 20);
+        };
+        setTimeout(() => void poll(), 20);
+      });
       return;
     }
     res.end(part);
@@ -85,7 +119,8 @@ export async function serveReleaseFiles(files: Map<string, Buffer>): Promise<Rel
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/asr-models/`,
     requests,
     failNext: (count) => (failures = count),
-    cutNextAfter: (bytes) => (cutAfter = bytes),
+    cutNextAfter: (bytes, until) => (cut = { bytes, until }),
+    sendValidators: (on) => (validators = on),
     stallAfter: (bytes) => (stallAt = bytes),
     stalled: () => stalled,
     close: () => new Promise<void>((done) => {
