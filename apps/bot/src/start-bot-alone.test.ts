@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedPgliteDataDir } from '../../api/src/test-support/pglite-template.ts';
 import { freePort, runScriptToEnd } from '../../api/src/test-support/spawn-service.ts';
 import { findLogLines } from '../../api/src/test-support/read-log-lines.ts';
 import { REPO_ROOT } from '../../api/src/test-support/shared-paths.ts';
@@ -21,8 +22,12 @@ interface SpawnedBot {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `npm run bot` in its own process group, so a stop reaches node under npm (and nothing else). */
-function spawnBot(env: Record<string, string>): SpawnedBot {
+/**
+ * Starts `npm run bot` in its own process group, so a stop reaches node under npm (and nothing else).
+ * Its DATA_DIR starts with a copy of the migrated PGlite template (pglite-template.ts).
+ */
+async function spawnBot(env: Record<string, string>): Promise<SpawnedBot> {
+  if (env.DATA_DIR && !env.DATABASE_URL) await seedPgliteDataDir(env.DATA_DIR);
   const child = spawn('npm', ['run', '--silent', 'bot'], {
     cwd: REPO_ROOT,
     detached: true,
@@ -71,7 +76,7 @@ describe('npm run bot', () => {
 
   it('should answer /start by long polling, serve no HTTP API, serve the key CLI over loopback, and stop on SIGTERM', async () => {
     const port = await freePort();
-    const bot = spawnBot({
+    const bot = await spawnBot({
       DATA_DIR: join(dataDir, 'polling'),
       TELEGRAM_BOT_TOKEN: fake.token,
       TELEGRAM_API_ROOT: fake.apiRoot,
@@ -112,7 +117,7 @@ describe('npm run bot', () => {
   it('should take updates on its webhook path only, with the secret, when BOT_WEBHOOK_URL is set', async () => {
     const port = await freePort();
     const hook = `http://127.0.0.1:${port}/telegram-hook`;
-    const bot = spawnBot({
+    const bot = await spawnBot({
       DATA_DIR: join(dataDir, 'webhook'),
       TELEGRAM_BOT_TOKEN: fake.token,
       TELEGRAM_API_ROOT: fake.apiRoot,
@@ -163,7 +168,7 @@ describe('npm run bot when the Bot API cannot be reached', () => {
 
   it('should log every try with the refused host and port, then exit 1 with a message naming the cause', async () => {
     const port = await freePort(); // nothing listens there
-    const bot = spawnBot({
+    const bot = await spawnBot({
       DATA_DIR: join(dataDir, 'refused'),
       TELEGRAM_BOT_TOKEN: '123456:TEST-token_abc',
       TELEGRAM_API_ROOT: `http://127.0.0.1:${port}`,
@@ -187,7 +192,7 @@ describe('npm run bot when the Bot API cannot be reached', () => {
 
   it('should stop at once on SIGINT while it keeps retrying a refused Bot API', async () => {
     const port = await freePort();
-    const bot = spawnBot({
+    const bot = await spawnBot({
       DATA_DIR: join(dataDir, 'refused-sigint'),
       TELEGRAM_BOT_TOKEN: '123456:TEST-token_abc',
       TELEGRAM_API_ROOT: `http://127.0.0.1:${port}`,
@@ -209,7 +214,7 @@ describe('npm run bot when the Bot API cannot be reached', () => {
     });
     servers.push(hanging);
     await new Promise<void>((done) => hanging.listen(0, '127.0.0.1', done));
-    const bot = spawnBot({
+    const bot = await spawnBot({
       DATA_DIR: join(dataDir, 'hanging-sigint'),
       TELEGRAM_BOT_TOKEN: '123456:TEST-token_abc',
       TELEGRAM_API_ROOT: `http://127.0.0.1:${(hanging.address() as { port: number }).port}`,
@@ -227,7 +232,7 @@ describe('npm run bot when the Bot API cannot be reached', () => {
   it('should stop on SIGINT, exit 0, when the Bot API hangs while the bot long-polls (the last getUpdates is cut)', async () => {
     const fake = await startFakeBotApi();
     try {
-      const bot = spawnBot({
+      const bot = await spawnBot({
         DATA_DIR: join(dataDir, 'polling-hangs'),
         TELEGRAM_BOT_TOKEN: fake.token,
         TELEGRAM_API_ROOT: fake.apiRoot,

@@ -18,6 +18,7 @@ import {
 } from '../test-support/fake-engine-service.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
+import { seedPgliteDataDir } from '../test-support/pglite-template.ts';
 import { freePort, runScript, spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
 
 /** More crashes than this and the supervisor stops restarting: the prediction is crash-looping. */
@@ -119,6 +120,7 @@ describe('a prediction that crashes its process on every try', () => {
       const port = String(await freePort());
       const url = `http://127.0.0.1:${port}`;
       const env = fakeEngineEnv(dataDir, null, { PORT: port, HOST: '127.0.0.1', WORKER_CONCURRENCY: '1', FAKE_ENGINE_CRASH: 'throw' });
+      await seedPgliteDataDir(dataDir); // a migrated database, as spawnService gives
       supervisor = supervise('apps/api/src/main.ts', env);
       const deadline = Date.now() + SPAWN_TIMEOUT_MS;
       while (

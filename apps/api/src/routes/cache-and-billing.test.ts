@@ -45,7 +45,14 @@ describe.each(['pglite', 'postgres'] as const)('transcript cache and usage ledge
   };
 
   beforeAll(async () => {
-    t = await startTestService(kind, { PRICE_PER_MINUTE: '1', WORKER_CONCURRENCY: '8' });
+    // The cache and ledger rules do not depend on the engine: the fake one (a fixed transcript after
+    // the real download, decode and VAD) keeps this file cheap; engine output is tested elsewhere.
+    t = await startTestService(kind, {
+      PRICE_PER_MINUTE: '1',
+      WORKER_CONCURRENCY: '8',
+      RECOGNITION_ENGINE: 'fake',
+      ALLOW_FAKE_ENGINE: '1',
+    });
     media = await countingServer(await readFile(join(AUDIO_DIR, CLIP)));
     link = (path) => `${media.base}${path}`;
   });

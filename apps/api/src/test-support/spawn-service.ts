@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { seedPgliteDataDir } from './pglite-template.ts';
 import { REPO_ROOT } from './shared-paths.ts';
 
 export interface SpawnedService {
@@ -33,8 +36,20 @@ export function runScript(script: string, args: string[], env: Record<string, st
   });
 }
 
-/** Starts `npm start`'s entry point in a child process and waits until /health answers (at most `timeoutMs`: a bound for a failing start, generous for a loaded 2-core machine). */
-export async function spawnService(env: Record<string, string>, timeoutMs = 180_000): Promise<SpawnedService> {
+/**
+ * Starts `npm start`'s entry point in a child process and waits until /health answers (at most
+ * `timeoutMs`: a bound for a failing start, generous for a loaded 2-core machine). A `DATA_DIR`
+ * with no database yet and no `DATABASE_URL` first gets a copy of the migrated PGlite template
+ * (pglite-template.ts), unless `freshDatabase` asks for the first-start path (initdb, migrations).
+ */
+export async function spawnService(
+  env: Record<string, string>,
+  timeoutMs = 180_000,
+  { freshDatabase = false }: { freshDatabase?: boolean } = {},
+): Promise<SpawnedService> {
+  if (!freshDatabase && env.DATA_DIR && !env.DATABASE_URL && !existsSync(join(env.DATA_DIR, 'pglite'))) {
+    await seedPgliteDataDir(env.DATA_DIR);
+  }
   const port = env.PORT ?? String(await freePort());
   const child = runScript('apps/api/src/main.ts', [], { HOST: '127.0.0.1', ...env, PORT: port });
   let output = '';

@@ -5,6 +5,7 @@ import { createApiKey } from '@transcribe/core';
 import { parseEnv } from '../env.ts';
 import { startService, type RunningService } from '../start-service.ts';
 import { createTestDatabase, type TestDatabase } from './create-test-database.ts';
+import { seedPgliteDataDir } from './pglite-template.ts';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
 
@@ -22,8 +23,9 @@ export interface TestService {
 
 /**
  * Starts the real service in this process on a free port with a fresh data directory and database
- * (PGlite in the data directory, or a new PostgreSQL database, or the one `env.DATABASE_URL` names,
- * which the caller then drops), plus one API key.
+ * (PGlite in the data directory, copied from a migrated template (pglite-template.ts), or a new
+ * PostgreSQL database, or the one `env.DATABASE_URL` names, which the caller then drops), plus one
+ * API key.
  */
 export async function startTestService(
   kind: TestDatabaseKind,
@@ -33,6 +35,7 @@ export async function startTestService(
   const dataDir = await mkdtemp(join(tmpdir(), 'transcribe-test-'));
   // An env that names DATABASE_URL shares that database (several services on one database).
   const database: TestDatabase | null = kind === 'postgres' && !env.DATABASE_URL ? await createTestDatabase() : null;
+  if (kind === 'pglite' && !env.DATABASE_URL) await seedPgliteDataDir(dataDir);
   const service = await startService(
     parseEnv({
       PORT: '0',
