@@ -1,10 +1,18 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findCatalogModel, RECOMMENDED_CPU_MODEL } from '@transcribe/core';
-import { packTarBz2, type ReleaseHost, serveReleaseFiles, startBlackHole, writeFixtureModel } from '@transcribe/core/testing';
+import {
+  DIARIZATION_FIXTURE_MODELS_DIR,
+  makeDiarizationReleaseFiles,
+  packTarBz2,
+  type ReleaseHost,
+  serveReleaseFiles,
+  startBlackHole,
+  writeFixtureModel,
+} from '@transcribe/core/testing';
 import { autoInstallMirror } from './select-engine.ts';
 import { findLogLines } from './test-support/read-log-lines.ts';
 import { SPAWN_TIMEOUT_MS } from './test-support/fake-engine-service.ts';
@@ -43,7 +51,11 @@ describe('first start without a model', () => {
     // The recommended model's name with the random-weight fixture's files: real format, wrong words.
     await writeFixtureModel(join(work, 'src'), BASE);
     await packTarBz2(join(work, 'src'), BASE.name, join(work, `${BASE.name}.tar.bz2`));
-    host = await serveReleaseFiles(new Map([[`/asr-models/${BASE.name}.tar.bz2`, await readFile(join(work, `${BASE.name}.tar.bz2`))]]));
+    // And the recommended diarization pair, made of the fixture graphs: its self-test refuses it too.
+    const diarization = await makeDiarizationReleaseFiles(work);
+    host = await serveReleaseFiles(
+      new Map([[`/asr-models/${BASE.name}.tar.bz2`, await readFile(join(work, `${BASE.name}.tar.bz2`))], ...diarization.files]),
+    );
   });
   afterAll(async () => {
     await host.close();
@@ -78,7 +90,7 @@ describe('first start without a model', () => {
       );
       expect(code).toBe(0);
       expect(stdout).toBe(
-        `[models] cannot reach ${new URL(hole.url).host} (no answer within 1.5 s): staying on PocketSphinx; to install ${BASE.name} later run \`npm run models -- download ${BASE.name}\` (offline: \`npm run models -- install ${BASE.name}.tar.bz2\`)\n`,
+        `[models] cannot reach ${new URL(hole.url).host} (no answer within 1.5 s): staying on PocketSphinx and the built-in diarizer; to install ${BASE.name} later run \`npm run models -- download ${BASE.name}\` (offline: \`npm run models -- install ${BASE.name}.tar.bz2\`), and the diarization pair with \`npm run models -- download diarization\`\n`,
       );
       expect(performance.now() - started).toBeLessThan(15_000);
     } finally {
@@ -91,12 +103,12 @@ describe('first start without a model', () => {
     const { code, stdout } = await runScriptToEnd(CLI, ['first-start', '--models-dir', modelsDir, '--mirror', closed], {});
     expect(code).toBe(0);
     expect(stdout).toMatch(
-      /^\[models\] cannot reach 127\.0\.0\.1:\d+ \(.*ECONNREFUSED.*\): staying on PocketSphinx; .*`npm run models -- download sherpa-onnx-whisper-base`/,
+      /^\[models\] cannot reach 127\.0\.0\.1:\d+ \(.*ECONNREFUSED.*\): staying on PocketSphinx and the built-in diarizer; .*`npm run models -- download sherpa-onnx-whisper-base`/,
     );
     expect(stdout.trim().split('\n')).toHaveLength(1);
   });
 
-  it('npm run models -- first-start: downloads the recommended model with progress lines, and the self-test refuses a bad one', async () => {
+  it('npm run models -- first-start: downloads the recommended model and diarization pair with progress lines, and the self-tests refuse bad ones', async () => {
     const { code, stdout } = await runScriptToEnd(CLI, ['first-start', '--models-dir', modelsDir, '--mirror', host.url], {});
     expect(stdout).toContain(
       `[models] no model installed: installing ${BASE.name} (recommended for CPU) from ${host.url}${BASE.name}.tar.bz2 in the background`,
@@ -108,16 +120,30 @@ describe('first start without a model', () => {
     expect(code).toBe(1);
     expect(await readdir(modelsDir)).not.toContain(BASE.name);
     expect(stdout).toContain(`[models] self-test: decoding the test clip with ${BASE.name}...`);
+    // The diarization pair, in the same process, after the recognition model.
+    expect(stdout).toContain(
+      `[models] no neural diarization model installed: installing sherpa-onnx-pyannote-segmentation-3-0 + wespeaker_en_voxceleb_resnet34_LM (recommended pair) from ${host.url} in the background`,
+    );
+    expect(stdout).toMatch(/^\[models\] downloading wespeaker_en_voxceleb_resnet34_LM: 100% /m);
+    expect(stdout).toMatch(
+      /^\[models\] installing the diarization pair failed: Self-test of the diarization pair sherpa-onnx-pyannote-segmentation-3-0 \+ wespeaker_en_voxceleb_resnet34_LM failed: found 1 speakers .*Still on the built-in diarizer; retry with `npm run models -- download diarization`$/m,
+    );
     // The next start reports the same failure without unpacking or decoding the same archive again.
     const next = await runScriptToEnd(CLI, ['first-start', '--models-dir', modelsDir, '--mirror', host.url], {});
     expect(next.code).toBe(1);
     expect(next.stdout).not.toContain('self-test: decoding');
-    expect(next.stdout).not.toContain('unpacking');
+    expect(next.stdout).not.toContain(`unpacking and checking ${BASE.name}`);
     expect(next.stdout).toMatch(
       /^\[models\] installing sherpa-onnx-whisper-base failed: Self-test of sherpa-onnx-whisper-base failed: .*\(remembered from the self-test of .* on these same bytes, not run again; add --retest to run it again\);.*Still on PocketSphinx; retry with `npm run models -- download sherpa-onnx-whisper-base`$/m,
     );
-    // Nothing is downloaded when a model is there.
+    // With a recognition model there, only the diarization pair is installed (and refused).
     await writeFixtureModel(modelsDir, findCatalogModel('sherpa-onnx-whisper-tiny')!);
+    const pairOnly = await runScriptToEnd(CLI, ['first-start', '--models-dir', modelsDir, '--mirror', host.url], {});
+    expect(pairOnly.code).toBe(1);
+    expect(pairOnly.stdout).not.toContain(BASE.name);
+    expect(pairOnly.stdout).toMatch(/^\[models\] installing the diarization pair failed: Self-test of the diarization pair/m);
+    // Nothing is downloaded when a recognition model and a diarization pair are there.
+    await cp(DIARIZATION_FIXTURE_MODELS_DIR, modelsDir, { recursive: true, filter: (file) => !file.endsWith('README.md') });
     const before = host.requests.length;
     const again = await runScriptToEnd(CLI, ['first-start', '--models-dir', modelsDir, '--mirror', host.url], {});
     expect(again).toMatchObject({ code: 0, stdout: '' });
@@ -200,7 +226,7 @@ describe('first start without a model', () => {
         logged(
           service.output(),
           'models',
-          `staying on PocketSphinx; to install ${BASE.name} later run \`npm run models -- download ${BASE.name}\``,
+          `staying on PocketSphinx and the built-in diarizer; to install ${BASE.name} later run \`npm run models -- download ${BASE.name}\``,
         ),
       ).toHaveLength(1);
       expect(logged(service.output(), 'models')).toHaveLength(1); // one line, and nothing else from the install

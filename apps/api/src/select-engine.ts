@@ -6,6 +6,7 @@ import {
   AppError,
   assertVadModel,
   createOpenAiAsrEngine,
+  locateDiarizationModels,
   resolveDefaultVadModelPath,
   selectRecognitionEngine,
   tieChildToParent,
@@ -41,10 +42,12 @@ function remoteEngine(env: Env): RecognitionEngine {
  * files before the service takes work (a wrong VAD path would otherwise silently find no speech).
  * Logs which engine and why through `logger` (component `recognition`, e.g. `engine pocketsphinx:
  * auto, no sherpa-onnx model in …`; without a logger nothing is logged). When `auto` ends on
- * PocketSphinx for want of a model (no sherpa-onnx model, no ASR_BASE_URL) and MODELS_AUTO_INSTALL
- * allows it, also starts the first-start install of the recommended model in a background process
+ * PocketSphinx for want of a model (no sherpa-onnx model, no ASR_BASE_URL), or MODELS_DIR holds no
+ * neural diarization model, and MODELS_AUTO_INSTALL allows it, also starts the first-start install of
+ * the recommended recognition model and/or diarization pair in one background process
  * (startFirstStartInstall); it never delays this function, and the engine returned stays
- * PocketSphinx until the next start.
+ * PocketSphinx until the next start (the diarization pair is used by the next prediction after it is
+ * installed: each prediction looks for it).
  * @throws AppError `engine_unavailable` naming the missing file or setting and the command that fixes it.
  */
 export async function selectEngine(env: Env, logger?: Logger): Promise<RecognitionEngine> {
@@ -69,8 +72,11 @@ export async function selectEngine(env: Env, logger?: Logger): Promise<Recogniti
   });
   logger?.info({ component: 'recognition', engine: engine.name }, `engine ${reason}`);
   const mirror = autoInstallMirror(env);
-  if (env.RECOGNITION_ENGINE === 'auto' && !env.ASR_BASE_URL && engine.name === 'pocketsphinx' && mirror !== false) {
-    startFirstStartInstall(env.MODELS_DIR, mirror, logger);
+  if (mirror !== false) {
+    const recognition = env.RECOGNITION_ENGINE === 'auto' && !env.ASR_BASE_URL && engine.name === 'pocketsphinx';
+    // Only a MODELS_DIR without any diarization model: a half or damaged pair is reported by each prediction instead.
+    const diarization = (await locateDiarizationModels(env.MODELS_DIR).catch(() => 'damaged')) === null;
+    if (recognition || diarization) startFirstStartInstall(env.MODELS_DIR, mirror, { recognition }, logger);
   }
   return engine;
 }
@@ -116,9 +122,10 @@ export function autoInstallMirror(env: Pick<Env, 'MODELS_AUTO_INSTALL' | 'NODE_E
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /**
- * First start without any model: runs `npm run models -- first-start` in a child process, so the
- * service is already answering with PocketSphinx while the recommended model is fetched, unpacked
- * and self-tested (no request ever waits for it, and a download never shares the service's event
+ * First start without a model: runs `npm run models -- first-start` in a child process (with
+ * `--skip-recognition` when `wanted.recognition` is false: only the diarization pair is missing), so the
+ * service is already answering with PocketSphinx and the built-in diarizer while the recommended
+ * models are fetched, unpacked and self-tested (no request ever waits for it, and a download never shares the service's event
  * loop). Each line it prints (`[models] …`, meant for a person at a terminal) becomes a line of this
  * process's structured log (component `models`, the text without its prefix; its stderr as
  * warnings), so that the service's output stays one JSON object per line. The new model is picked
@@ -126,7 +133,12 @@ const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
  * (SIGTERM from an `exit` hook, or from the kernel when this process is killed: tieChildToParent);
  * its partial download resumes at the next start.
  */
-function startFirstStartInstall(modelsDir: string, mirror: string | null, logger: Logger | undefined): void {
+function startFirstStartInstall(
+  modelsDir: string,
+  mirror: string | null,
+  wanted: { recognition: boolean },
+  logger: Logger | undefined,
+): void {
   const args = [
     '--import',
     'tsx',
@@ -135,6 +147,7 @@ function startFirstStartInstall(modelsDir: string, mirror: string | null, logger
     '--models-dir',
     path.resolve(modelsDir),
     ...(mirror ? ['--mirror', mirror] : []),
+    ...(wanted.recognition ? [] : ['--skip-recognition']),
   ];
   // SIGTERM when this process dies however it dies (a SIGKILL runs no `exit` hook): the install stops, to resume at the next start.
   const launch = tieChildToParent(process.execPath, args, 'SIGTERM');

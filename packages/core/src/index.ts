@@ -175,6 +175,23 @@ export {
 } from './pipeline/diarize/models/diarization-model-catalog.ts';
 export type { DiarizationCatalogModel, DiarizationModelRole } from './pipeline/diarize/models/diarization-model-catalog.ts';
 export { findInstalledSpeakerEmbeddingModel } from './pipeline/diarize/models/find-installed-diarization-models.ts';
+export { DIARIZATION_INSTALL_COMMAND, locateDiarizationModels } from './pipeline/diarize/locate-diarization-models.ts';
+export {
+  DIARIZATION_SELF_TEST_FAILED,
+  diarizationArchiveUrlOf,
+  installDiarizationModels,
+} from './pipeline/diarize/models/install-diarization-models.ts';
+export type {
+  DiarizationInstallRecord,
+  DiarizationInstallRequest,
+  InstallDiarizationOptions,
+  InstallDiarizationResult,
+} from './pipeline/diarize/models/install-diarization-models.ts';
+export { isDiarizationModelEntry, listInstalledDiarizationModels } from './pipeline/diarize/models/list-installed-diarization-models.ts';
+export type { InstalledDiarizationReport } from './pipeline/diarize/models/list-installed-diarization-models.ts';
+export { removeDiarizationModel } from './pipeline/diarize/models/remove-diarization-model.ts';
+export { describeDiarizationSelfTest } from './pipeline/diarize/models/run-diarization-self-test.ts';
+export type { DiarizationSelfTestResult } from './pipeline/diarize/models/run-diarization-self-test.ts';
 // Pipeline, diarize: the built-in diarizer's steps, one by one (bench/quality calibrates them).
 export { extractSpeechFeatures } from './pipeline/diarize/extract-speech-features.ts';
 export { standardizeFeatures } from './pipeline/diarize/standardize-features.ts';

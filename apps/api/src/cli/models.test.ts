@@ -45,7 +45,8 @@ describe('npm run models', () => {
     const { code, stdout } = await models(['list']);
     expect(code).toBe(0);
     expect(stdout).toBe(
-      `MODELS_DIR ${modelsDir}\nNo sherpa-onnx model is installed. See \`npm run models -- catalog\`, then \`npm run models -- download NAME\`.\n`,
+      `MODELS_DIR ${modelsDir}\nNo sherpa-onnx model is installed. See \`npm run models -- catalog\`, then \`npm run models -- download NAME\`.\n` +
+        'No neural diarization model is installed (the built-in diarizer runs). Install the recommended pair with `npm run models -- download diarization`.\n',
     );
   });
 

@@ -1,13 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import cliProgress from 'cli-progress';
 import {
   archiveUrlOf,
   ANOTHER_INSTALL,
   describeSelfTest,
   findCatalogModel,
   installModel,
+  DIARIZATION_INSTALL_COMMAND,
+  isDiarizationModelEntry,
+  listInstalledDiarizationModels,
+  locateDiarizationModels,
   isSha256Hex,
   listInstalledModels,
   MODEL_CATALOG,
@@ -24,6 +27,18 @@ import {
   type ModelSource,
 } from '@transcribe/core';
 import { parseEnv, type Env } from '../env.ts';
+import {
+  diarizationModelOfFile,
+  diarizationProbeUrl,
+  downloadDiarization,
+  firstStartDiarization,
+  installDiarizationFiles,
+  isDiarizationName,
+  listDiarization,
+  printDiarizationCatalog,
+  removeDiarization,
+} from './models-diarization.ts';
+import { megabytes, progressReporter } from './report-download-progress.ts';
 
 const USAGE = `Usage:
   npm run models -- list                      installed models: size, hash, self-test; pins of models.lock.json
@@ -31,22 +46,23 @@ const USAGE = `Usage:
   npm run models -- download NAME [--sha256 HEX] [--mirror URL] [--force] [--retest]
                                               fetch NAME from its official release (resumes), check it
                                               against models.lock.json, unpack, self-test, activate
-  npm run models -- install FILE.tar.bz2|DIR [--name NAME] [--sha256 HEX] [--force] [--retest]
-                                              the same from a local archive or folder (offline)
+  npm run models -- download diarization | SEGMENTATION [EMBEDDING] [--mirror URL] [--force]
+                                              the same for neural diarization models, self-tested as a
+                                              pair on a two-speaker clip (2 speakers, DER <= 0.20);
+                                              \`diarization\` is the recommended pair
+  npm run models -- install FILE.tar.bz2|FILE.onnx|DIR [FILE|DIR] [--name NAME] [--sha256 HEX] [--force] [--retest]
+                                              the same from local files or folders (offline)
   npm run models -- remove NAME [--unpin]     delete an installed model (--unpin also drops its pin)
-  npm run models -- first-start [--mirror URL] what the service runs in the background on a start
-                                              without any model: probe the release host (5 s), then
-                                              install the recommended CPU model
+  npm run models -- first-start [--mirror URL] [--skip-recognition]
+                                              what the service runs in the background on a start
+                                              without a model: probe the release host (5 s), then
+                                              install the recommended CPU model and diarization pair
 Options: --models-dir DIR (default: MODELS_DIR, else ./models); -h, --help: this text
   --sha256 HEX  the archive's SHA-256, 64 hex digits (as sha256sum prints it)
-  --force  activate a model whose self-test failed (no text, or WER over 0.6 on the test clip)
+  --force  activate a model whose self-test failed (no text, or WER over 0.6 on the test clip; a
+           diarization pair: not 2 speakers, or DER over 0.20)
   --retest run the self-test again although it failed before on the same archive or files
            (a failure is remembered and reported without running it again)`;
-
-const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-
-/** `12.3 MB/s`, from bytes and seconds. */
-const rate = (bytes: number, seconds: number) => `${megabytes(seconds > 0 ? bytes / seconds : 0)}/s`;
 
 function languagesOf(model: CatalogModel): string {
   return model.languages.length > 6 ? `${model.languages.length} languages` : model.languages.join(',');
@@ -77,8 +93,10 @@ async function list(modelsDir: string): Promise<void> {
     for (const problem of report.problems) console.log(`        ${problem}`);
     if (report.status === 'broken') console.log(`        fix: ${modelFixCommand(report.model.name)}`);
   }
-  for (const name of unknown) console.log(`other   ${name}  (not in the catalog; ignored)`);
-  const installed = new Set(models.map((report) => report.model.name));
+  const diarization = await listDiarization(modelsDir);
+  for (const name of unknown.filter((entry) => !isDiarizationModelEntry(entry)))
+    console.log(`other   ${name}  (not in the catalog; ignored)`);
+  const installed = new Set([...models.map((report) => report.model.name), ...diarization]);
   for (const [name, pin] of Object.entries(lock.models)) {
     if (!installed.has(name))
       console.log(
@@ -106,68 +124,10 @@ async function catalog(modelsDir: string): Promise<void> {
     );
     console.log(`        ${model.description}`);
   }
+  const diarization = new Set((await listInstalledDiarizationModels(modelsDir)).map((report) => report.model.name));
+  printDiarizationCatalog(diarization, new Set(Object.keys(lock.models)));
   for (const line of damaged) console.error(`models: ${line}`);
   if (damaged.length > 0) process.exitCode = 1;
-}
-
-/**
- * Progress of a download: a cli-progress bar (bytes, rate, ETA) when stdout is a terminal, else one
- * line per 10 % (per 10 MB when the size is unknown), each prefixed with `prefix`.
- */
-function progressReporter(name: string, prefix: string, tty: boolean) {
-  let bar: cliProgress.SingleBar | null = null;
-  let started = 0;
-  let startBytes = 0;
-  let reported = -1;
-  const payload = (received: number, total: number | null) => {
-    const seconds = (performance.now() - started) / 1000;
-    return { done: megabytes(received), size: total ? megabytes(total) : '?', rate: rate(received - startBytes, seconds) };
-  };
-  return {
-    onProgress(received: number, total: number | null) {
-      if (started === 0) {
-        started = performance.now();
-        startBytes = received;
-        if (received > 0) console.log(`${prefix}resuming ${name} at ${megabytes(received)}`);
-      }
-      if (tty && total) {
-        if (!bar) {
-          bar = new cliProgress.SingleBar(
-            {
-              format: `${name} [{bar}] {percentage}% | {done} of {size} | {rate} | ETA {eta_formatted}`,
-              hideCursor: true,
-              etaBuffer: 50,
-              fps: 5,
-              stream: process.stdout,
-            },
-            cliProgress.Presets.shades_classic,
-          );
-          bar.start(total, received, payload(received, total));
-        }
-        bar.update(received, payload(received, total));
-        return;
-      }
-      const step = total ? Math.floor((received / total) * 10) : Math.floor(received / 1e7);
-      if (step <= reported) return;
-      reported = step;
-      const { rate: speed } = payload(received, total);
-      console.log(
-        total
-          ? `${prefix}downloading ${name}: ${step * 10}% (${megabytes(received)} of ${megabytes(total)}, ${speed})`
-          : `${prefix}downloading ${name}: ${megabytes(received)} (${speed})`,
-      );
-    },
-    stop() {
-      bar?.stop();
-      bar = null;
-    },
-    /** After a cut: the next progress call starts a new rate measurement and says where it resumes. */
-    restart() {
-      this.stop();
-      started = 0;
-      reported = -1;
-    },
-  };
 }
 
 function printResult(model: CatalogModel, result: InstallModelResult, modelsDir: string, prefix = ''): void {
@@ -220,7 +180,13 @@ function unknownModel(name: string | undefined): void {
   process.exitCode = 2;
 }
 
-async function download(modelsDir: string, name: string | undefined, values: Values): Promise<void> {
+async function download(modelsDir: string, names: string[], values: Values): Promise<void> {
+  const [name] = names;
+  if (isDiarizationName(name)) {
+    await downloadDiarization(modelsDir, names, values);
+    return;
+  }
+  if (names.length > 1) return unknownModel(undefined);
   const model = name ? findCatalogModel(name) : undefined;
   if (!model) return unknownModel(name);
   const source: ModelSource = { kind: 'release', mirrorUrl: typeof values.mirror === 'string' ? values.mirror : undefined };
@@ -228,14 +194,27 @@ async function download(modelsDir: string, name: string | undefined, values: Val
   printResult(model, result, modelsDir);
 }
 
-async function installLocal(modelsDir: string, file: string | undefined, values: Values): Promise<void> {
+async function installLocal(modelsDir: string, files: string[], values: Values): Promise<void> {
+  const [file] = files;
   if (!file) return unknownModel(undefined);
-  const info = await stat(file).catch(() => null);
-  if (!info) {
-    console.error(`models: ${resolve(file)} does not exist`);
+  for (const each of files) {
+    if (!(await stat(each).catch(() => null))) {
+      console.error(`models: ${resolve(each)} does not exist`);
+      process.exitCode = 2;
+      return;
+    }
+  }
+  const name = typeof values.name === 'string' ? values.name : undefined;
+  if (files.every((each) => diarizationModelOfFile(each, files.length === 1 ? name : undefined))) {
+    await installDiarizationFiles(modelsDir, files, values);
+    return;
+  }
+  if (files.length > 1) {
+    console.error('models: install takes one recognition model, or one or two diarization models (a segmentation and an embedding model)');
     process.exitCode = 2;
     return;
   }
+  const info = (await stat(file))!;
   const guess = typeof values.name === 'string' ? values.name : basename(resolve(file)).replace(/\.tar\.bz2$/, '');
   const model = findCatalogModel(guess);
   if (!model) {
@@ -252,6 +231,7 @@ async function installLocal(modelsDir: string, file: string | undefined, values:
 
 async function remove(modelsDir: string, name: string | undefined, values: Values): Promise<void> {
   if (!name) return unknownModel(undefined);
+  if (isDiarizationName(name) && name !== 'diarization') return removeDiarization(modelsDir, name, values);
   const { removed, unpinned } = await removeModel(modelsDir, name, { unpin: values.unpin === true });
   const pin = unpinned
     ? ' and dropped its pin'
@@ -266,24 +246,49 @@ async function remove(modelsDir: string, name: string | undefined, values: Value
 }
 
 /**
- * `first-start`: what the service runs in a background process on a start without any model
- * (MODELS_AUTO_INSTALL). Probes the release host for a few seconds; unreachable → one line naming
- * the command to run later; else installs RECOMMENDED_CPU_MODEL with percentage lines.
+ * `first-start`: what the service runs in a background process on a start without a recognition
+ * model or without a neural diarization model (MODELS_AUTO_INSTALL). Probes the release host for a few
+ * seconds; unreachable → one line naming the commands to run later; else installs RECOMMENDED_CPU_MODEL
+ * (unless `--skip-recognition` or a recognition model is there) and then the recommended diarization
+ * pair (unless a diarization model is there), with percentage lines. Exit code 1 when an install failed.
  */
 async function firstStart(modelsDir: string, values: Values): Promise<void> {
   const prefix = '[models] ';
   const model = findCatalogModel(RECOMMENDED_CPU_MODEL)!;
-  if ((await listInstalledModels(modelsDir)).models.length > 0) return;
+  const recognition = values['skip-recognition'] !== true && (await listInstalledModels(modelsDir)).models.length === 0;
+  // Only a MODELS_DIR without any diarization model: a half or damaged pair is the operator's to mend (list says how).
+  const diarization = (await locateDiarizationModels(modelsDir).catch(() => 'damaged')) === null;
+  if (!recognition && !diarization) return;
   const mirrorUrl = typeof values.mirror === 'string' ? values.mirror : undefined;
-  const url = archiveUrlOf(model, mirrorUrl);
+  const url = recognition ? archiveUrlOf(model, mirrorUrl) : diarizationProbeUrl(mirrorUrl);
   const timeoutMs = typeof values['probe-timeout-ms'] === 'string' ? Number(values['probe-timeout-ms']) : 5000;
   const probe = await probeReleaseHost(url, timeoutMs);
   if (!probe.reachable) {
-    console.log(
-      `${prefix}cannot reach ${new URL(url).host} (${probe.reason}): staying on PocketSphinx; to install ${model.name} later run \`npm run models -- download ${model.name}\` (offline: \`npm run models -- install ${model.name}.tar.bz2\`)`,
-    );
+    const staying = [recognition ? 'PocketSphinx' : '', diarization ? 'the built-in diarizer' : ''].filter(Boolean).join(' and ');
+    const later = [
+      recognition
+        ? `${model.name} later run \`npm run models -- download ${model.name}\` (offline: \`npm run models -- install ${model.name}.tar.bz2\`)`
+        : '',
+      diarization ? `${recognition ? '' : 'later '}the diarization pair with \`${DIARIZATION_INSTALL_COMMAND}\`` : '',
+    ].filter(Boolean);
+    console.log(`${prefix}cannot reach ${new URL(url).host} (${probe.reason}): staying on ${staying}; to install ${later.join(', and ')}`);
     return;
   }
+  let ok = true;
+  if (recognition) ok = await firstStartRecognition(modelsDir, model, mirrorUrl, values, prefix);
+  if (diarization) ok = (await firstStartDiarization(modelsDir, values, prefix)) && ok;
+  if (!ok) process.exitCode = 1;
+}
+
+/** First start, recognition part: installs `model` with `[models]` lines. @returns false when the install failed (said in one line). */
+async function firstStartRecognition(
+  modelsDir: string,
+  model: CatalogModel,
+  mirrorUrl: string | undefined,
+  values: Values,
+  prefix: string,
+): Promise<boolean> {
+  const url = archiveUrlOf(model, mirrorUrl);
   try {
     console.log(
       `${prefix}no model installed: installing ${model.name} (recommended for CPU) from ${url} in the background; the service keeps PocketSphinx until it restarts`,
@@ -295,16 +300,17 @@ async function firstStart(modelsDir: string, values: Values): Promise<void> {
     printResult(model, result, modelsDir, prefix);
     if (result.status === 'installed')
       console.log(`${prefix}restart the service to use ${model.name} (it is chosen automatically at the next start)`);
+    return true;
   } catch (error) {
     const message = (error as Error).message;
     if (message.startsWith(ANOTHER_INSTALL)) {
       console.log(`${prefix}another process is already installing ${model.name}`);
-      return;
+      return true;
     }
     console.log(
       `${prefix}installing ${model.name} failed: ${message.replace(/\.$/, '')}. Still on PocketSphinx; retry with \`npm run models -- download ${model.name}\``,
     );
-    process.exitCode = 1;
+    return false;
   }
 }
 
@@ -318,6 +324,7 @@ const OPTIONS = {
   unpin: { type: 'boolean' },
   'probe-timeout-ms': { type: 'string' },
   'retry-delay-ms': { type: 'string' },
+  'skip-recognition': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -340,11 +347,11 @@ if (typeof values.sha256 === 'string' && !isSha256Hex(values.sha256)) {
 const env: Env = parseEnv();
 const modelsDir = resolve(values['models-dir'] ?? env.MODELS_DIR);
 try {
-  const [command, argument] = positionals;
+  const [command, argument, ...rest] = positionals;
   if (command === 'list') await list(modelsDir);
   else if (command === 'catalog') await catalog(modelsDir);
-  else if (command === 'download') await download(modelsDir, argument, values);
-  else if (command === 'install') await installLocal(modelsDir, argument, values);
+  else if (command === 'download') await download(modelsDir, argument === undefined ? [] : [argument, ...rest], values);
+  else if (command === 'install') await installLocal(modelsDir, argument === undefined ? [] : [argument, ...rest], values);
   else if (command === 'remove') await remove(modelsDir, argument, values);
   else if (command === 'first-start') await firstStart(modelsDir, values);
   else {

@@ -1,9 +1,11 @@
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { buildRoundRobinMeeting, diarizationErrorRate, DIARIZATION_FIXTURE_MODELS_DIR, parseRttm } from '@transcribe/core/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildRoundRobinMeeting, diarizationErrorRate, makeDiarizationReleaseFiles, parseRttm } from '@transcribe/core/testing';
 import { serveFiles } from '../test-support/serve-files.ts';
+import { runScriptToEnd } from '../test-support/spawn-service.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { useApiFixture } from '../test-support/use-api-fixture.ts';
 
@@ -87,25 +89,47 @@ describe('speaker labels through the API', () => {
 });
 
 /**
- * The sherpa-onnx diarizer inside a whole prediction: MODELS_DIR holds its two models in the real
- * layout (hand-made graphs, @transcribe/core/testing DIARIZATION_FIXTURE_MODELS_DIR), PocketSphinx
- * recognises. The fixture models are no speaker models, so the count asked for and the wiring are
- * checked, not who is who.
+ * The sherpa-onnx diarizer inside a whole prediction, installed as an operator installs it: `npm run
+ * models -- install` (a process) with the recommended pair's release files made of the fixture graphs
+ * (@transcribe/core/testing makeDiarizationReleaseFiles; real formats, no speaker models, so the
+ * self-test refuses them and `--force` activates them). Each prediction looks for the pair, so the
+ * running service picks it up without a restart. PocketSphinx recognises. The count asked for and the
+ * wiring are checked, not who is who.
  */
 describe('speaker labels through the API with the sherpa-onnx diarizer', () => {
-  const api = useApiFixture('pglite', { MODELS_DIR: DIARIZATION_FIXTURE_MODELS_DIR, RECOGNITION_ENGINE: 'pocketsphinx' });
+  const modelsDir = mkdtempSync(join(tmpdir(), 'diarization-api-models-'));
+  const api = useApiFixture('pglite', { MODELS_DIR: modelsDir, RECOGNITION_ENGINE: 'pocketsphinx' });
+  afterAll(async () => {
+    await rm(modelsDir, { recursive: true, force: true });
+  });
 
-  it('should run sherpa-onnx when its models are in MODELS_DIR, say so in the logs, and give the two speakers asked for', async () => {
+  it('should run the built-in diarizer and say why until the pair is installed, then sherpa-onnx with the installed pair', async () => {
+    const before = await api.run({ output_format: 'json2', audio: `${api.files.url}/jfk.wav`, speakers: 2 });
+    expect(before.status).toBe('succeeded');
+    expect(String(before.logs)).toContain(
+      'diarizer: built-in (no neural diarization model installed; install with npm run models -- download diarization)',
+    );
+
+    const release = await makeDiarizationReleaseFiles(join(modelsDir, '..', `${basename(modelsDir)}-release`));
+    const install = await runScriptToEnd(
+      'apps/api/src/cli/models.ts',
+      ['install', release.segmentationArchive, release.embeddingFile, '--force', '--models-dir', modelsDir],
+      {},
+    );
+    expect(install.stdout).toContain('ACTIVATED WITH --force');
+    expect(install.code).toBe(0);
+
     const done = await api.run({ output_format: 'json2', audio: `${api.files.url}/multispeaker/pyannote_sample.wav`, speakers: 2 });
     expect(done.status).toBe('succeeded');
     const logs = String(done.logs);
     expect(logs).toContain(
-      'diarizer: sherpa-onnx (sherpa-onnx-pyannote-segmentation-3-0/model.onnx, 3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx)',
+      'diarizer: sherpa-onnx (sherpa-onnx-pyannote-segmentation-3-0, wespeaker_en_voxceleb_resnet34_LM): a neural diarization pair is installed',
     );
     expect(logs).toMatch(/diarized: 2 speakers/);
     const output = done.output as Json2;
     expect(output.speakers.map((s) => s.label)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
     expect(output.segments[0]?.speaker).toBe('SPEAKER_1');
     expect(output.segments.every((s) => s.speaker === 'SPEAKER_1' || s.speaker === 'SPEAKER_2')).toBe(true);
+    await rm(join(modelsDir, '..', `${basename(modelsDir)}-release`), { recursive: true, force: true });
   });
 });

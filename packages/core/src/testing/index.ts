@@ -28,6 +28,8 @@ export { FIXTURE_MODELS_DIR } from '../pipeline/recognize/test-support/fixture-m
 // meetings built from the shared single-speaker clips, and the evaluation of a diarization: its error
 // rate (DER) against reference RTTM / UEM files.
 export { DIARIZATION_FIXTURE_MODELS_DIR } from '../pipeline/diarize/test-support/diarization-fixture-models-dir.ts';
+export { makeDiarizationReleaseFiles } from '../pipeline/diarize/test-support/make-diarization-release-files.ts';
+export type { DiarizationReleaseFiles } from '../pipeline/diarize/test-support/make-diarization-release-files.ts';
 export {
   buildRoundRobinMeeting,
   buildShuffledMeeting,
@@ -36,8 +38,8 @@ export {
   seededUniforms,
 } from '../pipeline/diarize/test-support/build-meeting.ts';
 export type { BuiltMeeting, MeetingOptions } from '../pipeline/diarize/test-support/build-meeting.ts';
-export { diarizationErrorRate } from '../pipeline/diarize/test-support/diarization-error-rate.ts';
-export { parseRttm, parseUem } from '../pipeline/diarize/test-support/parse-rttm.ts';
+export { diarizationErrorRate } from '../pipeline/diarize/scoring/diarization-error-rate.ts';
+export { parseRttm, parseUem } from '../pipeline/diarize/scoring/parse-rttm.ts';
 
 // Pipeline, decode: hostile media and a recording ffmpeg stand-in.
 export { makeFlacBomb } from '../pipeline/decode/test-support/make-flac-bomb.ts';

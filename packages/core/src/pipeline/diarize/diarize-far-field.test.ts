@@ -5,9 +5,9 @@ import { QUIET_SPEECH_ONSET } from './add-quiet-speech.ts';
 import { resolveDefaultVadModelPath } from '../vad/locate-vad-model.ts';
 import { audioPath } from '../recognize/shared-audio.test-helper.ts';
 import type { VadInterval } from '../../contract/output/transcript-model.ts';
-import { diarizationErrorRate } from './test-support/diarization-error-rate.ts';
+import { diarizationErrorRate } from './scoring/diarization-error-rate.ts';
 import { diarizeRecording } from './diarize-recording.ts';
-import { parseRttm, parseUem } from './test-support/parse-rttm.ts';
+import { parseRttm, parseUem } from './scoring/parse-rttm.ts';
 import type { SpeakerTurn, TimeRegion } from './speaker-turn.ts';
 
 // AMI far-field meeting clip: 4 speakers in 6.1 s of quiet speech, of which Silero VAD at its default

@@ -8,12 +8,12 @@ import { detectSpeech, detectSpeechLevels } from '../vad/detect-speech.ts';
 import { resolveDefaultVadModelPath } from '../vad/locate-vad-model.ts';
 import { AUDIO_DIR, audioPath } from '../recognize/shared-audio.test-helper.ts';
 import type { VadInterval } from '../../contract/output/transcript-model.ts';
-import { diarizationErrorRate } from './test-support/diarization-error-rate.ts';
+import { diarizationErrorRate } from './scoring/diarization-error-rate.ts';
 import { DIARIZATION_FIXTURE_MODELS_DIR } from './test-support/diarization-fixture-models-dir.ts';
 import { mayHoldSecondSpeaker, screenSpeakers } from './diarize-builtin.ts';
 import { diarizeRecording } from './diarize-recording.ts';
 import { addQuietSpeech, QUIET_SPEECH_ONSET } from './add-quiet-speech.ts';
-import { parseRttm } from './test-support/parse-rttm.ts';
+import { parseRttm } from './scoring/parse-rttm.ts';
 import type { SpeakerTurn } from './speaker-turn.ts';
 import { buildRoundRobinMeeting, buildShuffledMeeting, meetingReference, seededUniforms } from './test-support/build-meeting.ts';
 
@@ -230,7 +230,9 @@ describe('diarizeRecording with sherpa-onnx demanded', () => {
     await writeFile(path.join(modelsDir, 'sherpa-onnx-pyannote-segmentation-3-0', 'model.onnx'), fakeOnnx());
     await expect(diarizeRecording({ wavPath: SAMPLE, speech, speakers: null, modelsDir })).rejects.toMatchObject({
       code: 'engine_unavailable',
-      message: expect.stringMatching(/3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k\.onnx is missing: download https:\/\//),
+      message: expect.stringMatching(
+        /No speaker embedding model is installed: .*wespeaker_en_voxceleb_resnet34_LM\/wespeaker_en_voxceleb_resnet34_LM\.onnx is missing: install the pair with `npm run models -- download diarization`/,
+      ),
     });
   });
 
@@ -264,7 +266,7 @@ describe('diarizeRecording with sherpa-onnx models of the real format (hand-made
       log: (line) => lines.push(line),
     });
     expect(lines).toEqual([
-      'diarizer: sherpa-onnx (sherpa-onnx-pyannote-segmentation-3-0/model.onnx, 3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx)',
+      'diarizer: sherpa-onnx (sherpa-onnx-pyannote-segmentation-3-0, 3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k): a neural diarization pair is installed',
     ]);
     expect(labelsOf(turns)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
     expect(turns.map((turn) => turn.start)).toEqual(turns.map((turn) => turn.start).sort((a, b) => a - b));
@@ -311,7 +313,7 @@ describe('diarizeRecording with sherpa-onnx models of the real format (hand-made
   it('should say when the built-in diarizer runs instead', async () => {
     const lines: string[] = [];
     await diarizeRecording({ wavPath: SAMPLE, speech, quietSpeech, speakers: 2, log: (line) => lines.push(line) });
-    expect(lines).toEqual(['diarizer: built-in']);
+    expect(lines).toEqual(['diarizer: built-in (no MODELS_DIR; install with npm run models -- download diarization)']);
   });
 });
 

@@ -1,8 +1,7 @@
-import { basename, dirname } from 'node:path';
 import type { VadInterval } from '../../contract/output/transcript-model.ts';
 import { diarizeBuiltin } from './diarize-builtin.ts';
 import { diarizeWithSherpa } from './diarize-with-sherpa.ts';
-import { locateDiarizationModels, type DiarizationModels } from './locate-diarization-models.ts';
+import { DIARIZATION_INSTALL_COMMAND, locateDiarizationModels, type LocatedDiarizationModels } from './locate-diarization-models.ts';
 import { speakerLabel, type SpeakerTurn } from './speaker-turn.ts';
 
 /** `auto`: sherpa-onnx when its model files are in the models directory, else built-in. */
@@ -26,25 +25,34 @@ export interface DiarizeRecordingInput {
   engine?: DiarizationEngine;
   signal?: AbortSignal;
   /**
-   * Told which diarizer runs, once it is chosen (the prediction's logs): `diarizer: built-in` or
-   * `diarizer: sherpa-onnx (<segmentation model>, <embedding model>)`. Not called when `speakers` is 1
-   * or there is no speech (no diarizer runs).
+   * Told which diarizer runs and why, once it is chosen (the prediction's logs; describeDiarizer):
+   * `diarizer: built-in (no neural diarization model installed; install with …)` or `diarizer:
+   * sherpa-onnx (<segmentation model>, <embedding model>): …`. Not called when `speakers` is 1 or there
+   * is no speech (no diarizer runs).
    */
   log?: (line: string) => void;
 }
 
-/** The diarizer that will run, for the prediction log. */
-export type ChosenDiarizer = { kind: 'sherpa'; models: DiarizationModels } | { kind: 'builtin' };
+/** The diarizer that will run and why (one line for the prediction log, without the `diarizer: …` head). */
+export type ChosenDiarizer = ({ kind: 'sherpa' } & LocatedDiarizationModels & { why: string }) | { kind: 'builtin'; why: string };
 
 /**
  * Picks the diarizer: `builtin` always the built-in one; `sherpa` sherpa-onnx or an error; `auto`
- * sherpa-onnx when both model files are in `modelsDir`, the built-in diarizer when neither is.
- * @throws AppError `engine_unavailable` naming the missing file (see locateDiarizationModels).
+ * sherpa-onnx when a segmentation and an embedding model of the catalog are in `modelsDir`, the built-in
+ * diarizer when no diarization model is (locateDiarizationModels).
+ * @returns the choice and `why`, e.g. `no neural diarization model installed; install with npm run models
+ *   -- download diarization`.
+ * @throws AppError `engine_unavailable` naming the missing or damaged file (see locateDiarizationModels).
  */
 export async function chooseDiarizer(modelsDir: string | null | undefined, engine: DiarizationEngine = 'auto'): Promise<ChosenDiarizer> {
-  if (engine === 'builtin') return { kind: 'builtin' };
-  const models = await locateDiarizationModels(modelsDir, engine === 'sherpa');
-  return models === null ? { kind: 'builtin' } : { kind: 'sherpa', models };
+  if (engine === 'builtin') return { kind: 'builtin', why: 'the built-in diarizer was asked for' };
+  const located = await locateDiarizationModels(modelsDir, engine === 'sherpa');
+  if (located) {
+    const why = engine === 'sherpa' ? 'sherpa-onnx was asked for' : 'a neural diarization pair is installed';
+    return { kind: 'sherpa', ...located, why };
+  }
+  const where = modelsDir === null || modelsDir === undefined ? 'no MODELS_DIR' : 'no neural diarization model installed';
+  return { kind: 'builtin', why: `${where}; install with ${DIARIZATION_INSTALL_COMMAND}` };
 }
 
 /**
@@ -74,9 +82,13 @@ export async function diarizeRecording(input: DiarizeRecordingInput): Promise<Sp
   });
 }
 
-/** The log line naming the diarizer: the models' file names (the segmentation model with its folder), never the full path. */
-function describeDiarizer(chosen: ChosenDiarizer): string {
-  if (chosen.kind === 'builtin') return 'diarizer: built-in';
-  const segmentation = `${basename(dirname(chosen.models.segmentation))}/${basename(chosen.models.segmentation)}`;
-  return `diarizer: sherpa-onnx (${segmentation}, ${basename(chosen.models.embedding)})`;
+/**
+ * The log line naming the diarizer and why: `diarizer: built-in (no neural diarization model installed;
+ * install with npm run models -- download diarization)` or `diarizer: sherpa-onnx
+ * (sherpa-onnx-pyannote-segmentation-3-0, wespeaker_en_voxceleb_resnet34_LM): a neural diarization pair is
+ * installed`; the models by catalog name, never by path.
+ */
+export function describeDiarizer(chosen: ChosenDiarizer): string {
+  if (chosen.kind === 'builtin') return `diarizer: built-in (${chosen.why})`;
+  return `diarizer: sherpa-onnx (${chosen.names.segmentation}, ${chosen.names.embedding}): ${chosen.why}`;
 }

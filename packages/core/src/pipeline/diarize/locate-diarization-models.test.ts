@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseDiarizer } from './diarize-recording.ts';
-import { DIARIZATION_MODEL_FILES, locateDiarizationModels } from './locate-diarization-models.ts';
+import { locateDiarizationModels } from './locate-diarization-models.ts';
+
+/** Where the files are: the segmentation model as its archive unpacks, the embedding model loose (downloaded by hand). */
+const DIARIZATION_MODEL_FILES = {
+  segmentation: path.join('sherpa-onnx-pyannote-segmentation-3-0', 'model.onnx'),
+  embedding: '3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx',
+} as const;
+const INSTALL = 'npm run models -- download diarization';
 
 let scratch: string;
 let count = 0;
@@ -31,10 +38,11 @@ async function modelsDirWith(files: Partial<Record<keyof typeof DIARIZATION_MODE
 
 describe('chooseDiarizer', () => {
   it('should choose the built-in diarizer without a models directory or with neither model file', async () => {
-    expect(await chooseDiarizer(null)).toEqual({ kind: 'builtin' });
-    expect(await chooseDiarizer(undefined)).toEqual({ kind: 'builtin' });
-    expect(await chooseDiarizer(await modelsDirWith({}))).toEqual({ kind: 'builtin' });
-    expect(await chooseDiarizer(path.join(scratch, 'does-not-exist'))).toEqual({ kind: 'builtin' });
+    const none = { kind: 'builtin', why: `no neural diarization model installed; install with ${INSTALL}` };
+    expect(await chooseDiarizer(null)).toEqual({ kind: 'builtin', why: `no MODELS_DIR; install with ${INSTALL}` });
+    expect(await chooseDiarizer(undefined)).toEqual({ kind: 'builtin', why: `no MODELS_DIR; install with ${INSTALL}` });
+    expect(await chooseDiarizer(await modelsDirWith({}))).toEqual(none);
+    expect(await chooseDiarizer(path.join(scratch, 'does-not-exist'))).toEqual(none);
   });
 
   it('should choose sherpa-onnx with both model paths when both files are there', async () => {
@@ -45,11 +53,30 @@ describe('chooseDiarizer', () => {
         segmentation: path.join(dir, 'sherpa-onnx-pyannote-segmentation-3-0', 'model.onnx'),
         embedding: path.join(dir, '3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx'),
       },
+      names: { segmentation: 'sherpa-onnx-pyannote-segmentation-3-0', embedding: '3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k' },
+      why: 'a neural diarization pair is installed',
+    });
+  });
+
+  it('should prefer the recommended embedding model where npm run models installs it over a loose one', async () => {
+    const dir = await modelsDirWith({ segmentation: 'onnx', embedding: 'onnx' });
+    const name = 'wespeaker_en_voxceleb_resnet34_LM';
+    await mkdir(path.join(dir, name));
+    const bytes = Buffer.alloc(64 * 1024);
+    bytes.set([0x08, 0x08]);
+    await writeFile(path.join(dir, name, `${name}.onnx`), bytes);
+    expect(await chooseDiarizer(dir)).toMatchObject({
+      kind: 'sherpa',
+      models: { embedding: path.join(dir, name, `${name}.onnx`) },
+      names: { segmentation: 'sherpa-onnx-pyannote-segmentation-3-0', embedding: name },
     });
   });
 
   it('should keep the built-in diarizer when asked to, whatever the folder holds', async () => {
-    expect(await chooseDiarizer(await modelsDirWith({ segmentation: 'onnx' }), 'builtin')).toEqual({ kind: 'builtin' });
+    expect(await chooseDiarizer(await modelsDirWith({ segmentation: 'onnx' }), 'builtin')).toEqual({
+      kind: 'builtin',
+      why: 'the built-in diarizer was asked for',
+    });
   });
 });
 
@@ -58,7 +85,9 @@ describe('locateDiarizationModels', () => {
     const dir = await modelsDirWith({ embedding: 'onnx' });
     await expect(locateDiarizationModels(dir)).rejects.toMatchObject({
       code: 'engine_unavailable',
-      message: expect.stringContaining(`${path.join(dir, 'sherpa-onnx-pyannote-segmentation-3-0', 'model.onnx')} is missing`),
+      message: expect.stringContaining(
+        `No speaker segmentation model is installed: ${path.join(dir, 'sherpa-onnx-pyannote-segmentation-3-0', 'model.onnx')} is missing: install the pair with \`${INSTALL}\``,
+      ),
     });
   });
 

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { checkOnnxFile } from '../locate-diarization-models.ts';
+import { checkOnnxFile } from './check-onnx-file.ts';
 import { diarizationModelsOf, type DiarizationCatalogModel } from './diarization-model-catalog.ts';
 
 /** A diarization model's ONNX file found in MODELS_DIR. */
