@@ -126,6 +126,16 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   /** Longest estimated wait for a worker the synchronous OpenAI-compatible audio endpoints accept, seconds; past it: 429 with Retry-After (0: refuse whenever a job waits). */
   OPENAI_MAX_QUEUE_WAIT_SECONDS: z.coerce.number().int().min(0).default(600),
+  /** Live transcription (GET /v1/realtime, docs/live.md): open sessions per key at once, in one API process. */
+  LIVE_MAX_SESSIONS_PER_KEY: z.coerce.number().int().min(0).default(4),
+  /** A live session's longest life, seconds (default 1 h). */
+  LIVE_MAX_SESSION_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** A live session with no client message for this long is closed, seconds. */
+  LIVE_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** A live session whose audio waiting for VAD and recognition exceeds this is told so and closed, seconds. */
+  LIVE_MAX_BACKLOG_SECONDS: z.coerce.number().min(1).default(30),
+  /** The longest turn of a live session, seconds: longer speech is cut into turns of this length. */
+  LIVE_MAX_TURN_SECONDS: z.coerce.number().min(1).max(600).default(30),
   /** How often the queue looks for expired jobs and does upkeep, in seconds. */
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(60),
   /** `auto`: sherpa-onnx when a model is installed, else the remote server when ASR_BASE_URL is set, else pocketsphinx. */

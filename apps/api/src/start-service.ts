@@ -33,6 +33,9 @@ import { createHttpServer, HEADERS_TIMEOUT_MS, type HttpServerLimits } from './h
 import { longestBodyMs, type BodyRate } from './http/limit-body-rate.ts';
 import { createPredictionBodyCache, UNFINISHED_ANSWER_TTL_MS } from './http/prediction-body-cache.ts';
 import { watchPredictionChanges } from './http/watch-prediction-changes.ts';
+import { relayEarlySegments } from './http/relay-early-segments.ts';
+import { attachRealtimeServer } from './realtime/attach-realtime-server.ts';
+import { observeRealtime } from './metrics/observe-realtime.ts';
 import { checkReadiness } from './http/check-readiness.ts';
 import { createServiceMetrics } from './metrics/create-service-metrics.ts';
 import { createServiceLogger } from './logging/create-service-logger.ts';
@@ -174,6 +177,7 @@ export async function startService(
   const unfinishedTtlMs = embedded ? Infinity : UNFINISHED_ANSWER_TTL_MS;
   const predictionBodies = options.http === false ? null : createPredictionBodyCache(env.PREDICTION_CACHE_BYTES, unfinishedTtlMs);
   const predictionWatch = predictionBodies ? await watchPredictionChanges(ctx, predictionBodies) : null;
+  const stopSegmentRelay = predictionBodies ? await relayEarlySegments(ctx) : null; // stream=true follows other processes' workers
   const server = predictionBodies
     ? await listen(
         createApp(ctx, {
@@ -196,6 +200,20 @@ export async function startService(
         },
       )
     : null;
+  const stopRealtime = server
+    ? attachRealtimeServer(
+        server,
+        ctx,
+        {
+          maxSessionsPerKey: env.LIVE_MAX_SESSIONS_PER_KEY,
+          maxSessionSeconds: env.LIVE_MAX_SESSION_SECONDS,
+          idleTimeoutSeconds: env.LIVE_IDLE_TIMEOUT_SECONDS,
+          maxBacklogSeconds: env.LIVE_MAX_BACKLOG_SECONDS,
+          maxTurnSeconds: env.LIVE_MAX_TURN_SECONDS,
+        },
+        observeRealtime(metrics.registry),
+      )
+    : null; // GET /v1/realtime: live transcription (docs/live.md)
   // Without the API, an embedded database's owner still serves the CLIs' admin routes on loopback.
   const adminServer = !server && embedded ? await startAdminServer(ctx, adminToken) : null;
   const port = server ? (server.address() as { port: number }).port : 0;
@@ -210,6 +228,7 @@ export async function startService(
   const stop = async (reason: StopReason = {}) => {
     // Stop taking work first (requests and queued jobs), then let what runs finish within the deadline.
     queueRunning = false; // `/ready` answers 503 from now on, so a load balancer sends no more requests
+    await stopRealtime?.();
     const closing = server ? closeServer(server, env.SHUTDOWN_TIMEOUT_MS) : Promise.resolve();
     const workerStopped = stopWorker?.(env.SHUTDOWN_TIMEOUT_MS, reason); // stops taking jobs at once
     stopping.abort(new WorkerStoppingError(true, reason)); // runs still waiting for a recognition slot hand their jobs back
@@ -222,6 +241,7 @@ export async function startService(
     await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS, wait: true });
     await keyWatch?.stop();
     await predictionWatch?.stop();
+    await stopSegmentRelay?.();
     await ctx.vadWorkers?.close();
     await database.close();
     if (embedded) await removeServiceLock(dataDir);

@@ -34,6 +34,8 @@ export { getSucceededTranscript } from './resources/predictions/get-succeeded-tr
 export { renderLegacyOutput, renderLegacyText } from './resources/predictions/render-legacy-output.ts';
 export { checkLegacyTextUrl, isLegacyTextQueryWellFormed, signLegacyTextUrl } from './resources/predictions/sign-legacy-text-url.ts';
 export { PREDICTION_CHANGES_CHANNEL } from './resources/predictions/announce-prediction-change.ts';
+export { PREDICTION_SEGMENTS_CHANNEL, parseSegmentPayload } from './resources/predictions/announce-early-segment.ts';
+export type { AnnouncedSegment, PredictionEvent } from './resources/predictions/prediction-events.ts';
 export { GIVEN_UP_ERROR } from './resources/predictions/fail-prediction.ts';
 export { createTranscribeJobHandler } from './resources/predictions/run/create-transcribe-job-handler.ts';
 
@@ -270,3 +272,12 @@ export { LANGUAGES, LANGUAGE_LIST_PATH, findLanguage } from './contract/spec/lan
 export type { Language } from './contract/spec/languages.ts';
 export { POST_PROCESS_TYPES, POST_PROCESS_TYPE_NAMES, TYPES_NEEDING_TARGET_LANGUAGE } from './contract/spec/post-process-types.ts';
 export type { PostProcessType } from './contract/spec/post-process-types.ts';
+
+// Pipeline: live transcription (docs/live.md): audio formats, the streaming VAD, one turn's recognition.
+export { createStreamResampler, decodeLiveAudio, LIVE_FORMAT_RATE } from './pipeline/live/decode-live-audio.ts';
+export type { LiveAudioFormat, StreamResampler } from './pipeline/live/decode-live-audio.ts';
+export { createLiveVad, loadSileroModel } from './pipeline/live/create-live-vad.ts';
+export type { LiveVad, LiveVadEvent, LiveVadSettings, SileroModel } from './pipeline/live/create-live-vad.ts';
+export { recognizeTurn } from './pipeline/live/recognize-turn.ts';
+export { recordLiveSession } from './resources/live/record-live-session.ts';
+export type { LiveSessionRecord } from './resources/live/record-live-session.ts';

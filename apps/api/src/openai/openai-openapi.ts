@@ -51,6 +51,22 @@ const AUDIO_ANSWERS = {
   ...errors('400', '401', '413', '422', '429', '500', '503'),
 };
 
+/** The transcription answers, with the server-sent events of `stream=true` (stream-transcription.ts). */
+const TRANSCRIPTION_ANSWERS = {
+  ...AUDIO_ANSWERS,
+  '200': {
+    ...AUDIO_ANSWERS['200'],
+    description: `${AUDIO_ANSWERS['200'].description} With stream=true: text/event-stream, one \`data: {"type":"transcript.text.delta","delta":…}\` frame per segment as it is recognised, then \`transcript.text.done\` {text, usage {type: duration, seconds}}, then \`data: [DONE]\`; a failure after the first frame is a \`data: {"error": …}\` frame.`,
+    content: {
+      ...AUDIO_ANSWERS['200'].content,
+      'text/event-stream': {
+        schema: { type: 'string' },
+        itemSchema: { oneOf: [ref('OpenAiTranscriptDelta'), ref('OpenAiTranscriptDone'), ref('OpenAiError')] },
+      },
+    },
+  },
+};
+
 const audioForm = (withLanguage: boolean): Json => ({
   required: true,
   content: {
@@ -68,6 +84,15 @@ const audioForm = (withLanguage: boolean): Json => ({
           ...(withLanguage ? { language: inputField('language', 'ISO-639-1 code (or a spec 2.5 code / English name).') } : {}),
           prompt: inputField('prompt', 'Hint for recognition and spelling (spec 2.2 prompt).'),
           response_format: { type: 'string', enum: [...RESPONSE_FORMATS], default: 'json' },
+          ...(withLanguage
+            ? {
+                stream: {
+                  type: 'boolean',
+                  default: false,
+                  description: 'true: server-sent events, text as each segment is recognised (json and text formats only).',
+                },
+              }
+            : {}),
           temperature: { type: 'number', minimum: 0, maximum: 1, description: 'Accepted and ignored: no engine of this service samples.' },
           ...(withLanguage
             ? {
@@ -94,7 +119,7 @@ export const OPENAI_OPENAPI_PATHS: Record<string, Record<string, Json>> = {
       tags: [OPENAI_TAG.name],
       summary: 'Transcribe a recording (OpenAI’s Create transcription), synchronously',
       requestBody: audioForm(true),
-      responses: AUDIO_ANSWERS,
+      responses: TRANSCRIPTION_ANSWERS,
     },
   },
   '/v1/audio/translations': {
@@ -150,6 +175,23 @@ const segment: Json = {
 
 /** The schemas of these operations. */
 export const OPENAI_OPENAPI_SCHEMAS: Record<string, Json> = {
+  OpenAiTranscriptDelta: {
+    type: 'object',
+    required: ['type', 'delta'],
+    properties: { type: { const: 'transcript.text.delta' }, delta: { type: 'string' } },
+  },
+  OpenAiTranscriptDone: {
+    type: 'object',
+    required: ['type', 'text', 'usage'],
+    properties: {
+      type: { const: 'transcript.text.done' },
+      text: { type: 'string' },
+      usage: {
+        type: 'object',
+        properties: { type: { const: 'duration' }, seconds: { type: 'number', description: 'The recording’s length.' } },
+      },
+    },
+  },
   OpenAiError: {
     type: 'object',
     properties: {

@@ -19,7 +19,8 @@ import { rateLimit } from '../http/rate-limit.ts';
 import { answerOfTranslation, planTranslation } from './plan-translation.ts';
 import { readAudioForm, type AudioForm } from './read-audio-form.ts';
 import { answerOfTranscript, renderAudioResponse, type AudioAnswer } from './render-audio-response.ts';
-import { runAudioPrediction } from './run-audio-prediction.ts';
+import { runAudioPrediction, type AudioPredictionRequest } from './run-audio-prediction.ts';
+import { streamTranscription } from './stream-transcription.ts';
 import { refuseLongQueueWait } from './refuse-long-queue-wait.ts';
 import { handleOpenAiError } from './send-openai-error.ts';
 
@@ -27,7 +28,7 @@ import { handleOpenAiError } from './send-openai-error.ts';
 export const WHISPER_ALIAS = 'whisper-1';
 
 /** Fields besides `file` and `model` each endpoint takes (OpenAI API reference, plus the service extensions). */
-const TRANSCRIPTION_FIELDS = new Set(['language', 'prompt', 'service.speakers', 'service.hotwords']);
+const TRANSCRIPTION_FIELDS = new Set(['language', 'prompt', 'service.speakers', 'service.hotwords', 'stream']);
 const TRANSLATION_FIELDS = new Set(['prompt', 'service.speakers', 'service.hotwords']);
 
 /** Prediction parameter (spec 2.2) → the form field that carries it here, for `error.param`. */
@@ -53,6 +54,7 @@ export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache, failures?: 
 
   router.post('/audio/transcriptions', ...guard, refuseLongQueueWait(ctx), async (req, res) => {
     const form = await readAudioForm(ctx, req, TRANSCRIPTION_FIELDS);
+    if (form.stream) return streamTranscription(ctx, res, requestOf(res, form, {})); // text as it is recognised (SSE)
     const row = await runForRequest(ctx, req, res, form, {});
     sendAnswer(res, answerOfTranscript(getSucceededTranscript(row)), form);
   });
@@ -105,17 +107,22 @@ async function runForRequest(
   extra: Record<string, unknown>,
   task?: 'translate',
 ): Promise<PredictionRow> {
+  return runAudioPrediction(ctx, requestOf(res, form, extra, task));
+}
+
+/** The prediction request of a read form, with a signal aborted when the client disconnects before the answer ends. */
+function requestOf(res: Response, form: AudioForm, extra: Record<string, unknown>, task?: 'translate'): AudioPredictionRequest {
   const gone = new AbortController();
   res.on('close', () => {
     if (!res.writableEnded) gone.abort(new Error('The client disconnected before the answer was ready.'));
   });
-  return runAudioPrediction(ctx, {
+  return {
     apiKeyId: res.locals.apiKey.id,
     file: form.file,
     rawInput: { ...form.rawInput, ...extra },
     signal: gone.signal,
     ...(task ? { task } : {}),
-  });
+  };
 }
 
 /** Runs `check`; when it throws, the form's upload is removed first. */

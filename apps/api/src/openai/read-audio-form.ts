@@ -28,7 +28,7 @@ export const PREDICTION_FIELDS: Readonly<Record<string, string>> = {
 };
 
 /** Fields OpenAI defines that this service accepts and ignores (docs/openai-api.md). */
-const IGNORED_FIELDS = new Set(['temperature', 'chunking_strategy', 'include[]', 'include', 'stream']);
+const IGNORED_FIELDS = new Set(['temperature', 'chunking_strategy', 'include[]', 'include', 'stream']); // stream: read by readStream
 
 /** A read `POST /v1/audio/transcriptions` or `/v1/audio/translations` form. */
 export interface AudioForm {
@@ -39,6 +39,11 @@ export interface AudioForm {
   responseFormat: ResponseFormat;
   /** `timestamp_granularities[]`; `['segment']` when absent (OpenAI's default). */
   granularities: Granularity[];
+  /**
+   * `stream=true`: answer as server-sent events, text as each segment is recognised
+   * (stream-transcription.ts). Only on transcriptions, with `response_format` json or text.
+   */
+  stream: boolean;
   /** Prediction parameters (`language`, `prompt`, `speakers`, `hotwords`) with their JSON types (formFieldsToInput). */
   rawInput: Record<string, unknown>;
 }
@@ -49,7 +54,7 @@ export interface AudioForm {
  * (receiveForm), the other fields are checked here: `model` required, `response_format` one of
  * RESPONSE_FORMATS, `temperature` a number 0..1 (accepted and ignored: no engine samples),
  * `timestamp_granularities[]` of GRANULARITIES and only with `verbose_json` (OpenAI's rule),
- * `stream` must not be true. `language`, `prompt`, `service.speakers` and `service.hotwords` are
+ * `stream` `true` or `false`, true only where `allowed` has `stream` and with `json` or `text`. `language`, `prompt`, `service.speakers` and `service.hotwords` are
  * passed on as prediction parameters and checked by the spec 2.2 validators in createPrediction.
  * @param allowed the fields this endpoint takes besides `file` and `model` (translations: no `language`
  *   and no timestamp granularities).
@@ -94,8 +99,7 @@ function readFields(fields: [string, string][], allowed: ReadonlySet<string>): O
     );
   }
   checkTemperature(one('temperature'));
-  if (one('stream') === 'true')
-    throw invalid('stream', 'stream is not supported: the answer comes whole when the transcript is ready; leave stream out.');
+  const stream = readStream(one('stream'), responseFormat, allowed);
   const granularities = readGranularities(
     values.get('timestamp_granularities[]') ?? values.get('timestamp_granularities') ?? [],
     responseFormat,
@@ -108,7 +112,18 @@ function readFields(fields: [string, string][], allowed: ReadonlySet<string>): O
     if (list.length > 1) throw invalid(name, `${name} is given more than once; send it once.`);
     entries.push([`input.${param}`, list[0] ?? '']);
   }
-  return { model, responseFormat, granularities, rawInput: formFieldsToInput(entries) };
+  return { model, responseFormat, granularities, stream, rawInput: formFieldsToInput(entries) };
+}
+
+/** `stream` (OpenAI's SDKs send `true` or `false`): streaming only where the endpoint has it and for json/text, as on OpenAI. */
+function readStream(value: string | undefined, format: ResponseFormat, allowed: ReadonlySet<string>): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value !== 'true') throw invalid('stream', `stream must be true or false; got "${value.slice(0, 40)}".`);
+  if (!allowed.has('stream')) throw invalid('stream', 'stream is not supported on this endpoint; leave it out.');
+  if (format !== 'json' && format !== 'text') {
+    throw invalid('stream', `stream=true works with response_format json or text (as on OpenAI), not ${format}.`);
+  }
+  return true;
 }
 
 function checkTemperature(value: string | undefined): void {

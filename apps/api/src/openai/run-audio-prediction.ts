@@ -22,6 +22,8 @@ export interface AudioPredictionRequest {
   rawInput: Record<string, unknown>;
   /** Aborted when the client went away: the prediction is then canceled. */
   signal: AbortSignal;
+  /** Called once with the created row, before the wait (to follow it live: stream-transcription.ts). */
+  onCreated?: (row: PredictionRow) => void;
   /** `translate`: the engine's own translation into English (CreatePredictionRequest.task). */
   task?: 'translate';
 }
@@ -51,6 +53,7 @@ export async function runAudioPrediction(ctx: ServiceContext, request: AudioPred
     await rm(request.file.path, { force: true });
     throw error;
   }
+  request.onCreated?.(row);
   while (!isTerminalStatus(row.status)) {
     if (request.signal.aborted) {
       await cancelPrediction(ctx, row.id, request.apiKeyId);

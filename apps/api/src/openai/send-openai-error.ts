@@ -46,10 +46,24 @@ export function sendOpenAiError(
  * `speakers` is the field `service.speakers` here). A 429 keeps the `Retry-After` set by rate-limit.ts.
  */
 export function sendAppErrorAsOpenAi(res: Response, error: AppError, fieldOf: (param: string) => string = (param) => param): void {
+  const { status, body } = openAiErrorOf(error, fieldOf);
+  if (status === 401) res.set('WWW-Authenticate', 'Bearer realm="transcribe"'); // RFC 6750 3
+  res.status(status).json(body);
+}
+
+/**
+ * The status and OpenAI-shaped body of an AppError (statusOfCode's `openai` statuses; `code`
+ * `invalid_api_key` for 401, `rate_limit_exceeded` for 429, else the AppError's code), also for
+ * answers that cannot carry a status any more (an SSE error frame, a WebSocket `error` event).
+ */
+export function openAiErrorOf(
+  error: AppError,
+  fieldOf: (param: string) => string = (param) => param,
+): { status: number; body: OpenAiErrorBody } {
   const status = statusOfCode(error.code, 'openai') ?? 500; // a stored error_code outside the union: 500
   const code = status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : error.code;
-  if (status === 401) res.set('WWW-Authenticate', 'Bearer realm="transcribe"'); // RFC 6750 3
-  sendOpenAiError(res, status, error.message, { param: error.param === undefined ? null : fieldOf(error.param), code });
+  const param = error.param === undefined ? null : fieldOf(error.param);
+  return { status, body: { error: { message: error.message, type: typeOfStatus(status), param, code } } };
 }
 
 /**

@@ -9,7 +9,7 @@ import { claimWorkFolder } from '../platform/work/claim-work-folder.ts';
 import { startStage, type StageClock } from '../platform/metrics/time-stage.ts';
 import type { MediaProbe } from './decode/probe-media.ts';
 import { resolveRecognitionProfile } from './recognize/recognition-profile.ts';
-import { describeSpeech, transcribeRecording } from './recognize/transcribe-recording.ts';
+import { describeSpeech, transcribeRecording, type EarlySegment } from './recognize/transcribe-recording.ts';
 import type { ServiceContext } from '../service-context.ts';
 import type { Transcript, VadInterval } from '../contract/output/transcript-model.ts';
 import type { PredictionInput } from '../contract/validation/prediction-input.ts';
@@ -149,6 +149,7 @@ function recognizeWav(
           signal,
           metrics: ctx.metrics,
           onStage: (line, fields) => log.note(line, fields), // progress only: a line lost in a database outage is dropped
+          ...(log.segment ? { onSegment: (segment: EarlySegment) => log.segment?.(segment) } : {}),
           ...(diarize ? { onSpeech: startDiarizing, quietSpeechThreshold: QUIET_SPEECH_ONSET } : {}),
         });
         return early.diarization && early.clock ? await labelSpeakers(transcript, early.diarization, early.clock, log) : transcript;

@@ -1,3 +1,5 @@
+import type { EarlySegment } from './recognize/transcribe-recording.ts';
+
 /** Structured fields of a line for the operator's log only, e.g. the `seconds` a stage took. */
 export interface StageLogFields {
   seconds: number;
@@ -15,15 +17,25 @@ export interface StageLogFields {
 export interface StageLog {
   write(line: string, fields?: StageLogFields): Promise<void>;
   note(line: string, fields?: StageLogFields): void;
+  /**
+   * Where recognised text goes as soon as the engine has it (transcribe-recording.ts `onSegment`),
+   * for a client that follows the work live (`stream=true`, docs/live.md). Absent: nobody follows.
+   * Fire-and-forget like `note`; the text is never written to the logs.
+   */
+  segment?(segment: EarlySegment): void;
 }
 
 /**
  * The StageLog over `write`, the store of one line (it may reject); `note` calls it without waiting
  * and drops its rejection, so a lost progress line never becomes an unhandled rejection.
  */
-export function createStageLog(write: (line: string, fields?: StageLogFields) => Promise<void>): StageLog {
+export function createStageLog(
+  write: (line: string, fields?: StageLogFields) => Promise<void>,
+  segment?: (segment: EarlySegment) => void,
+): StageLog {
   return {
     write,
     note: (line, fields) => void write(line, fields).catch(() => {}),
+    ...(segment ? { segment } : {}),
   };
 }

@@ -17,6 +17,8 @@ export interface ParallelDecode {
   signal?: AbortSignal;
   /** Fraction 0..1 of the utterance seconds decoded so far. */
   onProgress?: (fraction: number) => void;
+  /** Called with each utterance's id and its `-hypseg` line once that line is written. */
+  onUtteranceResult?: (id: number, hypsegLine: string) => void;
   /** Extra decoder options passed to every process. */
   searchArgs?: readonly string[];
 }
@@ -51,6 +53,7 @@ export async function decodeInParallel(decode: ParallelDecode): Promise<string> 
       timeoutMs: (60 + decode.timeoutFactor * seconds(group)) * 1000,
       signal,
       onUtteranceDone,
+      ...(decode.onUtteranceResult ? { onUtteranceResult: decode.onUtteranceResult } : {}),
       searchArgs: decode.searchArgs,
     });
     firstId += group.length;

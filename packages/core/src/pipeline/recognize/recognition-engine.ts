@@ -35,8 +35,24 @@ export interface RecognitionRequest {
   signal?: AbortSignal;
   /** Called with the recognised fraction 0..1 as the engine progresses. */
   onProgress?: (fraction: number) => void;
+  /**
+   * Called once per planned utterance as soon as the engine has decoded it, with its segments
+   * (possibly none), in the order the engine finishes them (parallel decoders finish out of order;
+   * `index` orders them). Lets a caller show text while the rest is still being decoded (the
+   * OpenAI endpoint's `stream=true`, docs/live.md). Engines that cannot report early leave it uncalled.
+   */
+  onUtterance?: (done: DecodedUtterance) => void;
   /** Where engines that call an outside service count each attempt (`ctx.metrics`); absent: not counted. */
   metrics?: ExternalCallCounter;
+}
+
+/** One planned utterance of an engine once decoded (RecognitionRequest.onUtterance). */
+export interface DecodedUtterance {
+  /** Its place among the engine's `count` utterances of this request, 0-based. */
+  index: number;
+  count: number;
+  /** Its segments, times in seconds from the start of the recording, as `recognize` returns them. */
+  segments: RecognizedSegment[];
 }
 
 /** One piece of recognised speech, times in seconds from the start of the recording. */

@@ -4,6 +4,7 @@ import { collapseRepeats } from './collapse-repeats.ts';
 import { derivePromptHints } from './hints/derive-prompt-hints.ts';
 import { detectSpeechLevels } from '../vad/detect-speech.ts';
 import type { VadWorkerPool } from '../vad/create-vad-worker-pool.ts';
+import { orderDecodedUtterances } from './order-decoded-utterances.ts';
 import { gateWordsToSpeech } from './gate-words-to-speech.ts';
 import { DEFAULT_PRONUNCIATION_DICTIONARY } from './hints/read-pronunciations.ts';
 import type { NativeHints, RecognitionEngine, RecognizedSegment } from './recognition-engine.ts';
@@ -52,6 +53,13 @@ export interface TranscribeRecordingInput {
    * diarization alongside it), and the quiet speech at `quietSpeechThreshold` ([] without it).
    */
   onSpeech?: (speech: VadInterval[], quietSpeech: VadInterval[]) => void;
+  /**
+   * Called with each recognised segment's text as soon as the engine has decoded it (engines that
+   * report utterances: RecognitionRequest.onUtterance), in the order of the recording, before the
+   * gating, loop collapsing and spelling hints that the returned transcript has. For showing text
+   * early (`stream=true`, docs/live.md); the returned transcript stays the answer.
+   */
+  onSegment?: (segment: EarlySegment) => void;
   /** A lower VAD onset whose speech the same VAD pass also reports to `onSpeech` (the built-in diarizer's quiet speech). */
   quietSpeechThreshold?: number;
   /**
@@ -59,6 +67,13 @@ export interface TranscribeRecordingInput {
    * counts its calls to an outside service there.
    */
   metrics?: ExternalCallCounter & StageObserver;
+}
+
+/** A segment's text as the engine first gave it (TranscribeRecordingInput.onSegment); times in seconds. */
+export interface EarlySegment {
+  start: number;
+  end: number;
+  text: string;
 }
 
 /**
@@ -112,6 +127,7 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     ...(input.task === 'translate' ? { task: 'translate' as const } : {}),
     signal: input.signal,
     metrics: input.metrics,
+    ...(input.onSegment ? { onUtterance: orderDecodedUtterances(emitEarly(input.onSegment)) } : {}),
     onProgress: (fraction) => {
       const percent = Math.floor(fraction * 10) * 10; // one line per 10 %; 100 % once the engine returned, with the seconds
       if (percent > reported && percent < 100) input.onStage?.(`recognized ${(reported = percent)}%`);
@@ -126,6 +142,16 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
   });
   const segments = kept.map((s) => toTranscriptSegment(s, language));
   return { source, segments, vad: speech, language, languages, speakers: [] };
+}
+
+/** Passes each segment with text on to `onSegment`, trimmed. */
+function emitEarly(onSegment: (segment: EarlySegment) => void) {
+  return (segments: RecognizedSegment[]) => {
+    for (const segment of segments) {
+      const text = segment.text.trim();
+      if (text !== '') onSegment({ start: segment.start, end: segment.end, text });
+    }
+  };
 }
 
 /**

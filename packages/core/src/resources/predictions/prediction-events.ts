@@ -5,11 +5,27 @@
  * - `ended`: it may have reached a terminal state (succeeded, failed or canceled); a listener
  *   reads the row to know;
  * - `changed`: its row was written (any column a GET shows), published by every writer before it
- *   returns (announce-prediction-change.ts), so this process's cached answers can be dropped.
+ *   returns (announce-prediction-change.ts), so this process's cached answers can be dropped;
+ * - `segment`: the engine recognised a piece of text (`segment` set; announce-early-segment.ts), for
+ *   a client that follows the work live (`stream=true`).
  */
 export interface PredictionEvent {
-  type: 'started' | 'log-appended' | 'ended' | 'changed';
+  type: 'started' | 'log-appended' | 'ended' | 'changed' | 'segment';
   predictionId: string;
+  /** With `segment` only. */
+  segment?: AnnouncedSegment;
+}
+
+/**
+ * One recognised piece of text of a running prediction, as the engine first gave it: `seq` counts
+ * them from 0 in the order of the recording (a listener that hears one twice, in-process and
+ * through PostgreSQL, keeps the first); times in seconds.
+ */
+export interface AnnouncedSegment {
+  seq: number;
+  start: number;
+  end: number;
+  text: string;
 }
 
 /**

@@ -21,6 +21,7 @@ import { releaseUpload } from '../../../platform/storage/share-upload.ts';
 import { finishPrediction } from '../finish-prediction.ts';
 import { failPrediction, failsAtOnce } from '../fail-prediction.ts';
 import { announcePredictionChange } from '../announce-prediction-change.ts';
+import { announceEarlySegment } from '../announce-early-segment.ts';
 import { TERMINAL_STATUSES } from '../public-prediction.ts';
 import { watchCancellation } from '../watch-cancellation.ts';
 import { noteJobStarted } from '../../queue/note-job-started.ts';
@@ -40,10 +41,14 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
   // One folder per attempt: a run reclaimed after an outage never shares files with a late one.
   const workDir = join(ctx.config.dataDir, 'work', `${predictionId}-${randomBytes(4).toString('hex')}`);
   const logger = ctx.logger?.child({ prediction: predictionId });
-  const log = createStageLog((line, fields) => {
-    logger?.info({ stage: /^[\w-]+/.exec(line)?.[0] ?? 'progress', ...fields }, line); // the same line as the prediction's logs, with the stage's seconds when it ends one
-    return appendPredictionLog(ctx, predictionId, line);
-  });
+  let seq = 0; // recognised text, announced as the engine gives it, for clients that follow live
+  const log = createStageLog(
+    (line, fields) => {
+      logger?.info({ stage: /^[\w-]+/.exec(line)?.[0] ?? 'progress', ...fields }, line); // the same line as the prediction's logs, with the stage's seconds when it ends one
+      return appendPredictionLog(ctx, predictionId, line);
+    },
+    (segment) => void announceEarlySegment(ctx, predictionId, { seq: seq++, ...segment }),
+  );
   const watch = watchCancellation(ctx.database.db, predictionId);
   const runSignal = signal ? AbortSignal.any([signal, watch.signal]) : watch.signal;
   let ended = false;

@@ -138,9 +138,10 @@ async function recognizeRemotely(settings: Settings, request: RecognitionRequest
   const seconds = (chunk: RemoteChunk) => chunk.end - chunk.start;
   const total = chunks.reduce((sum, chunk) => sum + seconds(chunk), 0);
   let done = 0;
-  const results = chunks.map(async (chunk) => {
+  const results = chunks.map(async (chunk, index) => {
     try {
       const segments = await transcribeRemoteChunk(run, chunk);
+      request.onUtterance?.({ index, count: chunks.length, segments });
       request.onProgress?.(Math.min(1, (done += seconds(chunk)) / total));
       return segments;
     } catch (error) {

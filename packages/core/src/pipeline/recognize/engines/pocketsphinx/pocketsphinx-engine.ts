@@ -86,6 +86,7 @@ async function recognizeWithPocketsphinx(
     utterances,
     signal: request.signal,
     onProgress: request.onProgress,
+    ...(request.onUtterance ? { onUtteranceResult: reportUtterance(request.onUtterance, utterances) } : {}),
     searchArgs: pocketsphinxBeamArgs(request.efficiency ?? null),
   });
   const segments = parsePocketsphinxHypseg(
@@ -93,6 +94,17 @@ async function recognizeWithPocketsphinx(
     utterances.map((u) => u.start),
   );
   return segments.map((segment) => ({ ...segment, language: 'en' }));
+}
+
+/** Turns each utterance's `-hypseg` line into its segments for RecognitionRequest.onUtterance. */
+function reportUtterance(onUtterance: NonNullable<RecognitionRequest['onUtterance']>, utterances: readonly { start: number }[]) {
+  const starts = utterances.map((u) => u.start);
+  return (id: number, line: string) =>
+    onUtterance({
+      index: id,
+      count: utterances.length,
+      segments: parsePocketsphinxHypseg(line, starts).map((segment) => ({ ...segment, language: 'en' })),
+    });
 }
 
 function withDefaults(options: PocketsphinxOptions) {

@@ -23,6 +23,12 @@ export interface PocketsphinxBatchRun {
   signal?: AbortSignal;
   /** Called with the id of each utterance once it is decoded. */
   onUtteranceDone?: (id: number) => void;
+  /**
+   * Called with the id of each utterance and its `-hypseg` line, read from the output file once the
+   * process logs the utterance as done (pocketsphinx_batch flushes that file per utterance; checked
+   * on 5prealpha). Every call has been made when the run resolves.
+   */
+  onUtteranceResult?: (id: number, hypsegLine: string) => void;
   /** Extra decoder options, e.g. beam widths chosen by `efficiency` (recognition-profile.ts). */
   searchArgs?: readonly string[];
 }
@@ -51,7 +57,18 @@ export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<s
     });
     await writeFile(path.join(dir, 'utterances.ctl'), lines.join(''));
     const hypsegPath = path.join(dir, 'hypseg.txt'); // not /dev/stdout: Node's pipes are sockets it cannot open
-    const errors = await spawnBatch(run, dir, [
+    const reads: Promise<void>[] = [];
+    const onUtteranceDone = (id: number) => {
+      run.onUtteranceDone?.(id);
+      const report = run.onUtteranceResult;
+      if (report)
+        reads.push(
+          readHypsegLine(hypsegPath, id)
+            .then((line) => line !== null && report(id, line))
+            .then(() => {}),
+        );
+    };
+    const errors = await spawnBatch({ ...run, onUtteranceDone }, dir, [
       '-ctl',
       path.join(dir, 'utterances.ctl'),
       '-cepdir',
@@ -74,6 +91,7 @@ export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<s
       hypsegPath,
       ...(run.searchArgs ?? []),
     ]);
+    await Promise.all(reads);
     return await readFile(hypsegPath, 'utf8').catch((error: unknown) => {
       throw new AppError('recognition_failed', `pocketsphinx wrote no results: ${errors.join(' | ') || 'no error logged'}`, {
         cause: error,
@@ -82,6 +100,12 @@ export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<s
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The `-hypseg` line of utterance `id` in the file written so far; null when absent or unreadable. */
+async function readHypsegLine(hypsegPath: string, id: number): Promise<string | null> {
+  const text = await readFile(hypsegPath, 'utf8').catch(() => '');
+  return text.split('\n').find((line) => line.startsWith(`${id} `)) ?? null;
 }
 
 /** Runs the process; resolves with the ERROR lines it logged (it exits 0 even after some). */

@@ -28,8 +28,8 @@ export interface SherpaProcessOptions {
   /** Whole run, load included, ms. */
   timeoutMs: number;
   signal?: AbortSignal;
-  /** Called with seconds of audio decoded so far. */
-  onProgress?: (seconds: number) => void;
+  /** Called once per decoded utterance, in order, with its seconds of audio and its result. */
+  onProgress?: (seconds: number, result: SherpaUtteranceResult | undefined) => void;
 }
 
 export interface SherpaProcessOutput {
@@ -41,7 +41,7 @@ export interface SherpaProcessOutput {
 type Message =
   | { type: 'language'; lang: string }
   | { type: 'loaded' }
-  | { type: 'progress'; seconds: number }
+  | { type: 'progress'; seconds: number; result?: SherpaUtteranceResult }
   | { type: 'done'; results: SherpaUtteranceResult[] }
   | { type: 'error'; code: AppErrorCode; message: string };
 
@@ -95,7 +95,7 @@ export function runSherpaProcess(job: SherpaJob, options: SherpaProcessOptions):
     child.on('message', (message: Message) => {
       if (message.type === 'language') identifiedLanguage = message.lang;
       else if (message.type === 'loaded') loaded = true;
-      else if (message.type === 'progress') options.onProgress?.(message.seconds);
+      else if (message.type === 'progress') options.onProgress?.(message.seconds, message.result);
       else if (message.type === 'done') finish(() => resolve({ results: message.results, identifiedLanguage }));
       else
         finish(() =>

@@ -167,8 +167,12 @@ async function recognizeWithSherpa(
       timeoutMs: 60_000 + options.timeoutFactor * total * 1000,
       signal: request.signal,
       // The last utterance reports exactly 1: a sum of seconds can end at 0.9999999999999999.
-      onProgress: (seconds) => {
+      onProgress: (seconds, result) => {
         done += seconds;
+        if (result && request.onUtterance) {
+          const segments = shapeSherpaResults([result], request.speech, translate ? 'en' : request.language);
+          request.onUtterance({ index: reported, count: utterances.length, segments });
+        }
         request.onProgress?.(++reported === utterances.length ? 1 : Math.min(1, done / total));
       },
     }).catch((error: unknown) => {

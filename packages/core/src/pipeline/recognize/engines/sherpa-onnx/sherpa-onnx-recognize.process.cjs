@@ -9,7 +9,7 @@
  * sampleRate, utterances: [{ start, end }] (seconds), config (OfflineRecognizerConfig),
  * languageId (SpokenLanguageIdentification config or null), detectSeconds, probeOnly }.
  * Sends { type: 'language', lang } after identification, { type: 'loaded' } once the recognizer
- * exists, { type: 'progress', seconds } per utterance, then { type: 'done', results } with results
+ * exists, { type: 'progress', seconds, result } per utterance, then { type: 'done', results } with results
  * [{ start, end, text, tokens, timestamps, durations, lang }], or { type: 'error', code, message }.
  * Empty utterances are not decoded (empty result), short ones padded with silence (padShort), and
  * boolean config flags become numbers (numericFlags): the runtime pitfalls of sherpa-onnx 1.13.8.
@@ -99,7 +99,7 @@ function decodeAll(sherpa, recognizer, fd, job) {
       durations: result.durations || [],
       lang: result.lang || '',
     });
-    process.send({ type: 'progress', seconds: utterance.end - utterance.start });
+    process.send({ type: 'progress', seconds: utterance.end - utterance.start, result: results.at(-1) });
   }
   return results;
 }

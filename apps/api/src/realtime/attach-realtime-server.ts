@@ -1,0 +1,212 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import {
+  AppError,
+  authenticateApiKey,
+  loadSileroModel,
+  recordLiveSession,
+  type ApiKeyRow,
+  type ServiceContext,
+  type SileroModel,
+} from '@transcribe/core';
+import { readPresentedKey } from '../http/authenticate.ts';
+import { LiveSession, MAX_APPEND_BYTES, type LiveSessionLimits } from './live-session.ts';
+
+/** The limits of live sessions (env LIVE_*, docs/live.md). */
+export interface RealtimeLimits extends LiveSessionLimits {
+  /** Open sessions per key at once (in this process). */
+  maxSessionsPerKey: number;
+  /** A session's longest life, seconds. */
+  maxSessionSeconds: number;
+  /** A session with no client message for this long is closed, seconds. */
+  idleTimeoutSeconds: number;
+}
+
+/** What the endpoint tells the operator: opened sessions, their audio, and turn latency (speech end → completed). */
+export interface RealtimeObserver {
+  sessionOpened?(): void;
+  sessionClosed?(audioSeconds: number): void;
+  turnDone?(audioSeconds: number, latencySeconds: number): void;
+}
+
+/** The subprotocol prefix OpenAI's browser clients carry the key in (openai-node realtime/websocket.ts). */
+const KEY_PROTOCOL = 'openai-insecure-api-key.';
+
+/**
+ * Serves `GET /v1/realtime?intent=transcription` as a WebSocket speaking OpenAI's Realtime
+ * transcription protocol (docs/live.md; live-session.ts) on `server`'s upgrade requests (the `ws`
+ * library, noServer mode); other upgrade paths are answered 404. Before the upgrade: the key from
+ * `Authorization: Bearer` or the `openai-insecure-api-key.<key>` subprotocol (browsers cannot set
+ * headers), a key in the query string refused (it leaks into logs), `intent=transcription` required
+ * (or, as openai-node 6's OpenAIRealtimeWS connects, no intent and a `model`),
+ * the key's open sessions counted against `maxSessionsPerKey` (429). Refusals are HTTP answers with
+ * OpenAI's error body. Each session ends at `maxSessionSeconds`, after `idleTimeoutSeconds` without a
+ * client message, or when it falls behind, each with an `error` event first; its audio is then recorded
+ * and charged in the `api` namespace (recordLiveSession).
+ * @returns the function that closes every session and stops serving.
+ */
+export function attachRealtimeServer(
+  server: Server,
+  ctx: ServiceContext,
+  limits: RealtimeLimits,
+  observer: RealtimeObserver = {},
+): () => Promise<void> {
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: Math.ceil((MAX_APPEND_BYTES * 4) / 3) + 64 * 1024, // one append's base64 and its JSON
+    handleProtocols: (protocols) =>
+      protocols.has('realtime') ? 'realtime' : ([...protocols].find((p) => !p.startsWith(KEY_PROTOCOL)) ?? false),
+  });
+  const openPerKey = new Map<string, number>();
+  let vadModel: Promise<SileroModel> | null = null;
+  const loadVad = () => (vadModel ??= loadSileroModel(ctx.config.vadModelPath));
+  const sessions = new Set<{ socket: WebSocket; session: LiveSession; ended: Promise<void> }>();
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/v1/realtime')
+      return refuse(socket, 404, 'not_found', 'No WebSocket is served at this path; use /v1/realtime?intent=transcription.', null);
+    void admit(req, url)
+      .then((key) => {
+        wss.handleUpgrade(req, socket, head, (ws) => open(ws, key));
+      })
+      .catch((error: unknown) => {
+        const known = error instanceof AppError ? error : new AppError('internal', 'The session could not be opened.');
+        const status = known.code === 'unauthenticated' ? 401 : known.code === 'rate_limited' ? 429 : known.code === 'internal' ? 500 : 400;
+        refuse(socket, status, known.code === 'unauthenticated' ? 'invalid_api_key' : known.code, known.message, known.param ?? null);
+      });
+  };
+
+  async function admit(req: IncomingMessage, url: URL): Promise<ApiKeyRow> {
+    for (const name of ['api_key', 'key', 'token', 'apikey', 'access_token']) {
+      if (url.searchParams.has(name)) {
+        throw new AppError(
+          'unauthenticated',
+          `A key in the query string (${name}) is refused: URLs end up in logs. Send "Authorization: Bearer <key>", or from a browser the subprotocol "${KEY_PROTOCOL}<key>".`,
+        );
+      }
+    }
+    // openai-node 6's OpenAIRealtimeWS puts `model=` in the URL and no intent; its session.update then says "transcription".
+    const intent = url.searchParams.get('intent');
+    if (intent !== 'transcription' && !(intent === null && url.searchParams.has('model'))) {
+      throw new AppError('invalid_input', 'Only transcription sessions are served: connect to /v1/realtime?intent=transcription.', {
+        param: 'intent',
+      });
+    }
+    const fromProtocol = String(req.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .find((p) => p.startsWith(KEY_PROTOCOL))
+      ?.slice(KEY_PROTOCOL.length);
+    const presented = readPresentedKey(req.headers) ?? fromProtocol ?? null;
+    if (!presented)
+      throw new AppError(
+        'unauthenticated',
+        `No API key was sent. Send "Authorization: Bearer <key>", or the subprotocol "${KEY_PROTOCOL}<key>".`,
+      );
+    const key = await authenticateApiKey(ctx.database.db, presented, new Date(), ctx.apiKeyCache);
+    if ((openPerKey.get(key.id) ?? 0) >= limits.maxSessionsPerKey) {
+      throw new AppError(
+        'rate_limited',
+        `This key already has ${limits.maxSessionsPerKey} live sessions open (LIVE_MAX_SESSIONS_PER_KEY); close one first.`,
+      );
+    }
+    return key;
+  }
+
+  function open(ws: WebSocket, key: ApiKeyRow): void {
+    openPerKey.set(key.id, (openPerKey.get(key.id) ?? 0) + 1);
+    observer.sessionOpened?.();
+    const startedAt = new Date();
+    const session = new LiveSession({
+      engine: ctx.engine,
+      vadModel: loadVad,
+      limits,
+      send: (event) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
+      },
+      close: (code, reason) => ws.close(code, reason),
+      onTurnDone: (audio, latency) => observer.turnDone?.(audio, latency),
+    });
+    let idle: NodeJS.Timeout;
+    const endWith = (code: string, message: string) => {
+      session.error(code, message, null);
+      session.stop();
+      ws.close(1000, code);
+    };
+    const touch = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        if (session.busy) return touch(); // a turn is still being recognised: the client is waiting, not idle
+        endWith('idle_timeout', `No message for ${limits.idleTimeoutSeconds} s (LIVE_IDLE_TIMEOUT_SECONDS): the session is closed.`);
+      }, limits.idleTimeoutSeconds * 1000);
+    };
+    const lifetime = setTimeout(
+      () =>
+        endWith(
+          'session_expired',
+          `The session reached its longest life of ${limits.maxSessionSeconds} s (LIVE_MAX_SESSION_SECONDS); open a new one.`,
+        ),
+      limits.maxSessionSeconds * 1000,
+    );
+    touch();
+    let resolveEnded!: () => void;
+    const entry = { socket: ws, session, ended: new Promise<void>((resolve) => (resolveEnded = resolve)) };
+    sessions.add(entry);
+    ws.on('message', (data, isBinary) => {
+      touch();
+      if (isBinary) return session.error('invalid_json', 'Send events as JSON text messages.', null);
+      session.handle(data.toString());
+    });
+    ws.on('close', () => {
+      clearTimeout(idle);
+      clearTimeout(lifetime);
+      session.stop();
+      openPerKey.set(key.id, (openPerKey.get(key.id) ?? 1) - 1);
+      if (openPerKey.get(key.id) === 0) openPerKey.delete(key.id);
+      observer.sessionClosed?.(session.audioSeconds);
+      void recordLiveSession(ctx, {
+        sessionId: session.id,
+        apiKeyId: key.id,
+        startedAt,
+        endedAt: new Date(),
+        audioSeconds: session.audioSeconds,
+        language: session.language,
+        turns: session.turns,
+      })
+        .catch((error: unknown) =>
+          ctx.logger?.error({ err: error, component: 'realtime' }, `live session ${session.id} could not be recorded`),
+        )
+        .finally(() => {
+          sessions.delete(entry);
+          resolveEnded();
+        });
+    });
+    ws.on('error', () => ws.terminate());
+    session.start();
+  }
+
+  server.on('upgrade', onUpgrade);
+  return async () => {
+    server.off('upgrade', onUpgrade);
+    const ending = [...sessions].map((entry) => {
+      entry.socket.close(1001, 'server stopping');
+      return entry.ended;
+    });
+    await Promise.race([Promise.all(ending), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    for (const entry of sessions) entry.socket.terminate();
+    wss.close();
+  };
+}
+
+/** Answers an upgrade request with an HTTP error in OpenAI's shape and closes the socket. */
+function refuse(socket: Duplex, status: number, code: string, message: string, param: string | null): void {
+  const body = JSON.stringify({ error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param, code } });
+  const reason =
+    { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error' }[status] ??
+    'Error';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,341 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AppError,
+  createLiveVad,
+  createStreamResampler,
+  decodeLiveAudio,
+  LIVE_FORMAT_RATE,
+  recognizeTurn,
+  type LiveVad,
+  type LiveVadEvent,
+  type RecognitionEngine,
+  type SileroModel,
+  type StreamResampler,
+} from '@transcribe/core';
+import {
+  betaSessionObject,
+  DEFAULT_SESSION,
+  gaSessionObject,
+  readSessionUpdate,
+  UnsupportedField,
+  type LiveSessionSettings,
+} from './read-session-update.ts';
+
+/** OpenAI's limit on one `input_audio_buffer.append` ("up to a maximum of 15 MiB", API reference). */
+export const MAX_APPEND_BYTES = 15 * 1024 * 1024;
+const RATE = 16_000;
+
+/** The limits of one session (env LIVE_*, docs/live.md). */
+export interface LiveSessionLimits {
+  /** Seconds of turns waiting for or in recognition, plus audio waiting for the VAD, past which the session is closed. */
+  maxBacklogSeconds: number;
+  /** Longest turn, seconds: a turn that grows past it is committed (server VAD) or refused at commit (manual). */
+  maxTurnSeconds: number;
+}
+
+/** What a session needs from the service. */
+export interface LiveSessionDeps {
+  engine: RecognitionEngine;
+  /** Silero VAD, loaded once (loadSileroModel); null until the first session with server VAD needs it. */
+  vadModel: () => Promise<SileroModel>;
+  limits: LiveSessionLimits;
+  /** Sends one server event (JSON-serialisable). */
+  send: (event: Record<string, unknown>) => void;
+  /** Ends the connection after a fatal error event (falling behind). */
+  close: (code: number, reason: string) => void;
+  /** Called when a turn finished recognition: its seconds of audio and the seconds from its end (speech_stopped or commit) to `completed`. */
+  onTurnDone?: (audioSeconds: number, latencySeconds: number) => void;
+}
+
+type Json = Record<string, unknown>;
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString('hex')}`;
+
+/**
+ * One OpenAI-Realtime transcription session (docs/live.md; OpenAI Realtime API reference, client and
+ * server events of transcription sessions): reads the client's events, keeps the input audio buffer
+ * (16 kHz after resampling), finds turns with the server VAD (Silero, create-live-vad.ts) or ends them
+ * at the client's commit, and recognises each turn as one short recording with the configured engine
+ * (recognize-turn.ts), in order, one at a time: one `…transcription.delta` then `…completed`, or `…failed`.
+ * A client error is an `error` event and the session goes on; falling behind (more than
+ * `maxBacklogSeconds` of audio waiting) is an `error` event and the end of the session.
+ */
+export class LiveSession {
+  readonly id = newId('sess');
+  private settings: LiveSessionSettings = { ...DEFAULT_SESSION };
+  private resampler: StreamResampler = createStreamResampler(LIVE_FORMAT_RATE['audio/pcm'], RATE);
+  private vad: LiveVad | null = null;
+  /** 16 kHz audio of the input buffer, from sample `bufferStart` (session clock) on. */
+  private chunks: Float32Array[] = [];
+  private bufferStart = 0;
+  private bufferEnd = 0;
+  private speechItem: string | null = null;
+  private previousItem: string | null = null;
+  /** Audio given to the VAD and not scored yet, samples. */
+  private vadPending = 0;
+  private vadChain: Promise<void> = Promise.resolve();
+  private decodeChain: Promise<void> = Promise.resolve();
+  /** Seconds of committed turns not yet recognised. */
+  private decodePending = 0;
+  private closed = false;
+  private readonly abort = new AbortController();
+  /** Seconds of audio received, for the charge. */
+  audioSeconds = 0;
+  /** The recognised turns, seconds on the session clock (recorded when the session ends). */
+  readonly turns: { start: number; end: number; text: string }[] = [];
+  /** The session's language setting, for the record. */
+  get language(): string | null {
+    return this.settings.language;
+  }
+
+  constructor(private readonly deps: LiveSessionDeps) {}
+
+  /** Sends `session.created` (the first event of the connection). */
+  start(): void {
+    this.emit({ type: 'session.created', session: gaSessionObject(this.id, this.settings) });
+  }
+
+  /** Whether turns are waiting for or in recognition. */
+  get busy(): boolean {
+    return this.decodePending > 1e-6;
+  }
+
+  /** Stops recognition in progress (the connection closed). */
+  stop(): void {
+    this.closed = true;
+    this.abort.abort(new Error('The session ended.'));
+  }
+
+  /** Waits for the turns in recognition (for tests and a clean close). */
+  async settled(): Promise<void> {
+    await this.vadChain;
+    await this.decodeChain;
+  }
+
+  /** Handles one client message (text frame). */
+  handle(text: string): void {
+    let event: Json;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+      event = parsed as Json;
+    } catch {
+      return this.error('invalid_json', 'The message is not a JSON object.', null);
+    }
+    const clientEventId = typeof event.event_id === 'string' ? event.event_id : null;
+    try {
+      switch (event.type) {
+        case 'session.update':
+        case 'transcription_session.update':
+          return this.update(event, event.type === 'session.update' ? 'ga' : 'beta');
+        case 'input_audio_buffer.append':
+          return this.append(event);
+        case 'input_audio_buffer.commit':
+          return this.commitByClient();
+        case 'input_audio_buffer.clear':
+          return this.clear();
+        default:
+          return this.error(
+            'unsupported_event',
+            `The event type "${String(event.type).slice(0, 60)}" is not supported in a transcription session.`,
+            'type',
+            clientEventId,
+          );
+      }
+    } catch (error) {
+      if (error instanceof UnsupportedField) return this.error('unsupported_field', error.message, error.param, clientEventId);
+      if (error instanceof AppError) return this.error(error.code, error.message, error.param ?? null, clientEventId);
+      throw error;
+    }
+  }
+
+  private update(event: Json, generation: 'ga' | 'beta'): void {
+    const next = readSessionUpdate(event, generation, this.settings, this.deps.engine.languages);
+    if (next.format !== this.settings.format) this.resampler = createStreamResampler(LIVE_FORMAT_RATE[next.format], RATE);
+    const vadChanged = JSON.stringify(next.turnDetection) !== JSON.stringify(this.settings.turnDetection);
+    this.settings = next;
+    if (vadChanged) this.vad = null; // made again with the new settings at the next append
+    if (generation === 'ga') this.emit({ type: 'session.updated', session: gaSessionObject(this.id, next) });
+    else this.emit({ type: 'transcription_session.updated', session: betaSessionObject(this.id, next) });
+  }
+
+  private append(event: Json): void {
+    if (typeof event.audio !== 'string') throw new AppError('invalid_input', 'audio must be a base64 string.', { param: 'audio' });
+    if ((event.audio.length * 3) / 4 > MAX_APPEND_BYTES + 3) {
+      throw new AppError('invalid_input', `One append carries at most 15 MiB of audio (as on OpenAI); send it in smaller pieces.`, {
+        param: 'audio',
+      });
+    }
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(event.audio)) throw new AppError('invalid_input', 'audio is not valid base64.', { param: 'audio' });
+    const samples = this.resampler.push(decodeLiveAudio(Buffer.from(event.audio, 'base64'), this.settings.format));
+    if (samples.length === 0) return;
+    this.audioSeconds += samples.length / RATE;
+    this.chunks.push(samples);
+    this.bufferEnd += samples.length;
+    if (this.settings.turnDetection === null) {
+      if ((this.bufferEnd - this.bufferStart) / RATE > this.deps.limits.maxBacklogSeconds + this.deps.limits.maxTurnSeconds) {
+        return this.fallBehind('the input audio buffer is longer than the session may keep without a commit');
+      }
+      return;
+    }
+    this.vadPending += samples.length;
+    if (this.vadPending / RATE + this.decodePending > this.deps.limits.maxBacklogSeconds) {
+      return this.fallBehind('voice-activity detection and recognition are behind the incoming audio');
+    }
+    this.vadChain = this.vadChain.then(() => this.scoreSpeech(samples)).catch((error: unknown) => this.vadFailed(error));
+  }
+
+  private async scoreSpeech(samples: Float32Array): Promise<void> {
+    if (this.closed || this.settings.turnDetection === null) return;
+    if (!this.vad) this.vad = createLiveVad(await this.deps.vadModel(), this.settings.turnDetection);
+    const offset = this.vad.samples; // the VAD's clock: samples it was given since it was made
+    const clockShift = this.bufferEnd - this.vadPending - offset; // session clock = VAD clock + shift
+    const events = await this.vad.push(samples);
+    this.vadPending -= samples.length;
+    for (const event of events) this.onSpeech(event, clockShift);
+    const turnStart = this.speechItem ? this.bufferStart : null;
+    if (turnStart !== null && (this.bufferEnd - this.vadPending - turnStart) / RATE > this.deps.limits.maxTurnSeconds) {
+      this.vad.reset(); // a turn longer than the longest: cut here, the speech goes on in a new turn
+      const item = this.speechItem!;
+      this.speechItem = null;
+      const end = this.bufferEnd - this.vadPending;
+      this.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: toMs(end), item_id: item });
+      this.commit(item, this.bufferStart, end);
+    }
+  }
+
+  private onSpeech(event: LiveVadEvent, shift: number): void {
+    if (event.type === 'speech_started') {
+      this.speechItem = newId('item');
+      this.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: toMs(event.at + shift), item_id: this.speechItem });
+      return;
+    }
+    const item = this.speechItem ?? newId('item');
+    this.speechItem = null;
+    const end = Math.min(this.bufferEnd, event.end + shift);
+    this.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: toMs(end), item_id: item });
+    this.commit(item, Math.max(this.bufferStart, event.from + shift), end);
+  }
+
+  private commitByClient(): void {
+    if (this.bufferEnd === this.bufferStart) {
+      throw new AppError('invalid_input', 'The input audio buffer is empty: append audio before committing it.', { param: 'type' });
+    }
+    if ((this.bufferEnd - this.bufferStart) / RATE > this.deps.limits.maxTurnSeconds) {
+      const seconds = ((this.bufferEnd - this.bufferStart) / RATE).toFixed(1);
+      this.dropBefore(this.bufferEnd);
+      throw new AppError(
+        'invalid_input',
+        `The buffer holds ${seconds} s; one turn may be at most ${this.deps.limits.maxTurnSeconds} s here. It was cleared; commit shorter turns.`,
+        { param: 'type' },
+      );
+    }
+    const item = this.speechItem ?? newId('item');
+    this.speechItem = null;
+    this.vad?.reset();
+    this.commit(item, this.bufferStart, this.bufferEnd);
+  }
+
+  private clear(): void {
+    this.dropBefore(this.bufferEnd);
+    this.speechItem = null;
+    this.vad?.reset();
+    this.emit({ type: 'input_audio_buffer.cleared' });
+  }
+
+  /** Commits [from, to) of the session clock as item `item` and queues its recognition. */
+  private commit(item: string, from: number, to: number): void {
+    const samples = this.slice(from, to);
+    this.dropBefore(to);
+    this.emit({ type: 'input_audio_buffer.committed', item_id: item, previous_item_id: this.previousItem });
+    this.previousItem = item;
+    const seconds = samples.length / RATE;
+    const endedAt = performance.now();
+    this.decodePending += seconds;
+    const settings = this.settings;
+    this.decodeChain = this.decodeChain.then(async () => {
+      if (this.closed) return;
+      try {
+        const transcript = await recognizeTurn(this.deps.engine, {
+          samples,
+          language: settings.language,
+          prompt: settings.prompt,
+          signal: this.abort.signal,
+        });
+        if (this.closed) return;
+        this.emit({ type: 'conversation.item.input_audio_transcription.delta', item_id: item, content_index: 0, delta: transcript });
+        this.emit({
+          type: 'conversation.item.input_audio_transcription.completed',
+          item_id: item,
+          content_index: 0,
+          transcript,
+          usage: { type: 'duration', seconds: Math.round(seconds * 1000) / 1000 },
+        });
+        this.turns.push({ start: from / RATE, end: to / RATE, text: transcript });
+        this.deps.onTurnDone?.(seconds, (performance.now() - endedAt) / 1000);
+      } catch (error) {
+        if (this.closed) return;
+        const known = error instanceof AppError ? error : null;
+        this.emit({
+          type: 'conversation.item.input_audio_transcription.failed',
+          item_id: item,
+          content_index: 0,
+          error: { type: 'server_error', code: known?.code ?? 'internal', message: known?.message ?? 'Recognition failed.', param: null },
+        });
+      } finally {
+        this.decodePending -= seconds;
+      }
+    });
+  }
+
+  private slice(from: number, to: number): Float32Array {
+    const out = new Float32Array(Math.max(0, to - from));
+    let at = this.bufferStart;
+    for (const chunk of this.chunks) {
+      const lo = Math.max(from, at);
+      const hi = Math.min(to, at + chunk.length);
+      if (hi > lo) out.set(chunk.subarray(lo - at, hi - at), lo - from);
+      at += chunk.length;
+    }
+    return out;
+  }
+
+  private dropBefore(position: number): void {
+    while (this.chunks.length > 0 && this.bufferStart + this.chunks[0]!.length <= position) this.bufferStart += this.chunks.shift()!.length;
+    const first = this.chunks[0];
+    if (first && position > this.bufferStart) {
+      this.chunks[0] = first.subarray(position - this.bufferStart);
+      this.bufferStart = position;
+    }
+    if (this.chunks.length === 0) this.bufferStart = Math.max(this.bufferStart, position);
+  }
+
+  private fallBehind(why: string): void {
+    if (this.closed) return;
+    this.error('session_falling_behind', `The session is closed: ${why} (more than ${this.deps.limits.maxBacklogSeconds} s).`, null);
+    this.stop();
+    this.deps.close(1011, 'falling behind');
+  }
+
+  private vadFailed(error: unknown): void {
+    if (this.closed) return;
+    this.error('server_error', `Voice-activity detection failed: ${(error as Error).message}`, null);
+    this.stop();
+    this.deps.close(1011, 'vad failed');
+  }
+
+  /** Sends an `error` event (OpenAI's shape: `error {type, code, message, param, event_id}`). */
+  error(code: string, message: string, param: string | null, clientEventId: string | null = null): void {
+    const type = code === 'server_error' || code === 'session_falling_behind' ? 'server_error' : 'invalid_request_error';
+    this.emit({ type: 'error', error: { type, code, message, param, event_id: clientEventId } });
+  }
+
+  private emit(event: Json): void {
+    if (this.closed && event.type !== 'error') return;
+    this.deps.send({ event_id: newId('event'), ...event });
+  }
+}
+
+function toMs(samples: number): number {
+  return Math.round((samples / RATE) * 1000);
+}

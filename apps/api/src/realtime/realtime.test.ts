@@ -1,0 +1,308 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
+import OpenAI from 'openai';
+import { OpenAIRealtimeWS } from 'openai/realtime/ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { normalizeForWer, predictions, usageLedger, wordErrorRate } from '@transcribe/core';
+import { AUDIO_DIR } from '../test-support/shared-paths.ts';
+import { startTestService, type TestService } from '../test-support/start-test-service.ts';
+
+type Event = Record<string, unknown> & { type: string };
+
+/** A raw `ws` client that keeps every server event and waits for the ones it needs. */
+class Client {
+  readonly events: Event[] = [];
+  private waiters: Array<() => void> = [];
+  closed: { code: number; reason: string } | null = null;
+  constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      this.events.push(JSON.parse(data.toString()) as Event);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    ws.on('close', (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+  }
+  send(event: Record<string, unknown>): void {
+    this.ws.send(JSON.stringify(event));
+  }
+  /** Waits for the `count`-th event of `type` (1-based) and returns it. */
+  async next(type: string, count = 1, timeoutMs = 60_000): Promise<Event> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.events.filter((event) => event.type === type);
+      if (found.length >= count) return found[count - 1]!;
+      if (this.closed) throw new Error(`closed (${this.closed.code} ${this.closed.reason}) before ${type}; got ${this.types().join(', ')}`);
+      if (Date.now() > deadline) throw new Error(`no ${type} within ${timeoutMs} ms; got ${this.types().join(', ')}`);
+      await new Promise<void>((wake) => {
+        this.waiters.push(wake);
+        setTimeout(wake, 200);
+      });
+    }
+  }
+  types(): string[] {
+    return this.events.map((event) => event.type);
+  }
+  async whenClosed(): Promise<{ code: number; reason: string }> {
+    while (!this.closed) await new Promise((wake) => setTimeout(wake, 50));
+    return this.closed;
+  }
+}
+
+/** μ-law encoding of ITU-T G.711 (the test's own encoder, the inverse of the service's table). */
+function muLaw(sample: number): number {
+  const BIAS = 0x84;
+  let s = Math.max(-32635, Math.min(32635, sample));
+  const sign = s < 0 ? 0x80 : 0;
+  if (s < 0) s = -s;
+  s += BIAS;
+  let exponent = 7;
+  for (let mask = 0x4000; (s & mask) === 0 && exponent > 0; mask >>= 1) exponent--;
+  const mantissa = (s >> (exponent + 3)) & 0x0f;
+  return ~(sign | (exponent << 4) | mantissa) & 0xff;
+}
+
+/**
+ * GET /v1/realtime?intent=transcription (OpenAI's Realtime transcription protocol) through a raw `ws`
+ * client and the openai SDK's OpenAIRealtimeWS, PocketSphinx recognising jfk.wav; one service with
+ * small limits so the limits can be reached.
+ */
+describe('the realtime transcription WebSocket', () => {
+  let t: TestService;
+  let pcm24: Buffer; // jfk.wav as 24 kHz PCM16 LE
+  let pcm8: Buffer; // and as 8 kHz PCM16 LE (for G.711)
+  let reference: string;
+  const wsUrl = (query = 'intent=transcription') => `${t.url.replace('http', 'ws')}/v1/realtime?${query}`;
+  const open = async (options: WebSocket.ClientOptions = {}, protocols: string[] = [], query?: string) => {
+    const ws = new WebSocket(wsUrl(query), protocols, {
+      ...options,
+      headers: { authorization: `Bearer ${t.key}`, ...options.headers },
+    });
+    const client = new Client(ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    await client.next('session.created');
+    return client;
+  };
+  /** The HTTP status of a refused upgrade, and its error body. */
+  const refused = (url: string, options: WebSocket.ClientOptions = {}, protocols: string[] = []) =>
+    new Promise<{ status: number; body: { error: { message: string; code: string } } }>((resolve, reject) => {
+      const ws = new WebSocket(url, protocols, options);
+      ws.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(body) }));
+      });
+      ws.on('open', () => reject(new Error('the upgrade was accepted')));
+      ws.on('error', () => {});
+    });
+  const wer = (text: string) => wordErrorRate(normalizeForWer(reference), normalizeForWer(text)).wer;
+  const chunks = (audio: Buffer, bytes: number) => {
+    const list: string[] = [];
+    for (let at = 0; at < audio.length; at += bytes) list.push(audio.subarray(at, at + bytes).toString('base64'));
+    return list;
+  };
+
+  beforeAll(async () => {
+    t = await startTestService('pglite', {
+      LIVE_MAX_SESSIONS_PER_KEY: '3',
+      LIVE_IDLE_TIMEOUT_SECONDS: '4',
+      LIVE_MAX_BACKLOG_SECONDS: '20',
+      LIVE_MAX_TURN_SECONDS: '15',
+    });
+    const jfk = join(AUDIO_DIR, 'jfk.wav');
+    const run = promisify(execFile);
+    const raw = async (rate: number) =>
+      (
+        await run('ffmpeg', ['-v', 'error', '-i', jfk, '-f', 's16le', '-ac', '1', '-ar', String(rate), '-'], {
+          encoding: 'buffer',
+          maxBuffer: 1 << 24,
+        })
+      ).stdout as Buffer;
+    pcm24 = await raw(24_000);
+    pcm8 = await raw(8_000);
+    reference = await readFile(join(AUDIO_DIR, 'jfk.txt'), 'utf8');
+  });
+
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('should find the turns with the server VAD and send speech_started, speech_stopped, committed, one delta and completed per turn', async () => {
+    const client = await open();
+    expect(client.events[0]).toMatchObject({ type: 'session.created', session: { type: 'transcription' } });
+    client.send({
+      type: 'session.update',
+      session: { type: 'transcription', audio: { input: { transcription: { model: 'whisper-1', language: 'en' } } } },
+    });
+    const updated = await client.next('session.updated');
+    expect(updated.session).toMatchObject({
+      audio: { input: { format: { type: 'audio/pcm', rate: 24000 }, turn_detection: { type: 'server_vad' } } },
+    });
+    const silence = Buffer.alloc(24_000 * 2 * 2); // 2 s, so the last turn ends
+    for (const chunk of chunks(Buffer.concat([pcm24, silence]), 4800)) {
+      client.send({ type: 'input_audio_buffer.append', audio: chunk }); // 100 ms each
+      await new Promise((wake) => setTimeout(wake, 5));
+    }
+    const started = await client.next('input_audio_buffer.speech_started');
+    const stopped = await client.next('input_audio_buffer.speech_stopped');
+    expect(stopped.item_id).toBe(started.item_id);
+    expect(stopped.audio_end_ms as number).toBeGreaterThan(started.audio_start_ms as number);
+    const committed = await client.next('input_audio_buffer.committed');
+    expect(committed.item_id).toBe(started.item_id);
+    // every turn of the clip: committed as many times as completed, each with its one delta first
+    const texts: string[] = [];
+    for (let turn = 1; ; turn++) {
+      const done = await client.next('conversation.item.input_audio_transcription.completed', turn);
+      const delta = await client.next('conversation.item.input_audio_transcription.delta', turn);
+      expect(delta).toMatchObject({ item_id: done.item_id, content_index: 0, delta: done.transcript });
+      expect(done.usage).toMatchObject({ type: 'duration' });
+      texts.push(done.transcript as string);
+      if (client.types().filter((type) => type === 'input_audio_buffer.committed').length === turn) {
+        await new Promise((wake) => setTimeout(wake, 300));
+        if (client.types().filter((type) => type === 'input_audio_buffer.committed').length === turn) break;
+      }
+    }
+    expect(wer(texts.join(' '))).toBeLessThan(0.35);
+    client.ws.close();
+    await client.whenClosed();
+  });
+
+  it('should decode a turn only at the client commit with turn_detection null, G.711 μ-law in, through the beta event', async () => {
+    const client = await open();
+    client.send({ type: 'transcription_session.update', session: { input_audio_format: 'g711_ulaw', turn_detection: null } });
+    const updated = await client.next('transcription_session.updated');
+    expect(updated.session).toMatchObject({ input_audio_format: 'g711_ulaw', turn_detection: null });
+    const samples = new Int16Array(pcm8.buffer, pcm8.byteOffset, pcm8.length / 2);
+    const ulaw = Buffer.from(Array.from(samples, muLaw));
+    for (const chunk of chunks(ulaw, 800)) client.send({ type: 'input_audio_buffer.append', audio: chunk });
+    client.send({ type: 'input_audio_buffer.commit' });
+    const done = await client.next('conversation.item.input_audio_transcription.completed');
+    expect(client.types()).not.toContain('input_audio_buffer.speech_started');
+    expect(wer(done.transcript as string)).toBeLessThan(0.35);
+    expect((done.usage as { seconds: number }).seconds).toBeCloseTo(11, 0);
+    client.ws.close();
+    await client.whenClosed();
+  });
+
+  it('should answer client mistakes with an error event naming the field and keep the session open', async () => {
+    const client = await open();
+    client.send({
+      type: 'session.update',
+      event_id: 'evt_1',
+      session: { type: 'transcription', audio: { input: { noise_reduction: { type: 'near_field' } } } },
+    });
+    const noise = await client.next('error');
+    expect(noise.error).toMatchObject({ type: 'invalid_request_error', param: 'session.audio.input.noise_reduction', event_id: 'evt_1' });
+    client.send({ type: 'session.update', session: { audio: { input: { turn_detection: { type: 'semantic_vad' } } } } });
+    expect((await client.next('error', 2)).error).toMatchObject({ param: 'session.audio.input.turn_detection.type' });
+    client.send({ type: 'session.update', session: { audio: { input: { format: { type: 'audio/pcm', rate: 16000 } } } } });
+    expect((await client.next('error', 3)).error).toMatchObject({ param: 'session.audio.input.format.rate' });
+    client.send({ type: 'session.update', session: { audio: { input: { transcription: { language: 'de' } } } } });
+    expect((await client.next('error', 4)).error).toMatchObject({ param: 'session.audio.input.transcription.language' });
+    client.send({ type: 'input_audio_buffer.commit' });
+    expect((await client.next('error', 5)).error).toMatchObject({ message: expect.stringMatching(/empty/) });
+    client.send({ type: 'response.create' });
+    expect((await client.next('error', 6)).error).toMatchObject({ code: 'unsupported_event' });
+    client.send({ type: 'input_audio_buffer.append', audio: 'A'.repeat(Math.ceil((16 * 1024 * 1024 * 4) / 3)) });
+    expect((await client.next('error', 7)).error).toMatchObject({ param: 'audio', message: expect.stringMatching(/15 MiB/) });
+    client.send({ type: 'input_audio_buffer.append', audio: pcm24.subarray(0, 4800).toString('base64') });
+    client.send({ type: 'input_audio_buffer.clear' });
+    await client.next('input_audio_buffer.cleared');
+    client.send({ type: 'session.update', session: { audio: { input: { turn_detection: null } } } });
+    expect((await client.next('session.updated', 1)).session).toMatchObject({ audio: { input: { turn_detection: null } } }); // still open
+    client.send({ type: 'input_audio_buffer.commit' });
+    expect((await client.next('error', 8)).error).toMatchObject({ message: expect.stringMatching(/empty/) }); // cleared: nothing to commit
+    expect(client.closed).toBeNull();
+    client.ws.close();
+    await client.whenClosed();
+  });
+
+  it('should refuse a missing key, a key in the query string and a wrong intent before the upgrade, and take the browser subprotocol key', async () => {
+    const none = await refused(wsUrl());
+    expect(none.status).toBe(401);
+    expect(none.body.error.code).toBe('invalid_api_key');
+    const query = await refused(wsUrl(`intent=transcription&api_key=${t.key}`));
+    expect(query.status).toBe(401);
+    expect(query.body.error.message).toMatch(/query string/);
+    const wrong = await refused(wsUrl('intent=conversation'), { headers: { authorization: `Bearer ${t.key}` } });
+    expect(wrong.status).toBe(400);
+    const bad = await refused(wsUrl(), {}, ['realtime', 'openai-insecure-api-key.tsk_not_a_key']);
+    expect(bad.status).toBe(401);
+    const ws = new WebSocket(wsUrl(), ['realtime', `openai-insecure-api-key.${t.key}`]);
+    const browser = new Client(ws);
+    await browser.next('session.created');
+    expect(ws.protocol).toBe('realtime');
+    ws.close();
+    await browser.whenClosed();
+  });
+
+  it('should refuse a session over the per-key limit, close an idle session, and close one that falls behind', async () => {
+    const held = await Promise.all([open(), open(), open()]);
+    const over = await refused(wsUrl(), { headers: { authorization: `Bearer ${t.key}` } });
+    expect(over.status).toBe(429);
+    expect(over.body.error.message).toMatch(/LIVE_MAX_SESSIONS_PER_KEY/);
+    // held[0] stays idle: closed after LIVE_IDLE_TIMEOUT_SECONDS with an error event
+    const idle = await held[0]!.next('error', 1, 15_000);
+    expect(idle.error).toMatchObject({ code: 'idle_timeout' });
+    await held[0]!.whenClosed();
+    // held[1]: 36 s of audio without a commit is more than the session keeps (backlog 20 s + turn 15 s)
+    held[1]!.send({ type: 'session.update', session: { audio: { input: { turn_detection: null } } } });
+    await held[1]!.next('session.updated');
+    for (let i = 0; i < 4; i++) held[1]!.send({ type: 'input_audio_buffer.append', audio: pcm24.toString('base64') });
+    const behind = await held[1]!.next('error');
+    expect(behind.error).toMatchObject({ code: 'session_falling_behind' });
+    expect((await held[1]!.whenClosed()).code).toBe(1011);
+    held[2]!.ws.close();
+    await held[2]!.whenClosed();
+  });
+
+  it('should transcribe through the openai SDK realtime client, and charge the sessions audio to the key in the api namespace', async () => {
+    const client = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: t.key });
+    const port = Number(new URL(t.url).port);
+    // The SDK always connects with wss://; the test server is plain HTTP, so the socket is made here.
+    const rt = new OpenAIRealtimeWS(
+      { model: 'whisper-1', options: { createConnection: () => connect(port, '127.0.0.1') } as never },
+      client,
+    );
+    const events: Event[] = [];
+    rt.on('event', (event) => events.push(event as unknown as Event));
+    const errors: unknown[] = [];
+    rt.on('error', (error) => errors.push(error));
+    await new Promise<void>((resolve) => rt.socket.once('open', () => resolve()));
+    rt.send({ type: 'session.update', session: { type: 'transcription', audio: { input: { turn_detection: null } } } });
+    for (const chunk of chunks(pcm24, 48_000)) rt.send({ type: 'input_audio_buffer.append', audio: chunk });
+    rt.send({ type: 'input_audio_buffer.commit' });
+    const completed = await new Promise<Event>((resolve) =>
+      rt.on('conversation.item.input_audio_transcription.completed', (event) => resolve(event as unknown as Event)),
+    );
+    expect(errors).toEqual([]);
+    expect(events[0]!.type).toBe('session.created');
+    expect(wer(completed.transcript as string)).toBeLessThan(0.35);
+    rt.close();
+    await new Promise((resolve) => rt.socket.once('close', resolve));
+    const db = t.service.ctx.database.db;
+    let row;
+    for (let i = 0; i < 50 && !row; i++) {
+      [row] = (await db.select().from(predictions)).filter(
+        (r) =>
+          (r.input as { live_session?: string }).live_session &&
+          r.audioSeconds! > 10.9 &&
+          r.audioSeconds! < 11.1 &&
+          JSON.stringify(r.transcript).includes(String(completed.transcript).split(' ')[0]!),
+      );
+      if (!row) await new Promise((wake) => setTimeout(wake, 100));
+    }
+    expect(row).toMatchObject({ namespace: 'api', status: 'succeeded' });
+    const ledger = await db.select().from(usageLedger).where(eq(usageLedger.predictionId, row!.id));
+    expect(ledger[0]!.audioSeconds).toBeCloseTo(11, 1);
+  });
+});
