@@ -204,6 +204,8 @@ const envSchema = z.object({
   KEY_REISSUE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(300),
   /** Lifetime of the cache and the free-repeat window (spec 2.6.1). */
   CACHE_TTL_DAYS: z.coerce.number().positive().max(3650).default(27),
+  /** Most voices one account may keep in the voice registry (docs/speakers.md). */
+  VOICES_PER_ACCOUNT: z.coerce.number().int().min(1).max(10000).default(50),
   /** Price per audio minute recorded in the usage ledger; 0 records usage only. */
   PRICE_PER_MINUTE: z.coerce.number().min(0).default(0),
   /** Retries of a webhook's `completed` delivery stop this long after its first attempt (docs/webhooks.md). */

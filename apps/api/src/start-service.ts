@@ -127,6 +127,7 @@ export async function startService(
       llmConfigured: Boolean(env.LLM_BASE_URL),
       llm: llmConfig(env),
       cacheTtlDays: env.CACHE_TTL_DAYS,
+      maxVoicesPerAccount: env.VOICES_PER_ACCOUNT,
       pricePerMinute: env.PRICE_PER_MINUTE,
     },
   };

@@ -62,6 +62,7 @@ const REPLY_BY_CODE: Record<AppErrorCode, ReplyMaker> = {
   engine_unavailable: say('error-engine-unavailable'),
   cache_changed: say('error-cache-changed'),
   service_busy: say('error-service-busy'),
+  conflict: say('error-internal'), // the bot makes no request that can clash (voice names are the registry API's)
   post_processing_failed: say('error-post-processing-failed'),
   internal: say('error-internal'),
 };

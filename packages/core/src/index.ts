@@ -47,6 +47,24 @@ export { deleteFile } from './resources/files/delete-file.ts';
 export { toPublicFile } from './resources/files/public-file.ts';
 export { uploadTooLargeError, writeUploadFile } from './resources/files/write-upload-file.ts';
 export { parseFileUrl, useFileAsUpload } from './resources/files/use-file-as-upload.ts';
+// Resources: voices, the account's voice registry (docs/speakers.md).
+export { createVoice } from './resources/voices/create-voice.ts';
+export { addVoiceSamples } from './resources/voices/add-voice-samples.ts';
+export { findVoice } from './resources/voices/find-voice.ts';
+export { listVoices } from './resources/voices/list-voices.ts';
+export { deleteVoice } from './resources/voices/delete-voice.ts';
+export { toPublicVoice } from './resources/voices/public-voice.ts';
+export { voiceAccountOf, DEFAULT_MAX_VOICES_PER_ACCOUNT } from './resources/voices/voice-account.ts';
+export { discardVoiceSamples } from './resources/voices/measure-voice-samples.ts';
+export type { VoiceSampleSource } from './resources/voices/measure-voice-samples.ts';
+export type { PublicVoice } from './resources/voices/public-voice.ts';
+export {
+  addSamplesSchema,
+  createVoiceSchema,
+  parseVoiceRequest,
+  MAX_SAMPLE_SECONDS,
+  MIN_SAMPLE_SECONDS,
+} from './contract/validation/known-voices-schema.ts';
 
 // Resources: API keys, their cache and the cross-process announcement of revocations.
 export { createApiKey } from './resources/keys/create-api-key.ts';
@@ -237,7 +255,7 @@ export { retryHttpCall } from './platform/http/retry-http-call.ts';
 // Platform: the database (PostgreSQL or PGlite), its drizzle tables and announcements across processes.
 export { openDatabase } from './platform/db/open-database.ts';
 export type { Database, Db } from './platform/db/open-database.ts';
-export { apiKeys, files, predictions } from './platform/db/schema.ts';
+export { apiKeys, files, predictions, voices } from './platform/db/schema.ts';
 export type { ApiKeyRow, PredictionRow } from './platform/db/schema.ts';
 export { mediaCache, transcriptCache, usageLedger } from './platform/db/cache-schema.ts';
 export { webhookDeliveries } from './platform/db/webhook-schema.ts';

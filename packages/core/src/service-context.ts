@@ -50,6 +50,8 @@ export interface ServiceConfig {
   llmConfigured: boolean;
   /** The OpenAI-compatible chat endpoint for post-processing, or null when none is configured. */
   llm: LlmClientConfig | null;
+  /** Most voices an account may keep in the voice registry (VOICES_PER_ACCOUNT); default 50 (docs/speakers.md). */
+  maxVoicesPerAccount?: number;
 }
 
 /**

@@ -4,6 +4,7 @@ import { accountRoutes } from '../routes/account-routes.ts';
 import { languageRoutes } from '../routes/language-routes.ts';
 import { signedTextRoutes } from '../routes/signed-text-routes.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
+import { voiceRoutes } from '../routes/voice-routes.ts';
 import { fileRoutes } from '../routes/file-routes.ts';
 import { legacyRoutes } from '../routes/legacy-routes.ts';
 import { adminQueueRoute, queueRoutes } from '../routes/queue-routes.ts';
@@ -134,6 +135,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Expres
   app.use('/v1/replicate', signedText);
   app.use('/v1/replicate/v1', api);
   app.use('/v1/replicate', api);
+  app.use('/v1', voiceRoutes(ctx, [authenticate(ctx.database.db, keys, failures), rateLimit(ctx)])); // the voice registry (docs/speakers.md)
   app.use('/v1', openAiRoutes(ctx, keys, failures)); // OpenAI's /v1/audio/* and /v1/models (docs/openai-api.md)
   if (options.adminToken || options.metricsToken) {
     // with the admin token or METRICS_TOKEN in X-Admin-Token: every key, counts only

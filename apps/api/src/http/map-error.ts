@@ -23,6 +23,7 @@ const STATUS_BY_CODE: Record<AppErrorCode, number> = {
   post_processing_failed: 502,
   cache_changed: 409,
   service_busy: 503,
+  conflict: 409,
   internal: 500,
 };
 

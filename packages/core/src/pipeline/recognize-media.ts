@@ -18,6 +18,9 @@ import { runInRecognitionSlot } from './run-in-recognition-slot.ts';
 import { startDiarization, type DiarizationRun } from './start-diarization.ts';
 import { restoreSourceTimes } from './restore-source-times.ts';
 import type { StageLog } from './stage-log.ts';
+import type { SpeakerTurn } from './diarize/speaker-turn.ts';
+import { identifySpeakers, type KnownVoice } from './voices/identify-speakers.ts';
+import { findVoiceEmbedder } from './voices/embed-speech.ts';
 
 /**
  * Decodes a probed recording and runs VAD, recognition and diarization on it, bounded by the
@@ -33,7 +36,7 @@ import type { StageLog } from './stage-log.ts';
  */
 export async function recognizeMedia(
   ctx: ServiceContext,
-  input: { mediaPath: string; probe: MediaProbe; params: PredictionInput; workDir: string },
+  input: { mediaPath: string; probe: MediaProbe; params: PredictionInput; workDir: string; knownVoices?: KnownVoiceRequest },
   log: StageLog,
   signal?: AbortSignal,
 ): Promise<Transcript> {
@@ -99,6 +102,13 @@ interface WavJob {
   durationSeconds: number;
   probe: MediaProbe;
   params: PredictionInput;
+  knownVoices?: KnownVoiceRequest;
+}
+
+/** Voices of the registry to recognise in the recording (docs/speakers.md), and the similarity they need (null: the default). */
+export interface KnownVoiceRequest {
+  voices: KnownVoice[];
+  threshold: number | null;
 }
 
 function recognizeWav(
@@ -152,7 +162,10 @@ function recognizeWav(
           ...(log.segment ? { onSegment: (segment: EarlySegment) => log.segment?.(segment) } : {}),
           ...(diarize ? { onSpeech: startDiarizing, quietSpeechThreshold: QUIET_SPEECH_ONSET } : {}),
         });
-        return early.diarization && early.clock ? await labelSpeakers(transcript, early.diarization, early.clock, log) : transcript;
+        if (!early.diarization || !early.clock) return transcript;
+        const identify =
+          job.knownVoices && job.knownVoices.voices.length > 0 ? { ...job.knownVoices, wavPath: job.wavPath, ctx, signal } : null;
+        return await labelSpeakers(transcript, early.diarization, early.clock, log, identify);
       } finally {
         early.diarization?.cancel(); // recognition failed or found no words: stop diarizing
       }
@@ -166,9 +179,50 @@ function recognizeWav(
  * Diarization for every engine, started as soon as VAD was done and run while the engine
  * recognised (startDiarization); its error fails the prediction as before, after recognition.
  */
-async function labelSpeakers(transcript: Transcript, diarization: DiarizationRun, clock: StageClock, log: StageLog): Promise<Transcript> {
+async function labelSpeakers(
+  transcript: Transcript,
+  diarization: DiarizationRun,
+  clock: StageClock,
+  log: StageLog,
+  identify: (KnownVoiceRequest & { wavPath: string; ctx: ServiceContext; signal: AbortSignal | undefined }) | null,
+): Promise<Transcript> {
   if (transcript.segments.length === 0) return transcript;
-  const labelled = assignSpeakers(transcript, await diarization.turns);
+  const turns = await diarization.turns;
+  if (identify) return nameSpeakers(transcript, turns, clock, log, identify);
+  const labelled = assignSpeakers(transcript, turns);
   await log.write(`diarized: ${labelled.speakers.length} speaker${labelled.speakers.length === 1 ? '' : 's'}`, { seconds: clock.done() });
   return labelled;
+}
+
+/**
+ * labelSpeakers with known voices: the clusters are matched to the voices (identifySpeakers: exclusive,
+ * thresholded) and the matched labels take the voices' names; `voices` lists each named label's voice
+ * id and similarity (json and json2 show it as `speaker_voices`).
+ */
+async function nameSpeakers(
+  transcript: Transcript,
+  turns: SpeakerTurn[],
+  clock: StageClock,
+  log: StageLog,
+  identify: KnownVoiceRequest & { wavPath: string; ctx: ServiceContext; signal: AbortSignal | undefined },
+): Promise<Transcript> {
+  const found = await identifySpeakers({
+    wavPath: identify.wavPath,
+    turns,
+    voices: identify.voices,
+    embedder: await findVoiceEmbedder(identify.ctx.config.modelsDir),
+    threshold: identify.threshold,
+    ...(identify.signal ? { signal: identify.signal } : {}),
+    log: (line) => log.note(line),
+  });
+  const labelled = assignSpeakers(transcript, turns, found.names);
+  const present = new Set(labelled.speakers.map((speaker) => speaker.label));
+  const voices = found.matches
+    .filter((match) => present.has(match.name))
+    .map((match) => ({ label: match.name, voiceId: match.voiceId, similarity: match.similarity }));
+  await log.write(
+    `diarized: ${labelled.speakers.length} speaker${labelled.speakers.length === 1 ? '' : 's'}; ${voices.length} known voice${voices.length === 1 ? '' : 's'} recognised (similarity ≥ ${found.threshold})`,
+    { seconds: clock.done() },
+  );
+  return { ...labelled, voices };
 }

@@ -60,4 +60,16 @@ export interface Transcript {
   language: string | null;
   languages: DetectedLanguage[];
   speakers: TranscriptSpeaker[];
+  /**
+   * Present only when known voices were asked for (docs/speakers.md): each speaker label that took a
+   * voice's name, with the voice's id and the cosine similarity of the match (-1..1).
+   */
+  voices?: TranscriptVoice[];
+}
+
+/** A speaker named after a voice of the registry. */
+export interface TranscriptVoice {
+  label: string;
+  voiceId: string;
+  similarity: number;
 }

@@ -31,6 +31,13 @@ export interface PredictionInput {
   /** Language code from the spec 2.5 table, or null. */
   target_language: string | null;
   /**
+   * Service extension (docs/speakers.md): voices of the account's registry to recognise, by id or name,
+   * `true` for all of them, or null (absent in inputs stored before it existed: read it with `?? null`).
+   */
+  known_voices?: string[] | true | null;
+  /** Cosine similarity a speaker needs to take a known voice's name, or null for the default. */
+  known_voices_threshold?: number | null;
+  /**
    * Not a spec 2.2 parameter and never read from a client's input: `translate` asks the engine's own
    * speech translation into English (Whisper's `translate` task), set only by the OpenAI-compatible
    * `POST /v1/audio/translations` when the engine `translates`. Absent: transcribe.

@@ -9,14 +9,17 @@ import { mergeRegions, totalSeconds } from './time-regions.ts';
  * joined by spaces, and the first and last piece keep the segment's start and end. Labels are then
  * renumbered `SPEAKER_1`, `SPEAKER_2`, … by first appearance in the segments (docs/formats.md), and
  * `speakers` lists each label with its talk time (seconds of its turns) in that order.
+ * @param names the name a turn label takes instead of its `SPEAKER_n` (known voices, pipeline/voices/):
+ *   the others keep the `SPEAKER_n` of their place in that order.
  * @returns a new transcript; with no turns, segments keep `speaker: null` and `speakers` is [].
  */
-export function assignSpeakers(transcript: Transcript, turns: readonly SpeakerTurn[]): Transcript {
+export function assignSpeakers(transcript: Transcript, turns: readonly SpeakerTurn[], names?: ReadonlyMap<string, string>): Transcript {
   if (turns.length === 0) return transcript;
   const sorted = [...turns].sort((a, b) => a.start - b.start);
   const labelled = transcript.segments.flatMap((segment) => splitBySpeaker(segment, sorted));
   const renamed = new Map<string, string>();
   for (const segment of labelled) if (!renamed.has(segment.speaker!)) renamed.set(segment.speaker!, speakerLabel(renamed.size));
+  for (const [original, label] of renamed) renamed.set(original, names?.get(original) ?? label);
   const segments = labelled.map((segment) => ({ ...segment, speaker: renamed.get(segment.speaker!)! }));
   const speakers = [...renamed].map(([original, label]) => ({
     label,

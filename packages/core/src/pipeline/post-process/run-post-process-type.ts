@@ -12,7 +12,8 @@ import { translateSubtitles } from './translate-subtitles.ts';
 /**
  * Runs one type on a transcript with speech, by its prompt's method (post-processing-prompts.ts).
  * `speaker_names` of a transcript without speaker labels (diarization did not run) is null
- * without a request: there is no label to name.
+ * without a request: there is no label to name. Labels that are known voices' names (transcript.voices,
+ * docs/speakers.md) are answered as they are, without asking the model; only the others are inferred.
  *
  * @returns a string for every type; for speaker_names a label → name map or null.
  * @throws AppError `post_processing_failed` whose message is the cause (the caller names the type).
@@ -30,7 +31,13 @@ export async function runPostProcessType(session: ChatSession, job: PromptJob, t
       return translateSubtitles(session, job, transcript);
     case 'speaker-names': {
       const labels = listSpeakers(transcript.segments.filter((segment) => segment.text.trim() !== ''));
-      return labels.length === 0 ? null : inferSpeakerNames(session, job, labels, text('timed'));
+      // Speakers named after the account's known voices keep those names as given: only the others are guessed.
+      const known = new Set((transcript.voices ?? []).map((voice) => voice.label));
+      const given = Object.fromEntries(labels.filter((label) => known.has(label)).map((label) => [label, label]));
+      const unnamed = labels.filter((label) => !known.has(label));
+      if (unnamed.length === 0) return labels.length === 0 ? null : given;
+      const inferred = await inferSpeakerNames(session, job, unnamed, text('timed'));
+      return inferred === null && Object.keys(given).length === 0 ? null : { ...given, ...inferred };
     }
   }
 }

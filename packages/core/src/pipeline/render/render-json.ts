@@ -27,6 +27,21 @@ export interface JsonTranscript {
   vad: VadInterval[];
   /** Main language code, or null for a recording without speech (spec 2.3.6). */
   language: string | null;
+  /** Service extension, only when known voices were asked for (docs/speakers.md). */
+  speaker_voices?: JsonSpeakerVoice[];
+}
+
+/** A speaker named after a known voice: its label, the voice's id and the match's cosine similarity. */
+export interface JsonSpeakerVoice {
+  label: string;
+  voice_id: string;
+  similarity: number;
+}
+
+/** `speaker_voices` of json / json2: present (possibly empty) only when known voices were asked for. */
+export function renderSpeakerVoices(model: Transcript): { speaker_voices?: JsonSpeakerVoice[] } {
+  if (model.voices === undefined) return {};
+  return { speaker_voices: model.voices.map((v) => ({ label: v.label, voice_id: v.voiceId, similarity: v.similarity })) };
 }
 
 /**
@@ -57,7 +72,8 @@ export function renderVad(vad: readonly VadInterval[]): VadInterval[] {
 
 /**
  * The `json` output format (spec 2.3.3): `{source: {length, format}, segments, vad, language}`,
- * with exactly these four members. A recording without speech (spec 2.3.6) gives
+ * with exactly these four members, plus `speaker_voices` only when known voices were asked for (an
+ * additive extension, docs/speakers.md). A recording without speech (spec 2.3.6) gives
  * `segments: []`, `vad: []` and `language: null`.
  */
 export function renderJson(model: Transcript): JsonTranscript {
@@ -66,5 +82,6 @@ export function renderJson(model: Transcript): JsonTranscript {
     segments: renderJsonSegments(model.segments),
     vad: renderVad(model.vad),
     language: model.language,
+    ...renderSpeakerVoices(model),
   };
 }

@@ -1,8 +1,8 @@
 import { LANGUAGES } from '../../contract/spec/languages.ts';
 import { roundSeconds } from './format-timestamps.ts';
 import { listSpeakers } from './list-speakers.ts';
-import { renderJsonSegments, renderVad } from './render-json.ts';
-import type { JsonSegment } from './render-json.ts';
+import { renderJsonSegments, renderSpeakerVoices, renderVad } from './render-json.ts';
+import type { JsonSegment, JsonSpeakerVoice } from './render-json.ts';
 import type { DetectedLanguage, Transcript, TranscriptSpeaker, VadInterval } from '../../contract/output/transcript-model.ts';
 
 /** The `json2` transcript (spec 2.3.4); times and durations in seconds rounded to ms. */
@@ -14,6 +14,8 @@ export interface Json2Transcript {
   languages: DetectedLanguage[];
   /** `[{label, duration}]`: talk time of each speaker in seconds. */
   speakers: TranscriptSpeaker[];
+  /** Service extension, only when known voices were asked for (docs/speakers.md). */
+  speaker_voices?: JsonSpeakerVoice[];
 }
 
 /**
@@ -65,5 +67,6 @@ export function renderJson2(model: Transcript): Json2Transcript {
     vad: renderVad(model.vad),
     languages: renderLanguages(model),
     speakers: renderSpeakers(model),
+    ...renderSpeakerVoices(model),
   };
 }

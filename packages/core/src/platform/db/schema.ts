@@ -154,3 +154,4 @@ export * from './portal-schema.ts';
 export * from './rate-limit-schema.ts';
 export * from './bot-schema.ts';
 export * from './queue-schema.ts';
+export * from './voice-schema.ts';

@@ -26,6 +26,7 @@ export type AppErrorCode =
   | 'post_processing_failed' // a post-processing type failed at the language model (spec 3: the prediction fails)
   | 'cache_changed' // spec 7: a concurrent request changed the stored transcript parameters
   | 'service_busy' // the queue refused more work (HTTP 503)
+  | 'conflict' // the request clashes with what is stored: a name already taken, a full voice registry (HTTP 409)
   | 'internal'; // a bug: never shown with details
 
 export interface AppErrorOptions {

@@ -1,3 +1,4 @@
+import { resolveKnownVoices, voiceAccountOfKeyId } from '../voices/resolve-known-voices.ts';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../platform/errors/app-error.ts';
@@ -66,6 +67,12 @@ export async function createPrediction(ctx: ServiceContext, request: CreatePredi
     if (!ctx.engine.translates)
       throw new AppError('invalid_input', `The recognition engine ${ctx.engine.name} does not translate speech.`, { param: 'task' });
     params.task = 'translate';
+  }
+  if (params.known_voices) {
+    // Before any download, like every input rule: the named voices must be the account's (422 otherwise).
+    const account = await voiceAccountOfKeyId(ctx.database.db, request.apiKeyId);
+    const known = await resolveKnownVoices(ctx.database.db, account, params.known_voices);
+    if (params.known_voices !== true) params.known_voices = known.map((voice) => voice.id);
   }
   const id = newPredictionId();
   const source = await storeSource(ctx, id, params, request.upload ?? null, request.decodedAudio ?? null);

@@ -15,6 +15,7 @@ import { mediaStoreOf } from '../../../platform/storage/configured-media-store.t
 import { startStage } from '../../../platform/metrics/time-stage.ts';
 import type { Transcript } from '../../../contract/output/transcript-model.ts';
 import { announcePredictionChange } from '../announce-prediction-change.ts';
+import { knownVoicesForRun } from '../../voices/resolve-known-voices.ts';
 import { recognizeMedia } from '../../../pipeline/recognize-media.ts';
 import type { StageLog } from '../../../pipeline/stage-log.ts';
 import { createCacheAccessCheck, type CacheAccess } from './check-cache-access.ts';
@@ -158,8 +159,22 @@ async function produceFromRecording(production: Production, { readyOnly = false 
     if (media.own) await log.write('transcript taken from the cache: same link and recognition parameters');
     return { transcript, mediaId: media.mediaId, fromCache: true };
   }
-  const transcript = await recognizeMedia(ctx, { mediaPath: media.path, probe, params, workDir: production.workDir }, log, signal);
-  if (media.mediaId) await storeVariant(ctx.database.db, media.mediaId, wanted, transcript);
+  const known = params.known_voices ?? null;
+  const voices = known === null ? null : await knownVoicesForRun(ctx.database.db, row.apiKeyId, known);
+  const transcript = await recognizeMedia(
+    ctx,
+    {
+      mediaPath: media.path,
+      probe,
+      params,
+      workDir: production.workDir,
+      ...(voices ? { knownVoices: { voices, threshold: params.known_voices_threshold ?? null } } : {}),
+    },
+    log,
+    signal,
+  );
+  // A transcript named with an account's voices is that account's: never stored for the link's other requests.
+  if (media.mediaId && known === null) await storeVariant(ctx.database.db, media.mediaId, wanted, transcript);
   return { transcript, mediaId: media.mediaId, fromCache: false };
 }
 
@@ -200,7 +215,9 @@ async function obtainMedia(production: Production, wanted: RecognitionParams, re
   const cachedPath = join(workDir, 'cached-source'); // S3: the stored object is read into the work directory
   const cached = await findCachedMedia(ctx.database.db, row.namespace, source.url, new Date(), store);
   const header = cached ? await readVariantHeader(ctx.database.db, cached.id) : null;
-  const variant = header && sameRecognitionParams(header.params, wanted) ? header.version : null;
+  // Known voices name speakers by an account's registry: such a prediction neither reads nor stores a shared transcript.
+  const identifies = (row.params.known_voices ?? null) !== null;
+  const variant = !identifies && header && sameRecognitionParams(header.params, wanted) ? header.version : null;
   if (readyOnly && variant === null) return null; // no stored download, or another variant: recognised in single flight
   const use = cached ? await access(cached) : null;
   if (cached && use !== 'refused') {
