@@ -17,6 +17,8 @@ import { recognitionSlotPriority } from './recognition-slot-priority.ts';
 import { runInRecognitionSlot } from './run-in-recognition-slot.ts';
 import { startDiarization, type DiarizationRun } from './start-diarization.ts';
 import { restoreSourceTimes } from './restore-source-times.ts';
+import { assessSegments, DEFAULT_FLAG_THRESHOLDS } from './recognize/assess-segments.ts';
+import type { SpeechScores } from './vad/detect-speech.ts';
 import type { StageLog } from './stage-log.ts';
 
 /**
@@ -109,12 +111,14 @@ function recognizeWav(
   diarize: boolean,
 ): Promise<Transcript> {
   const { params } = job;
+  const flagThresholds = ctx.config.flagThresholds ?? DEFAULT_FLAG_THRESHOLDS;
   return runInRecognitionSlot(
     ctx.recognitionQueue,
     async () => {
       signal?.throwIfAborted(); // canceled while waiting for its turn: no recognition
-      const early: { diarization?: DiarizationRun; clock?: StageClock } = {};
-      const startDiarizing = (speech: VadInterval[], quietSpeech: VadInterval[]) => {
+      const early: { diarization?: DiarizationRun; clock?: StageClock; scores?: SpeechScores } = {};
+      const startDiarizing = (speech: VadInterval[], quietSpeech: VadInterval[], scores: SpeechScores) => {
+        early.scores = scores;
         const clock = (early.clock = startStage(ctx.metrics, 'diarization'));
         early.diarization = startDiarization({
           wavPath: job.wavPath,
@@ -138,6 +142,7 @@ function recognizeWav(
           formatName: job.probe.formatName,
           engine: ctx.engine,
           vadModelPath: ctx.config.vadModelPath,
+          flagThresholds,
           ...(ctx.vadWorkers ? { vadWorkers: ctx.vadWorkers } : {}),
           language: params.language,
           prompt: params.prompt,
@@ -151,7 +156,19 @@ function recognizeWav(
           onStage: (line, fields) => log.note(line, fields), // progress only: a line lost in a database outage is dropped
           ...(diarize ? { onSpeech: startDiarizing, quietSpeechThreshold: QUIET_SPEECH_ONSET } : {}),
         });
-        return early.diarization && early.clock ? await labelSpeakers(transcript, early.diarization, early.clock, log) : transcript;
+        if (!early.diarization || !early.clock) return transcript;
+        const labelled = await labelSpeakers(transcript, early.diarization, early.clock, log);
+        // A segment split at a speaker change is measured and flagged again as the pieces it became.
+        return labelled.segments.length === transcript.segments.length
+          ? labelled
+          : {
+              ...labelled,
+              segments: assessSegments(labelled.segments, {
+                scores: early.scores ?? null,
+                speech: labelled.vad,
+                thresholds: flagThresholds,
+              }),
+            };
       } finally {
         early.diarization?.cancel(); // recognition failed or found no words: stop diarizing
       }

@@ -15,6 +15,7 @@ import { hotwordsSchema, promptSchema } from './hint-schemas.ts';
 import { cutDurationSchema, cutStartSchema } from './cut-schemas.ts';
 import { postProcessSchema } from './post-process-schema.ts';
 import { customPromptProblem, customPromptSchema, needsCustomPrompt } from './custom-prompt-schema.ts';
+import { dropFlaggedSchema } from './drop-flagged-schema.ts';
 import { targetLanguageProblem, targetLanguageSchema, typeNeedingTargetLanguage } from './target-language-schema.ts';
 
 /** What the rules depend on: the configured engine and language model (ParseInputOptions without the upload). */
@@ -59,6 +60,7 @@ const PARAMETER_SCHEMAS = {
   post_process: fixed(postProcessSchema()),
   custom_prompt: fixed(customPromptSchema()),
   target_language: (options: InputSchemaOptions) => targetLanguageSchema(options.languageListUrl),
+  drop_flagged: fixed(dropFlaggedSchema()),
 };
 
 /** A parameter of spec 2.2 that takes effect. */
@@ -155,5 +157,6 @@ function toPredictionInput(input: ParsedParameters): PredictionInput {
     post_process: types,
     custom_prompt: needsCustomPrompt(types) ? (input.custom_prompt ?? null) : null,
     target_language: typeNeedingTargetLanguage(types) === undefined ? null : input.target_language,
+    ...(input.drop_flagged ? { drop_flagged: true } : {}),
   };
 }
