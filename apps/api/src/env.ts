@@ -169,6 +169,10 @@ const envSchema = z.object({
     .default(24 * 1024 * 1024),
   ASR_MAX_CHUNK_SECONDS: z.coerce.number().positive().default(300),
   VAD_MODEL_PATH: z.string().optional(),
+  /** Segment flags (docs/formats.md, "Flags"): low_logprob below, compression above, no_speech above. */
+  FLAG_LOGPROB_BELOW: z.coerce.number().max(0).default(-1),
+  FLAG_COMPRESSION_ABOVE: z.coerce.number().positive().default(2.4),
+  FLAG_NO_SPEECH_ABOVE: z.coerce.number().min(0).max(1).default(0.6),
   POCKETSPHINX_BIN: z.string().optional(),
   POCKETSPHINX_MODEL_DIR: z.string().optional(),
   /** OpenAI-compatible chat endpoint for post-processing (OpenAI, vLLM, Ollama, llama.cpp server). */

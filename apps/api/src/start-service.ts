@@ -123,6 +123,11 @@ export async function startService(
       linkProbeTimeoutMs: env.LINK_PROBE_TIMEOUT_MS,
       allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK,
       vadModelPath: vadModelPath(env),
+      flagThresholds: {
+        logprobBelow: env.FLAG_LOGPROB_BELOW,
+        compressionAbove: env.FLAG_COMPRESSION_ABOVE,
+        noSpeechAbove: env.FLAG_NO_SPEECH_ABOVE,
+      },
       modelsDir: resolve(env.MODELS_DIR),
       llmConfigured: Boolean(env.LLM_BASE_URL),
       llm: llmConfig(env),

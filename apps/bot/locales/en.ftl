@@ -87,6 +87,7 @@ size-kib = { NUMBER($value, useGrouping: 0) } KiB
 ## Transcripts and files
 
 long-text-caption = The whole text ({ $chars } characters) is in this file.
+doubtful-note = Passages in italics are doubtful: the recogniser was unsure of them, heard no speech there or looped, so they may be misheard or invented.
 caption-txt = Transcript (.txt)
 caption-srt = Subtitles (.srt)
 caption-docx = Transcript (.docx)

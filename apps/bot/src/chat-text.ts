@@ -8,12 +8,19 @@ export const PREVIEW_CHARS = 600;
 /** Telegram's limit on a document's caption, characters (Bot API sendDocument). */
 export const CAPTION_LIMIT = 1024;
 
+/** A stretch of a text: `offset` and `length` in UTF-16 code units, as Telegram's message entities count. */
+export interface TextRange {
+  offset: number;
+  length: number;
+}
+
 /**
- * Something to show in the chat: text messages, or one document (`content` as UTF-8 text or bytes),
- * with `preview` (plain text) sent as a message before it when set.
+ * Something to show in the chat: text messages (with `italics`, per part, the ranges sent as
+ * Telegram `italic` entities), or one document (`content` as UTF-8 text or bytes), with `preview`
+ * (plain text) sent as a message before it when set.
  */
 export type ChatText =
-  | { kind: 'messages'; parts: string[] }
+  | { kind: 'messages'; parts: string[]; italics?: TextRange[][] }
   | { kind: 'document'; fileName: string; content: string | Uint8Array; caption: string; preview?: string };
 
 /**
@@ -22,14 +29,44 @@ export type ChatText =
  * `fileName`. A wall of several messages is hard to read, copy or forward; a file keeps the whole
  * text in one piece and the preview still shows what it is about. `fileContent` is what the file
  * holds when it should differ from the chat text (a transcript's running text in chat, one line
- * per segment in the file).
+ * per segment in the file). `italics` are ranges of `text` shown in italics in the messages (each
+ * part gets the pieces of them that fall in it); a preview carries none.
  */
-export function asChatText(text: string, fileName: string, t: Translate, fileContent = text): ChatText {
+export function asChatText(text: string, fileName: string, t: Translate, fileContent = text, italics: readonly TextRange[] = []): ChatText {
   const trimmed = text.trim();
-  if (trimmed.length <= TELEGRAM_MESSAGE_LIMIT) return { kind: 'messages', parts: splitMessage(trimmed) };
+  if (trimmed.length <= TELEGRAM_MESSAGE_LIMIT) {
+    const parts = splitMessage(trimmed);
+    if (italics.length === 0) return { kind: 'messages', parts };
+    const lead = text.length - text.trimStart().length;
+    return {
+      kind: 'messages',
+      parts,
+      italics: rangesPerPart(
+        trimmed,
+        parts,
+        italics.map((r) => ({ ...r, offset: r.offset - lead })),
+      ),
+    };
+  }
   const preview = `${splitMessage(trimmed, PREVIEW_CHARS)[0] ?? ''} …`;
   const caption = t('long-text-caption', { chars: trimmed.length });
   return { kind: 'document', fileName, content: fileContent, caption, preview };
+}
+
+/** The ranges of `text` (whose parts, in order, are substrings) cut to each part, relative to it. */
+function rangesPerPart(text: string, parts: readonly string[], ranges: readonly TextRange[]): TextRange[][] {
+  let cursor = 0;
+  return parts.map((part) => {
+    const at = text.indexOf(part, cursor);
+    cursor = at + part.length;
+    return ranges
+      .map((range) => {
+        const start = Math.max(range.offset, at);
+        const end = Math.min(range.offset + range.length, at + part.length);
+        return { offset: start - at, length: end - start };
+      })
+      .filter((range) => range.length > 0);
+  });
 }
 
 /**
@@ -58,8 +95,10 @@ export async function sendChatText(
   let lastId = 0;
   for (const [index, part] of text.parts.entries()) {
     const last = index === text.parts.length - 1;
+    const italics = text.italics?.[index] ?? [];
     const sent = await api.sendMessage(chatId, part, {
       ...(index === 0 ? reply : {}),
+      ...(italics.length > 0 ? { entities: italics.map((range) => ({ type: 'italic' as const, ...range })) } : {}),
       ...(last && options.keyboard ? { reply_markup: options.keyboard } : {}),
       link_preview_options: { is_disabled: true },
     });

@@ -167,6 +167,15 @@ export { createPocketsphinxEngine } from './pipeline/recognize/engines/pocketsph
 export { createSherpaOnnxEngine } from './pipeline/recognize/engines/sherpa-onnx/sherpa-onnx-engine.ts';
 export { createOpenAiAsrEngine } from './pipeline/recognize/engines/openai-asr/openai-asr-engine.ts';
 export { transcribeRecording } from './pipeline/recognize/transcribe-recording.ts';
+export {
+  assessSegments,
+  compressionRatio,
+  DEFAULT_FLAG_THRESHOLDS,
+  dropFlaggedSegments,
+  hasRepetitionLoop,
+  noSpeechProbability,
+} from './pipeline/recognize/assess-segments.ts';
+export type { FlagThresholds } from './pipeline/recognize/assess-segments.ts';
 export { readWavLayout } from './pipeline/decode/read-wav-layout.ts';
 export { normalizeForWer, wordErrorRate } from './pipeline/recognize/word-error-rate.ts';
 
@@ -281,7 +290,8 @@ export { parentDeathSupport, tieChildToParent } from './platform/work/tie-child-
 // Contract: the input of a prediction (spec 2.2), the transcript model, the legacy interface (spec 9) and the spec tables.
 export { OUTPUT_FORMATS } from './contract/validation/prediction-input.ts';
 export type { OutputFormat, PredictionInput } from './contract/validation/prediction-input.ts';
-export type { Transcript, TranscriptSegment, VadInterval } from './contract/output/transcript-model.ts';
+export type { Transcript, TranscriptSegment, TranscriptWord, SegmentFlag, VadInterval } from './contract/output/transcript-model.ts';
+export { SEGMENT_FLAGS } from './contract/output/transcript-model.ts';
 export { parseLegacyInput } from './contract/validation/parse-legacy-input.ts';
 export type { LegacyInput, LegacyOutputFormat } from './contract/validation/parse-legacy-input.ts';
 export { containsNul } from './contract/validation/contains-nul.ts';

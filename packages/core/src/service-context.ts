@@ -1,4 +1,5 @@
 import type PgBoss from 'pg-boss';
+import type { FlagThresholds } from './pipeline/recognize/assess-segments.ts';
 import type { Logger } from 'pino';
 import type PQueue from 'p-queue';
 import type { Database } from './platform/db/open-database.ts';
@@ -42,6 +43,11 @@ export interface ServiceConfig {
   modelsDir: string | null;
   /** Silero VAD ONNX model file. */
   vadModelPath: string;
+  /**
+   * Limits of the segment flags (pipeline/recognize/assess-segments.ts: FLAG_LOGPROB_BELOW,
+   * FLAG_COMPRESSION_ABOVE, FLAG_NO_SPEECH_ABOVE); absent: Whisper's defaults (−1, 2.4, 0.6).
+   */
+  flagThresholds?: FlagThresholds;
   /** Lifetime of stored downloads and transcripts, and the free-repeat window, in days (spec 2.6.1: 27). */
   cacheTtlDays: number;
   /** Price of one audio minute for the usage ledger; 0 records usage only (prices are not in the spec). */

@@ -5,7 +5,7 @@ const INPUT_PREFIX = 'input.';
 /** Parameters typed as numbers (spec 2.2). */
 const NUMBER_PARAMS = new Set(['speakers']);
 /** Parameters typed as booleans (spec 2.2). */
-const BOOLEAN_PARAMS = new Set(['multilingual']);
+const BOOLEAN_PARAMS = new Set(['multilingual', 'drop_flagged']);
 /** Parameters typed as lists (spec 2.2): a JSON array string, or one item per repeated part. */
 const LIST_PARAMS = new Set(['post_process']);
 
@@ -15,7 +15,7 @@ const LIST_PARAMS = new Set(['post_process']);
  * same validation as for JSON bodies applies (docs/input-rules.md):
  * - the text `null` → null, for every parameter;
  * - `speakers`: a decimal number → that number;
- * - `multilingual`: `true` / `false` → the boolean;
+ * - `multilingual`, `drop_flagged`: `true` / `false` → the boolean;
  * - `post_process`: one value starting with `[` → parsed as a JSON array; otherwise each repeated
  *   part is one item (`input.post_process=summary&input.post_process=gist`);
  * - anything else, and values that do not convert, stay strings (validation then names the rule).

@@ -68,7 +68,12 @@ describe('the OpenAI-compatible API through the openai SDK', () => {
     expect(answer.segments!.length).toBeGreaterThan(0);
     expect(answer.words!.length).toBeGreaterThan(10);
     for (const [i, segment] of answer.segments!.entries()) {
-      expect(segment).toMatchObject({ id: i, tokens: [], temperature: 0, no_speech_prob: 0 });
+      expect(segment).toMatchObject({ id: i, tokens: [], temperature: 0 });
+      // real measures: PocketSphinx's word posteriors and Silero VAD over the span, in range
+      expect(segment.avg_logprob).toBeLessThanOrEqual(0);
+      expect(segment.no_speech_prob).toBeGreaterThanOrEqual(0);
+      expect(segment.no_speech_prob).toBeLessThan(0.6); // speech
+      expect(Array.isArray(segment.flags)).toBe(true);
       // OpenAI's members in OpenAI's order, then the `speaker` extension
       expect(Object.keys(segment).slice(0, 10)).toEqual([
         'id',
@@ -86,7 +91,11 @@ describe('the OpenAI-compatible API through the openai SDK', () => {
       expect(segment.end).toBeGreaterThanOrEqual(segment.start);
       expect(segment.end).toBeLessThanOrEqual(answer.duration);
     }
+    const probabilities = new Set(answer.words!.map((word) => word.probability));
+    expect(probabilities.size).toBeGreaterThan(3); // word posteriors differ word to word
     for (const word of answer.words!) {
+      expect(word.probability).toBeGreaterThanOrEqual(0);
+      expect(word.probability).toBeLessThanOrEqual(1);
       expect(word.start).toBeGreaterThanOrEqual(0);
       expect(word.end).toBeGreaterThanOrEqual(word.start);
       expect(word.end).toBeLessThanOrEqual(answer.duration);

@@ -22,6 +22,10 @@ const TRANSCRIPT: Transcript = {
       speaker: 'SPEAKER_1',
       language: 'en',
       words: [word('fish', 0.5, 0.9), word('&', 1, 1.1), word('chips', 1.2, 1.6), word('<now>', 1.7, 2.25)],
+      avgLogprob: -0.31,
+      compressionRatio: 0.95,
+      noSpeechProb: 0.04,
+      flags: [],
     },
     {
       start: 3,
@@ -63,12 +67,18 @@ describe('renderAudioResponse: OpenAI response formats of a transcript', () => {
       text: ' fish & chips <now>',
       tokens: [],
       temperature: 0,
-      no_speech_prob: 0,
+      avg_logprob: -0.31,
+      compression_ratio: 0.95,
+      no_speech_prob: 0.04,
       speaker: 'SPEAKER_1',
+      flags: [],
     });
-    expect(both.segments![0]!.avg_logprob).toBeCloseTo(Math.log(0.8), 3);
-    expect(both.segments![0]!.compression_ratio).toBeGreaterThan(0);
+    // a segment never measured: null scores (no placeholder 0), its text's ratio, no flags member
+    expect(both.segments![1]).toMatchObject({ avg_logprob: null, no_speech_prob: null });
+    expect(both.segments![1]!.compression_ratio).toBeGreaterThan(0);
+    expect(both.segments![1]).not.toHaveProperty('flags');
     expect(both.words!.map((w) => w.word)).toEqual(['fish', '&', 'chips', '<now>', 'a', '-->', 'b']);
+    expect(both.words!.map((w) => w.probability)).toEqual([0.8, 0.8, 0.8, 0.8, null, 0.8, null]);
     const wordsOnly = JSON.parse(renderAudioResponse(answer, 'verbose_json', ['word']).body) as VerboseTranscription;
     expect(wordsOnly.segments).toBeUndefined();
     expect(wordsOnly.words).toHaveLength(7);

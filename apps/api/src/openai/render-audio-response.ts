@@ -1,5 +1,11 @@
-import { deflateSync } from 'node:zlib';
-import { findLanguage, renderTranscript, type Transcript, type TranscriptSegment } from '@transcribe/core';
+import {
+  compressionRatio,
+  findLanguage,
+  renderTranscript,
+  type SegmentFlag,
+  type Transcript,
+  type TranscriptSegment,
+} from '@transcribe/core';
 import type { Granularity, ResponseFormat } from './read-audio-form.ts';
 
 /** A segment of `verbose_json` (OpenAI API reference, "The transcription object (Verbose JSON)"). */
@@ -16,14 +22,28 @@ export interface VerboseSegment {
   tokens: number[];
   /** Always 0: no engine of this service samples. */
   temperature: number;
-  /** ln of the mean word confidence when the engine gives confidences, else 0. */
-  avg_logprob: number;
-  /** zlib compression ratio of the text (Whisper's repetition measure). */
+  /**
+   * Mean natural-log token probability as the engine scored it (sherpa-onnx transducers, PocketSphinx
+   * word posteriors, a remote server's own value); null when the engine gives none (docs/openai-api.md).
+   */
+  avg_logprob: number | null;
+  /** UTF-8 bytes of the text over its zlib-compressed bytes (Whisper's repetition measure). */
   compression_ratio: number;
-  /** Always 0: segments exist only where voice-activity detection found speech. */
-  no_speech_prob: number;
+  /** 1 − Silero VAD's mean speech probability over the segment, 0..1; null when unmeasured. */
+  no_speech_prob: number | null;
   /** Service extension: the speaker label (`SPEAKER_1` …) when diarization ran. */
   speaker?: string;
+  /** Service extension: the segment's doubts (docs/formats.md, "Flags"); [] when none. */
+  flags?: SegmentFlag[];
+}
+
+/** A word of `verbose_json`; `probability` is a service extension (whisper.cpp's server has it too). */
+export interface VerboseWord {
+  word: string;
+  start: number;
+  end: number;
+  /** 0..1 when the engine scores words; null otherwise. */
+  probability: number | null;
 }
 
 /** `verbose_json` (OpenAI API reference), with `words` only when asked for. */
@@ -35,7 +55,7 @@ export interface VerboseTranscription {
   duration: number;
   text: string;
   segments?: VerboseSegment[];
-  words?: { word: string; start: number; end: number }[];
+  words?: VerboseWord[];
 }
 
 /** A rendered answer: its body and OpenAI's content type. */
@@ -120,16 +140,20 @@ function verboseJsonOf(answer: AudioAnswer, text: string, granularities: readonl
   if (granularities.includes('segment')) body.segments = answer.segments.map(verboseSegmentOf);
   if (granularities.includes('word')) {
     body.words = answer.segments.flatMap((segment) =>
-      segment.words.map((word) => ({ word: word.text, start: round(word.start), end: round(word.end) })),
+      segment.words.map((word) => ({ word: word.text, start: round(word.start), end: round(word.end), probability: word.confidence })),
     );
   }
   return body;
 }
 
+/**
+ * A verbose_json segment from a segment of the transcript model: `avg_logprob`, `no_speech_prob`,
+ * `compression_ratio` and `flags` as the pipeline measured them (pipeline/recognize/assess-segments.ts);
+ * a segment never measured (translated subtitle cues, transcripts stored before the measures) has
+ * null scores, its text's compression ratio and no `flags`. Never a constant standing for a score.
+ */
 function verboseSegmentOf(segment: TranscriptSegment, id: number): VerboseSegment {
   const text = ` ${segment.text.trim()}`;
-  const confidences = segment.words.map((word) => word.confidence).filter((value): value is number => value !== null && value > 0);
-  const mean = confidences.length === 0 ? null : confidences.reduce((sum, value) => sum + value, 0) / confidences.length;
   return {
     id,
     seek: Math.round(segment.start * 100),
@@ -138,17 +162,12 @@ function verboseSegmentOf(segment: TranscriptSegment, id: number): VerboseSegmen
     text,
     tokens: [],
     temperature: 0,
-    avg_logprob: mean === null ? 0 : round(Math.log(mean)),
-    compression_ratio: compressionRatio(text),
-    no_speech_prob: 0,
+    avg_logprob: segment.avgLogprob ?? null,
+    compression_ratio: segment.compressionRatio ?? compressionRatio(segment.text.trim()),
+    no_speech_prob: segment.noSpeechProb ?? null,
     ...(segment.speaker === null ? {} : { speaker: segment.speaker }),
+    ...(segment.flags === undefined ? {} : { flags: segment.flags }),
   };
-}
-
-/** Whisper's measure: bytes of the text / bytes of its zlib compression. */
-function compressionRatio(text: string): number {
-  const bytes = Buffer.from(text, 'utf8');
-  return bytes.length === 0 ? 0 : round(bytes.length / deflateSync(bytes).length);
 }
 
 function round(seconds: number): number {

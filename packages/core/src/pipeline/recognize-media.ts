@@ -17,6 +17,8 @@ import { recognitionSlotPriority } from './recognition-slot-priority.ts';
 import { runInRecognitionSlot } from './run-in-recognition-slot.ts';
 import { startDiarization, type DiarizationRun } from './start-diarization.ts';
 import { restoreSourceTimes } from './restore-source-times.ts';
+import { assessSegments, DEFAULT_FLAG_THRESHOLDS } from './recognize/assess-segments.ts';
+import type { SpeechScores } from './vad/detect-speech.ts';
 import type { StageLog } from './stage-log.ts';
 import type { SpeakerTurn } from './diarize/speaker-turn.ts';
 import { identifySpeakers, type KnownVoice } from './voices/identify-speakers.ts';
@@ -119,12 +121,14 @@ function recognizeWav(
   diarize: boolean,
 ): Promise<Transcript> {
   const { params } = job;
+  const flagThresholds = ctx.config.flagThresholds ?? DEFAULT_FLAG_THRESHOLDS;
   return runInRecognitionSlot(
     ctx.recognitionQueue,
     async () => {
       signal?.throwIfAborted(); // canceled while waiting for its turn: no recognition
-      const early: { diarization?: DiarizationRun; clock?: StageClock } = {};
-      const startDiarizing = (speech: VadInterval[], quietSpeech: VadInterval[]) => {
+      const early: { diarization?: DiarizationRun; clock?: StageClock; scores?: SpeechScores } = {};
+      const startDiarizing = (speech: VadInterval[], quietSpeech: VadInterval[], scores: SpeechScores) => {
+        early.scores = scores;
         const clock = (early.clock = startStage(ctx.metrics, 'diarization'));
         early.diarization = startDiarization({
           wavPath: job.wavPath,
@@ -148,6 +152,7 @@ function recognizeWav(
           formatName: job.probe.formatName,
           engine: ctx.engine,
           vadModelPath: ctx.config.vadModelPath,
+          flagThresholds,
           ...(ctx.vadWorkers ? { vadWorkers: ctx.vadWorkers } : {}),
           language: params.language,
           prompt: params.prompt,
@@ -165,7 +170,18 @@ function recognizeWav(
         if (!early.diarization || !early.clock) return transcript;
         const identify =
           job.knownVoices && job.knownVoices.voices.length > 0 ? { ...job.knownVoices, wavPath: job.wavPath, ctx, signal } : null;
-        return await labelSpeakers(transcript, early.diarization, early.clock, log, identify);
+        const labelled = await labelSpeakers(transcript, early.diarization, early.clock, log, identify);
+        // A segment split at a speaker change is measured and flagged again as the pieces it became.
+        return labelled.segments.length === transcript.segments.length
+          ? labelled
+          : {
+              ...labelled,
+              segments: assessSegments(labelled.segments, {
+                scores: early.scores ?? null,
+                speech: labelled.vad,
+                thresholds: flagThresholds,
+              }),
+            };
       } finally {
         early.diarization?.cancel(); // recognition failed or found no words: stop diarizing
       }

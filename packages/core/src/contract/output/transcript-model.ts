@@ -3,7 +3,11 @@
  * of this model. All times are in seconds from the start of the recording.
  */
 
-/** One recognised word with its timing. `confidence` is 0..1 when the engine gives it. */
+/**
+ * One recognised word with its timing. `confidence` is 0..1 when the engine gives it (sherpa-onnx
+ * transducers: exp of the mean log-probability of the word's tokens; PocketSphinx: the word's lattice
+ * posterior; a remote server: its `words[].probability`), else null (docs/formats.md, "Confidence").
+ */
 export interface TranscriptWord {
   start: number;
   end: number;
@@ -23,7 +27,30 @@ export interface TranscriptSegment {
   /** ISO 639-1 (or 2.5 table) code of the segment's language, or null when unknown. */
   language: string | null;
   words: TranscriptWord[];
+  /**
+   * Mean natural-log probability of the segment's tokens as the engine scored them (Whisper's
+   * `avg_logprob`); null when the engine gives no scores. Absent in transcripts made before the
+   * service measured confidence (they then show no confidence members at all).
+   */
+  avgLogprob?: number | null;
+  /** UTF-8 bytes of the text over the bytes of its zlib compression (Whisper's repetition measure). */
+  compressionRatio?: number;
+  /** 1 − Silero VAD's mean speech probability over the segment's span, 0..1; null when unmeasured. */
+  noSpeechProb?: number | null;
+  /** Doubts about the segment (docs/formats.md, "Flags"); [] when none. */
+  flags?: SegmentFlag[];
 }
+
+/**
+ * Why a segment is doubtful (docs/formats.md, "Flags"; thresholds after Whisper's and
+ * faster-whisper's defaults, configurable): `low_logprob` avg_logprob below −1; `compression`
+ * compression ratio above 2.4; `no_speech` no_speech_prob above 0.6 with avg_logprob below −1;
+ * `repetition` the engine looped on a phrase; `outside_speech` a word lies where VAD heard no speech.
+ */
+export type SegmentFlag = 'low_logprob' | 'compression' | 'no_speech' | 'repetition' | 'outside_speech';
+
+/** Every flag, in the order they are written. */
+export const SEGMENT_FLAGS: readonly SegmentFlag[] = ['low_logprob', 'compression', 'no_speech', 'repetition', 'outside_speech'];
 
 /** One interval where voice-activity detection found speech, in seconds. */
 export interface VadInterval {

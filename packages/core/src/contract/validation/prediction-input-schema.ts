@@ -16,6 +16,7 @@ import { cutDurationSchema, cutStartSchema } from './cut-schemas.ts';
 import { postProcessSchema } from './post-process-schema.ts';
 import { customPromptProblem, customPromptSchema, needsCustomPrompt } from './custom-prompt-schema.ts';
 import { knownVoicesSchema, knownVoicesThresholdSchema } from './known-voices-schema.ts';
+import { dropFlaggedSchema } from './drop-flagged-schema.ts';
 import { targetLanguageProblem, targetLanguageSchema, typeNeedingTargetLanguage } from './target-language-schema.ts';
 
 /** What the rules depend on: the configured engine and language model (ParseInputOptions without the upload). */
@@ -62,6 +63,7 @@ const PARAMETER_SCHEMAS = {
   target_language: (options: InputSchemaOptions) => targetLanguageSchema(options.languageListUrl),
   known_voices: fixed(knownVoicesSchema()),
   known_voices_threshold: fixed(knownVoicesThresholdSchema()),
+  drop_flagged: fixed(dropFlaggedSchema()),
 };
 
 /** A parameter of spec 2.2 that takes effect. */
@@ -160,5 +162,6 @@ function toPredictionInput(input: ParsedParameters): PredictionInput {
     target_language: typeNeedingTargetLanguage(types) === undefined ? null : input.target_language,
     known_voices: input.known_voices,
     known_voices_threshold: input.known_voices === null ? null : input.known_voices_threshold,
+    ...(input.drop_flagged ? { drop_flagged: true } : {}),
   };
 }

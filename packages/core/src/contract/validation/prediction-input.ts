@@ -43,4 +43,9 @@ export interface PredictionInput {
    * `POST /v1/audio/translations` when the engine `translates`. Absent: transcribe.
    */
   task?: 'translate';
+  /**
+   * Service extension (docs/input-rules.md, "drop_flagged"): true leaves the segments the service
+   * flagged as doubtful out of the transcript. Absent: false (kept, with their `flags`).
+   */
+  drop_flagged?: boolean;
 }

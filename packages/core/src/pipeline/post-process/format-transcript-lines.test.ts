@@ -17,6 +17,21 @@ describe('formatTranscriptLines', () => {
     expect(second!.text.startsWith('[00:59:58] We are crossing')).toBe(true);
   });
 
+  it('should end the timed and numbered lines of a flagged segment with its flags, never the plain ones', () => {
+    const flagged = {
+      ...ONE_SPEAKER_TRANSCRIPT,
+      segments: ONE_SPEAKER_TRANSCRIPT.segments.map((segment, i) => ({
+        ...segment,
+        flags: i === 2 ? (['low_logprob', 'no_speech'] as const).slice() : [],
+      })),
+    };
+    const texts = (style: 'timed' | 'numbered' | 'plain') => formatTranscriptLines(flagged, style).map((line) => line.text);
+    expect(texts('timed')[2]).toBe('[00:00:21] SPEAKER_1: Questions are welcome at the end. [doubtful: low_logprob, no_speech]');
+    expect(texts('numbered')[2]).toBe('#3 [00:00:21] SPEAKER_1: Questions are welcome at the end. [doubtful: low_logprob, no_speech]');
+    expect(texts('timed')[0]).toBe('[00:00:01] SPEAKER_1: Good morning, and welcome to the weekly update.');
+    expect(texts('plain')[2]).toBe('SPEAKER_1: Questions are welcome at the end.');
+  });
+
   it('should give no lines without speech', () => {
     expect(formatTranscriptLines(EMPTY_TRANSCRIPT, 'timed')).toEqual([]);
   });

@@ -14,6 +14,9 @@ export interface TranscriptLine {
  * How lines look: `timed` → `[HH:MM:SS] SPEAKER_1: text`; `numbered` → `#3 [HH:MM:SS] SPEAKER_1: text`
  * (chapters refer to lines by number); `plain` → `SPEAKER_1: text` (edits and translations, whose
  * answers must not carry times). The speaker part is left out for segments without a speaker.
+ * In `timed` and `numbered` lines a flagged segment (docs/formats.md, "Flags") ends with
+ * ` [doubtful: low_logprob, no_speech]`, which the shared prompt explains; `plain` lines carry no
+ * flags, as the model writes them back as its answer.
  */
 export type LineStyle = 'timed' | 'numbered' | 'plain';
 
@@ -37,7 +40,9 @@ export function formatTranscriptLines(transcript: Transcript, style: LineStyle):
     const speaker = segment.speaker === null ? '' : `${segment.speaker}: `;
     const time = style === 'plain' ? '' : `[${formatHms(segment.start)}] `;
     const id = style === 'numbered' ? `#${number} ` : '';
-    lines.push({ number, start: segment.start, text: `${id}${time}${speaker}${words}` });
+    const flags = segment.flags ?? [];
+    const doubt = style === 'plain' || flags.length === 0 ? '' : ` [doubtful: ${flags.join(', ')}]`;
+    lines.push({ number, start: segment.start, text: `${id}${time}${speaker}${words}${doubt}` });
   }
   return lines;
 }

@@ -36,7 +36,7 @@ export interface PostProcessingPrompt {
 
 /** Texts every type shares: the general rules, the line format, and the map and reduce steps. */
 export const SHARED_PROMPT = {
-  version: 1,
+  version: 2,
   rules:
     'You work on the transcript of an audio or video recording, made by automatic speech recognition, ' +
     'so it may contain misheard words. Use only what the transcript says: add no facts, names, numbers ' +
@@ -45,7 +45,10 @@ export const SHARED_PROMPT = {
     'comments or closing remarks.',
   timedLines:
     'Each transcript line reads "[HH:MM:SS] SPEAKER_n: text": the time the speech starts, the ' +
-    'speaker label when speakers were told apart, and what was said.',
+    'speaker label when speakers were told apart, and what was said. A line that ends with ' +
+    '"[doubtful: …]" was flagged by the recogniser as possibly misheard or invented (low confidence, ' +
+    'no speech heard there, or a repeated loop): do not build on it, and use its content only where ' +
+    'other lines confirm it.',
   plainLines: 'Each transcript line reads "SPEAKER_n: text": the speaker label when speakers were told ' + 'apart, and what was said.',
   mapTask:
     'You receive one part of a longer transcript; each part is processed separately and your notes ' +

@@ -1,7 +1,7 @@
 import type { VadInterval } from '../../contract/output/transcript-model.ts';
 import { splitUtterances } from './plan-utterances.ts';
 import type { WavLayout } from '../decode/read-wav-layout.ts';
-import { runPocketsphinxBatch } from './engines/pocketsphinx/run-pocketsphinx-batch.ts';
+import { runPocketsphinxBatch, type PocketsphinxOutput } from './engines/pocketsphinx/run-pocketsphinx-batch.ts';
 
 export interface ParallelDecode {
   binaryPath: string;
@@ -26,11 +26,11 @@ export interface ParallelDecode {
 /**
  * Decodes `utterances` with up to `processes` pocketsphinx_batch processes at once (2 cores: about
  * twice as fast on an idle machine). When one process fails the others are killed.
- * @returns the processes' `-hypseg` outputs joined (ids are indices into `utterances`).
+ * @returns the processes' `-hypseg` and `-ctm` outputs, each joined (ids are indices into `utterances`).
  * @throws the first failure of runPocketsphinxBatch (AppError `recognition_failed`,
  *   `engine_unavailable`); `signal.reason` when aborted.
  */
-export async function decodeInParallel(decode: ParallelDecode): Promise<string> {
+export async function decodeInParallel(decode: ParallelDecode): Promise<PocketsphinxOutput> {
   const abort = new AbortController();
   const signal = decode.signal ? AbortSignal.any([decode.signal, abort.signal]) : abort.signal;
   const seconds = (list: VadInterval[]) => list.reduce((sum, u) => sum + u.end - u.start, 0);
@@ -62,5 +62,6 @@ export async function decodeInParallel(decode: ParallelDecode): Promise<string> 
       throw error;
     });
   });
-  return (await Promise.all(runs)).join('\n');
+  const outputs = await Promise.all(runs);
+  return { hypseg: outputs.map((output) => output.hypseg).join('\n'), ctm: outputs.map((output) => output.ctm).join('\n') };
 }

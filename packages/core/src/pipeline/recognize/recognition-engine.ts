@@ -1,4 +1,4 @@
-import type { TranscriptWord, VadInterval } from '../../contract/output/transcript-model.ts';
+import type { SegmentFlag, TranscriptWord, VadInterval } from '../../contract/output/transcript-model.ts';
 import type { Domain, Efficiency } from '../../contract/validation/prediction-input.ts';
 import type { ExternalCallCounter } from '../../platform/metrics/count-external-call.ts';
 
@@ -63,6 +63,13 @@ export interface RecognizedSegment {
   words: TranscriptWord[];
   /** Language code when the engine knows it, else null. */
   language: string | null;
+  /**
+   * Mean natural-log probability of the segment's tokens (or words) as the engine scored them
+   * (Whisper's `avg_logprob`); null or absent when the engine gives no scores. Never a placeholder.
+   */
+  avgLogprob?: number | null;
+  /** Doubts the pipeline found before its later steps changed the words (`repetition`); engines leave it absent. */
+  flags?: SegmentFlag[];
 }
 
 /** Which spec 2.2 hints an engine hands to its model for a request (docs/recognition.md). */

@@ -58,6 +58,23 @@ describe('transcribeRecording', () => {
         expect(transcript.vad.some((v) => word.start < v.end && word.end > v.start)).toBe(true);
       }
     }
+    // Real measures, never placeholders: PocketSphinx's word posteriors, Silero VAD over each span.
+    const words = transcript.segments.flatMap((segment) => segment.words);
+    for (const word of words) {
+      expect(word.confidence).toBeGreaterThanOrEqual(0);
+      expect(word.confidence).toBeLessThanOrEqual(1);
+    }
+    expect(new Set(words.map((word) => word.confidence)).size).toBeGreaterThan(5); // they vary word to word
+    for (const segment of transcript.segments) {
+      expect(segment.avgLogprob).toBeLessThanOrEqual(0);
+      expect(segment.noSpeechProb).toBeGreaterThanOrEqual(0);
+      expect(segment.noSpeechProb).toBeLessThan(0.6); // the VAD heard speech there
+      expect(segment.compressionRatio).toBeGreaterThan(0);
+      expect(segment.flags).not.toContain('outside_speech');
+      expect(segment.flags).not.toContain('repetition');
+    }
+    const measures = transcript.segments.map((segment) => `${segment.avgLogprob} ${segment.noSpeechProb}`);
+    expect(new Set(measures).size).toBe(transcript.segments.length); // each segment its own
   });
 });
 
@@ -70,6 +87,18 @@ describe('transcribeRecording with hotwords and prompt (PocketSphinx, LibriVox 0
     reference = await readReference(clip);
     baseline = await transcribe(clip, [], { hotwords: [] });
   }, 120_000);
+
+  it('should measure another recording differently (the values follow the audio)', async () => {
+    const jfk = await transcribe('jfk.wav');
+    const means = (transcript: Transcript) =>
+      [transcript.segments.reduce((sum, s) => sum + (s.avgLogprob ?? 0), 0) / transcript.segments.length].map((v) => v.toFixed(4));
+    expect(baseline.segments.length).toBeGreaterThan(0);
+    expect(means(baseline)).not.toEqual(means(jfk));
+    for (const segment of baseline.segments) {
+      expect(segment.noSpeechProb).toBeGreaterThanOrEqual(0);
+      expect(segment.noSpeechProb).toBeLessThanOrEqual(1);
+    }
+  });
 
   it('should lower WER with the names of the book as hotwords, keeping the span times', async () => {
     const stages: string[] = [];

@@ -6,6 +6,8 @@ import { detectSpeechLevels } from '../vad/detect-speech.ts';
 import type { VadWorkerPool } from '../vad/create-vad-worker-pool.ts';
 import { orderDecodedUtterances } from './order-decoded-utterances.ts';
 import { gateWordsToSpeech } from './gate-words-to-speech.ts';
+import { assessSegments, DEFAULT_FLAG_THRESHOLDS, hasRepetitionLoop, type FlagThresholds } from './assess-segments.ts';
+import type { SpeechScores } from '../vad/detect-speech.ts';
 import { DEFAULT_PRONUNCIATION_DICTIONARY } from './hints/read-pronunciations.ts';
 import type { NativeHints, RecognitionEngine, RecognizedSegment } from './recognition-engine.ts';
 import { findLanguage } from '../../contract/spec/languages.ts';
@@ -50,9 +52,10 @@ export interface TranscribeRecordingInput {
   onStage?: (line: string, fields?: { seconds: number }) => void;
   /**
    * Called with the VAD intervals (seconds) as soon as VAD is done, before the engine runs (to start
-   * diarization alongside it), and the quiet speech at `quietSpeechThreshold` ([] without it).
+   * diarization alongside it), the quiet speech at `quietSpeechThreshold` ([] without it) and the
+   * VAD's window scores (to assess segments again after a step that splits them).
    */
-  onSpeech?: (speech: VadInterval[], quietSpeech: VadInterval[]) => void;
+  onSpeech?: (speech: VadInterval[], quietSpeech: VadInterval[], scores: SpeechScores) => void;
   /**
    * Called with each recognised segment's text as soon as the engine has decoded it (engines that
    * report utterances: RecognitionRequest.onUtterance), in the order of the recording, before the
@@ -60,6 +63,8 @@ export interface TranscribeRecordingInput {
    * early (`stream=true`, docs/live.md); the returned transcript stays the answer.
    */
   onSegment?: (segment: EarlySegment) => void;
+  /** Limits of the segment flags (assess-segments.ts); absent: Whisper's defaults. */
+  flagThresholds?: FlagThresholds;
   /** A lower VAD onset whose speech the same VAD pass also reports to `onSpeech` (the built-in diarizer's quiet speech). */
   quietSpeechThreshold?: number;
   /**
@@ -78,18 +83,19 @@ export interface EarlySegment {
 
 /**
  * The recognition step of the pipeline: voice-activity detection, then (only when there is speech)
- * the engine on the speech intervals, then gating words to speech, collapsing loops and applying
- * spelling hints (`hotwords`, and `prompt` terms when the engine cannot read the prompt:
- * spellingHintsFor; docs/recognition.md).
+ * the engine on the speech intervals, then gating words to speech, flagging and collapsing loops,
+ * applying spelling hints (`hotwords`, and `prompt` terms when the engine cannot read the prompt:
+ * spellingHintsFor; docs/recognition.md), and measuring and flagging each segment (assessSegments).
  * @returns the Transcript (times in seconds): no segments, `vad` [] and `language` null when there
- *   is no speech; otherwise one segment per recognised segment with `speaker` null.
+ *   is no speech; otherwise one segment per recognised segment with `speaker` null, each with
+ *   `avgLogprob`, `compressionRatio`, `noSpeechProb` and `flags`.
  * @throws AppError from detectSpeech and engine.recognize (`engine_unavailable`,
  *   `recognition_failed`, `media_unreadable`, `invalid_input`); `signal.reason` when aborted.
  */
 export async function transcribeRecording(input: TranscribeRecordingInput): Promise<Transcript> {
   const profile = resolveRecognitionProfile(input.domain);
   const vad = startStage(input.metrics, 'vad');
-  const { speech, quietSpeech } = await detectSpeechLevels(input.wavPath, {
+  const { speech, quietSpeech, scores } = await detectSpeechLevels(input.wavPath, {
     modelPath: input.vadModelPath,
     threshold: profile.vad.threshold,
     minSilenceSeconds: profile.vad.minSilenceSeconds,
@@ -99,7 +105,7 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     ...(input.quietSpeechThreshold === undefined ? {} : { quietThreshold: input.quietSpeechThreshold }),
   });
   input.onStage?.(describeSpeech(speech), { seconds: vad.done() });
-  input.onSpeech?.(speech, quietSpeech);
+  input.onSpeech?.(speech, quietSpeech, scores);
   const source = { length: input.durationSeconds, format: input.formatName };
   // song: VAD misses sung words, so the whole recording is recognised (no gating).
   const recognizable = profile.gateToSpeech ? speech : [{ start: 0, end: input.durationSeconds }];
@@ -134,13 +140,16 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
     },
   });
   input.onStage?.('recognized 100%', { seconds: recognition.done() });
-  const gated = gateWordsToSpeech(recognized, recognizable);
+  const gated = markLoops(gateWordsToSpeech(recognized, recognizable));
   const collapsed = profile.collapseRepeats ? collapseRepeats(gated) : gated;
   const kept = await correctSpelling(collapsed, input);
   const { language, languages } = summarizeLanguages(kept, input.language, input.engine.defaultLanguage, {
     multilingual: input.multilingual ?? false,
   });
-  const segments = kept.map((s) => toTranscriptSegment(s, language));
+  const segments = assessSegments(
+    kept.map((s) => toTranscriptSegment(s, language)),
+    { scores, speech, thresholds: input.flagThresholds ?? DEFAULT_FLAG_THRESHOLDS },
+  );
   return { source, segments, vad: speech, language, languages, speakers: [] };
 }
 
@@ -152,6 +161,14 @@ function emitEarly(onSegment: (segment: EarlySegment) => void) {
       if (text !== '') onSegment({ start: segment.start, end: segment.end, text });
     }
   };
+}
+
+/** Flags `repetition` on the segments whose words loop, before collapseRepeats removes the loop. */
+function markLoops(segments: RecognizedSegment[]): RecognizedSegment[] {
+  return segments.map((segment) => {
+    const words = segment.words.length > 0 ? segment.words.map((word) => word.text) : segment.text.trim().split(/\s+/);
+    return hasRepetitionLoop(words) ? { ...segment, flags: ['repetition'] } : segment;
+  });
 }
 
 /**
@@ -196,6 +213,8 @@ function toTranscriptSegment(segment: RecognizedSegment, language: string): Tran
     speaker: null,
     language: segment.language ?? language,
     words: segment.words,
+    avgLogprob: segment.avgLogprob ?? null,
+    ...(segment.flags ? { flags: segment.flags } : {}),
   };
 }
 

@@ -23,6 +23,28 @@ const noisy: Transcript = {
 };
 
 describe('renderJson', () => {
+  it('should write the confidence members after words, in order, only for a measured segment', () => {
+    const measured: Transcript = {
+      ...noisy,
+      segments: [{ ...noisy.segments[0]!, avgLogprob: null, compressionRatio: 0.9, noSpeechProb: 0.82, flags: ['outside_speech'] }],
+    };
+    const [segment] = renderJson(measured).segments;
+    expect(Object.keys(segment!)).toEqual([
+      'start',
+      'end',
+      'text',
+      'speaker',
+      'language',
+      'words',
+      'avg_logprob',
+      'compression_ratio',
+      'no_speech_prob',
+      'flags',
+    ]);
+    expect(segment).toMatchObject({ avg_logprob: null, compression_ratio: 0.9, no_speech_prob: 0.82, flags: ['outside_speech'] });
+    expect(Object.keys(renderJson(noisy).segments[0]!)).not.toContain('flags'); // a transcript made before the measures
+  });
+
   it('should have exactly source, segments, vad and language, times rounded to ms', () => {
     expect(renderJson(noisy)).toEqual({
       source: { length: 10, format: 'wav' },

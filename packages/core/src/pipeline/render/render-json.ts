@@ -1,5 +1,5 @@
 import { roundSeconds } from './format-timestamps.ts';
-import type { Transcript, TranscriptSegment, VadInterval } from '../../contract/output/transcript-model.ts';
+import type { SegmentFlag, Transcript, TranscriptSegment, VadInterval } from '../../contract/output/transcript-model.ts';
 
 /** One word of a json / json2 segment; times in seconds rounded to ms. */
 export interface JsonWord {
@@ -17,6 +17,14 @@ export interface JsonSegment {
   speaker: string | null;
   language: string | null;
   words: JsonWord[];
+  /** Mean natural-log token probability as the engine scored it; null when it gives none (docs/formats.md, "Confidence"). */
+  avg_logprob?: number | null;
+  /** UTF-8 bytes of the text over its zlib-compressed bytes. */
+  compression_ratio?: number | null;
+  /** 1 − Silero VAD's mean speech probability over the segment, 0..1; null when unmeasured. */
+  no_speech_prob?: number | null;
+  /** The segment's doubts (docs/formats.md, "Flags"); [] when none. */
+  flags?: SegmentFlag[];
 }
 
 /** The `json` transcript (spec 2.3.3). */
@@ -46,11 +54,27 @@ export function renderSpeakerVoices(model: Transcript): { speaker_voices?: JsonS
 
 /**
  * The segments of a json / json2 transcript: shape `{start, end, text, speaker, language,
- * words: [{start, end, text, confidence}]}`, all times in seconds rounded to milliseconds.
- * Text is passed through unchanged (spec 2.3.3–2.3.4).
+ * words: [{start, end, text, confidence}]}`, all times in seconds rounded to milliseconds, then
+ * for a segment the service measured (its model has `flags`) `avg_logprob, compression_ratio,
+ * no_speech_prob, flags` (spec 2.3.3 lets the json form have further members; docs/formats.md,
+ * "Confidence"). Text is passed through unchanged (spec 2.3.3–2.3.4).
  */
 export function renderJsonSegments(segments: readonly TranscriptSegment[]): JsonSegment[] {
   return segments.map((segment) => ({
+    ...renderJsonSegmentCore(segment),
+    ...(segment.flags === undefined
+      ? {}
+      : {
+          avg_logprob: segment.avgLogprob ?? null,
+          compression_ratio: segment.compressionRatio ?? null,
+          no_speech_prob: segment.noSpeechProb ?? null,
+          flags: segment.flags,
+        }),
+  }));
+}
+
+function renderJsonSegmentCore(segment: TranscriptSegment): JsonSegment {
+  return {
     start: roundSeconds(segment.start),
     end: roundSeconds(segment.end),
     text: segment.text,
@@ -62,7 +86,7 @@ export function renderJsonSegments(segments: readonly TranscriptSegment[]): Json
       text: word.text,
       confidence: word.confidence,
     })),
-  }));
+  };
 }
 
 /** VAD speech intervals `[{start, end}]` in seconds rounded to milliseconds (spec 2.3.3). */

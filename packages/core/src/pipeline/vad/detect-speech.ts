@@ -34,7 +34,7 @@ export interface DetectSpeechOptions {
 
 type WorkerMessage =
   | { type: 'progress'; fraction: number }
-  | { type: 'done'; intervals: VadInterval[]; quietIntervals?: VadInterval[] }
+  | { type: 'done'; intervals: VadInterval[]; quietIntervals?: VadInterval[]; probabilities?: Float32Array }
   | { type: 'error'; code: AppErrorCode; message: string }
   | { type: 'stopped' }; // after an abort, when nobody listens any more
 
@@ -65,7 +65,22 @@ export interface SpeechLevels {
    * `minSilenceSeconds` under onset − 0.15, no padding, no length cap), seconds, sorted; else [].
    */
   quietSpeech: VadInterval[];
+  /** Silero's speech probability of every window of the file (the scores the intervals come from). */
+  scores: SpeechScores;
 }
+
+/**
+ * Silero VAD's speech probability (0..1) of each window of a file: window `k` covers
+ * [k · windowSeconds, (k + 1) · windowSeconds) seconds from the file's start.
+ */
+export interface SpeechScores {
+  /** 512 samples at 16 kHz: 0.032 s (Silero VAD v5's window). */
+  windowSeconds: number;
+  probabilities: Float32Array;
+}
+
+/** Silero VAD v5's window at 16 kHz, seconds (512 samples). */
+export const VAD_WINDOW_SECONDS = 512 / 16000;
 
 /**
  * detectSpeech, and from the same model scores (no second pass over the file) the quiet speech at a
@@ -82,7 +97,8 @@ export async function detectSpeechLevels(
   await assertVadModel(options.modelPath);
   const layout = await readWavLayout(wavPath);
   assertPcm16kMono(layout, wavPath);
-  if (layout.dataBytes < 2) return { speech: [], quietSpeech: [] };
+  if (layout.dataBytes < 2)
+    return { speech: [], quietSpeech: [], scores: { windowSeconds: VAD_WINDOW_SECONDS, probabilities: new Float32Array(0) } };
   const done = await runVadWorker(
     {
       wavPath,
@@ -100,7 +116,11 @@ export async function detectSpeechLevels(
     },
     options,
   );
-  return { speech: done.intervals, quietSpeech: done.quietIntervals ?? [] };
+  return {
+    speech: done.intervals,
+    quietSpeech: done.quietIntervals ?? [],
+    scores: { windowSeconds: VAD_WINDOW_SECONDS, probabilities: done.probabilities ?? new Float32Array(0) },
+  };
 }
 
 /**
@@ -117,7 +137,7 @@ export async function detectSpeechLevels(
 function runVadWorker(
   job: Record<string, unknown>,
   options: DetectSpeechOptions,
-): Promise<{ intervals: VadInterval[]; quietIntervals?: VadInterval[] }> {
+): Promise<{ intervals: VadInterval[]; quietIntervals?: VadInterval[]; probabilities?: Float32Array }> {
   return new Promise((resolve, reject) => {
     const stop = new Int32Array(new SharedArrayBuffer(4));
     const worker = options.workers ? options.workers.take() : startVadWorker();

@@ -20,7 +20,9 @@
  *   stops between model calls and posts { type: 'stopped' } (the worker is never terminated during a
  *   run, which could abort the process inside a native call).
  * Posts { type: 'progress', fraction } messages, then { type: 'done', intervals: [{start, end}],
- * quietIntervals?: [{start, end}] } (seconds, rounded to ms; quietIntervals when quietThreshold is set) or { type: 'error', code: 'engine_unavailable' | 'recognition_failed', message }.
+ * quietIntervals?: [{start, end}], probabilities } (seconds, rounded to ms; quietIntervals when
+ * quietThreshold is set; probabilities: Float32Array, the speech probability 0..1 of every 512-sample
+ * window from the file's start) or { type: 'error', code: 'engine_unavailable' | 'recognition_failed', message }.
  */
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
@@ -280,8 +282,9 @@ async function run(job) {
     const scored = await scoreWindows(job, model.ort, model.session);
     if (scored === null) return { type: 'stopped' };
     const intervals = findIntervals(scored.probabilities, scored.totalSamples, job);
-    if (typeof job.quietThreshold !== 'number') return { type: 'done', intervals };
-    return { type: 'done', intervals, quietIntervals: findQuietIntervals(scored.probabilities, scored.totalSamples, job) };
+    const done = { type: 'done', intervals, probabilities: scored.probabilities };
+    if (typeof job.quietThreshold !== 'number') return done;
+    return { ...done, quietIntervals: findQuietIntervals(scored.probabilities, scored.totalSamples, job) };
   } catch (error) {
     return { type: 'error', code: 'recognition_failed', message: messageOf(error) };
   }

@@ -16,6 +16,7 @@ import type { PredictionInput } from '../../../contract/validation/prediction-in
 import { chargePrediction } from '../../billing/charge-prediction.ts';
 import { appendPredictionLog } from '../append-prediction-log.ts';
 import { produceTranscript } from './produce-transcript.ts';
+import { dropFlaggedSegments } from '../../../pipeline/recognize/assess-segments.ts';
 import { createStageLog, type StageLog } from '../../../pipeline/stage-log.ts';
 import { releaseUpload } from '../../../platform/storage/share-upload.ts';
 import { finishPrediction } from '../finish-prediction.ts';
@@ -59,9 +60,10 @@ export async function runPrediction(ctx: ServiceContext, predictionId: string, s
     const produced = await produceTranscript(ctx, row, workDir, log, runSignal);
     releaseLinkFlight = produced.release; // after the charge: the same user's waiting repeat is then free (2.6.2)
     fromCache = produced.fromCache;
-    const { transcript } = produced;
-    if (await watch.check()) throw watch.signal.reason;
     const params = row.params;
+    // drop_flagged: this prediction's transcript without its doubtful segments; the cache keeps them all.
+    const transcript = params.drop_flagged ? dropFlagged(produced.transcript) : produced.transcript;
+    if (await watch.check()) throw watch.signal.reason;
     const results = await postProcess(ctx, transcript, params, log, runSignal);
     if (await watch.check()) throw watch.signal.reason;
     const output = shapeOutput(renderTranscript(transcript, params.output_format), params.post_process, results);
@@ -203,4 +205,9 @@ async function markStarted(ctx: ServiceContext, id: string): Promise<PredictionR
   await announcePredictionChange(ctx, id); // `started_at` shows it
   await noteJobStarted(ctx, row, startedAt); // the fair queue's clock (keys that were idle start here) and wait metrics
   return { ...row, startedAt };
+}
+
+/** The transcript without its flagged segments (the `drop_flagged` input, docs/input-rules.md). */
+function dropFlagged(transcript: Transcript): Transcript {
+  return { ...transcript, segments: dropFlaggedSegments(transcript.segments) };
 }

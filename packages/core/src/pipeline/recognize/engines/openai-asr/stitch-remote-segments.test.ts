@@ -51,18 +51,19 @@ describe('stitchRemoteSegments', () => {
     expect(second!.words.at(-1)).toMatchObject({ start: 30.5, end: 31, text: 'you.' });
   });
 
-  it('should give each word to the segment it falls in, with exp(avg_logprob) as confidence', () => {
+  it("should give each word to the segment it falls in, and pass the server's avg_logprob through (not onto the words)", () => {
     const [first, second] = stitchRemoteSegments(ANSWER, { start: 0, end: 13 }, null);
     expect(first!.words.map((w) => w.text)).toEqual(['And', 'so', 'Americans,']); // middle 3.9 s < 4.2 s
     expect(second!.words.map((w) => w.text)).toEqual(['ask', 'you.']);
-    expect(first!.words[0]!.confidence).toBeCloseTo(Math.exp(-0.2), 6);
-    expect(second!.words[0]!.confidence).toBeCloseTo(Math.exp(-0.5), 6);
+    expect([first!.avgLogprob, second!.avgLogprob]).toEqual([-0.2, -0.5]);
+    expect(first!.words.every((word) => word.confidence === null)).toBe(true); // OpenAI's words carry no probability
   });
 
   it('should leave confidence null and words empty when the server gives neither', () => {
     const bare = { ...ANSWER, words: undefined, segments: ANSWER.segments.map(({ avg_logprob: _drop, ...rest }) => rest) };
     const segments = stitchRemoteSegments({ ...bare, words: [{ word: 'x', start: 1, end: 1.2 }] }, { start: 0, end: 13 }, null);
     expect(segments[0]!.words[0]!.confidence).toBeNull();
+    expect(segments[0]!.avgLogprob).toBeNull();
     expect(stitchRemoteSegments(bare, { start: 0, end: 13 }, null).every((s) => s.words.length === 0)).toBe(true);
   });
 
@@ -99,7 +100,9 @@ describe('stitchRemoteSegments', () => {
       segments: [{ start: 0, end: 2, text: ' Hi', avg_logprob: -1, compression_ratio: -1 }],
       words: [{ word: 'Hi', start: 0.1, end: 0.4 }],
     };
-    expect(stitchRemoteSegments(answer, { start: 0, end: 2 }, null)[0]!.words[0]!.confidence).toBeNull();
+    const [segment] = stitchRemoteSegments(answer, { start: 0, end: 2 }, null);
+    expect(segment!.words[0]!.confidence).toBeNull();
+    expect(segment!.avgLogprob).toBeNull();
   });
 
   it('should keep nested words without leading spaces as they are', () => {
@@ -121,7 +124,7 @@ describe('stitchRemoteSegments', () => {
 
   it('should make one segment spanning the chunk from an answer with only text', () => {
     expect(stitchRemoteSegments({ text: ' Hello there. ' }, { start: 5.5, end: 9 }, 'de')).toEqual([
-      { start: 5.5, end: 9, text: 'Hello there.', words: [], language: 'de' },
+      { start: 5.5, end: 9, text: 'Hello there.', words: [], language: 'de', avgLogprob: null },
     ]);
   });
 

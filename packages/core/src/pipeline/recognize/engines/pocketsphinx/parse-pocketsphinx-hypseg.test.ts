@@ -22,6 +22,26 @@ describe('parsePocketsphinxHypseg', () => {
     ]);
   });
 
+  it('should take each word posterior from the CTM of the same run, and the segment avg_logprob from their logs', () => {
+    // CTM lines as pocketsphinx_batch -ctm writes them (start and duration from the utterance start, posterior)
+    const ctm = [
+      '0 1 0.20 0.40 and 0.975',
+      '0 1 0.60 0.08 i 0.500',
+      '0 1 0.69 0.20 know 0.000',
+      '0 1 0.89 0.26 my 0.985',
+      '0 1 1.15 0.39 fellow 0.782',
+      '0 1 1.54 0.53 americans 0.086',
+      '1 1 0.19 0.53 and 0.980',
+      '1 1 0.93 0.31 nut 0.787', // not the hypseg's word: no scores for this utterance
+    ].join('\n');
+    const segments = parsePocketsphinxHypseg(OUTPUT, [0.09, 3.06, 5], ctm);
+    expect(segments[0]!.words.map((w) => w.confidence)).toEqual([0.975, 0.5, 0, 0.985, 0.782, 0.086]);
+    const logs = [0.975, 0.5, 0.001, 0.985, 0.782, 0.086].map(Math.log);
+    expect(segments[0]!.avgLogprob).toBeCloseTo(logs.reduce((a, b) => a + b) / logs.length, 4);
+    expect(segments[1]!.words.map((w) => w.confidence)).toEqual([null, null]);
+    expect(segments[1]!.avgLogprob).toBeNull();
+  });
+
   it('should skip lines whose utterance id is unknown', () => {
     expect(parsePocketsphinxHypseg(OUTPUT, [0.09])).toHaveLength(1);
   });

@@ -13,18 +13,28 @@ const HEADER_FIELDS = 9;
  * and a final end frame. Frames (10 ms) count from the start of the utterance.
  * @param utteranceStarts start, in seconds from the start of the recording, of the utterance
  *   whose id is its index in this array (the ids written in the control file).
+ * @param ctm the `-ctm` output of the same run (`uttid channel start duration word posterior`, the
+ *   posterior a probability 0..1 from the word lattice's forward-backward pass: pocketsphinx's
+ *   `ps_seg_prob`, written by pocketsphinx_batch after its bestpath search). Each utterance's CTM
+ *   words are matched to its hypseg words in order; when they differ, that utterance has no scores.
  * @returns one segment per utterance that has real words, times in seconds from the start of the
- *   recording (rounded to ms), `confidence` null (hypseg has none), `language` null.
+ *   recording (rounded to ms), `language` null; with a matching CTM each word's `confidence` is its
+ *   posterior and the segment's `avgLogprob` the mean of their natural logs (a posterior of 0 counts
+ *   as 0.001, pocketsphinx's CTM precision), else `confidence` and `avgLogprob` are null.
  *   Fillers (`<s>`, `</s>`, `<sil>`, `[NOISE]`, `++GARBAGE++`) are dropped and alternatives
  *   such as `can(2)` become `can`. Lines that do not parse are skipped.
  */
-export function parsePocketsphinxHypseg(output: string, utteranceStarts: readonly number[]): RecognizedSegment[] {
+export function parsePocketsphinxHypseg(output: string, utteranceStarts: readonly number[], ctm = ''): RecognizedSegment[] {
+  const posteriors = parseCtmPosteriors(ctm);
   const segments: RecognizedSegment[] = [];
   for (const line of output.split('\n')) {
     const fields = line.trim().split(/\s+/);
     const offset = utteranceStarts[Number(fields[0])];
     if (offset === undefined || fields.length < HEADER_FIELDS + 1 || fields[1] !== 'S') continue;
-    const words = parseWordGroups(fields.slice(HEADER_FIELDS), offset);
+    const parsed = parseWordGroups(fields.slice(HEADER_FIELDS), offset);
+    const scored = posteriors.get(fields[0]!);
+    const matches = scored !== undefined && scored.length === parsed.length && scored.every((entry, i) => entry.word === parsed[i]!.text);
+    const words = matches ? parsed.map((word, i) => ({ ...word, confidence: scored[i]!.posterior })) : parsed;
     const first = words[0];
     const last = words.at(-1);
     if (!first || !last) continue;
@@ -34,6 +44,7 @@ export function parsePocketsphinxHypseg(output: string, utteranceStarts: readonl
       text: words.map((word) => word.text).join(' '),
       words,
       language: null,
+      avgLogprob: matches ? meanLog(scored.map((entry) => entry.posterior)) : null,
     });
   }
   return segments;
@@ -50,6 +61,30 @@ function parseWordGroups(groups: string[], offsetSeconds: number): TranscriptWor
     words.push({ start: toSeconds(startFrame), end: toSeconds(Math.max(startFrame, endFrame)), text, confidence: null });
   }
   return words;
+}
+
+/** Smallest posterior taken for a log: the CTM writes three decimals, so 0.000 means below 0.0005. */
+const LEAST_POSTERIOR = 0.001;
+
+function meanLog(values: readonly number[]): number {
+  const sum = values.reduce((total, value) => total + Math.log(Math.max(LEAST_POSTERIOR, value)), 0);
+  return Math.round((sum / values.length) * 10000) / 10000;
+}
+
+/** CTM lines grouped by utterance id, fillers dropped, in order. */
+function parseCtmPosteriors(ctm: string): Map<string, Array<{ word: string; posterior: number }>> {
+  const byUtterance = new Map<string, Array<{ word: string; posterior: number }>>();
+  for (const line of ctm.split('\n')) {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length < 6) continue;
+    const word = cleanWord(fields[4]!);
+    const posterior = Number(fields[5]);
+    if (word === null || !Number.isFinite(posterior)) continue;
+    const list = byUtterance.get(fields[0]!) ?? [];
+    list.push({ word, posterior: Math.min(1, Math.max(0, posterior)) });
+    byUtterance.set(fields[0]!, list);
+  }
+  return byUtterance;
 }
 
 /** `can(2)` → `can`; fillers and silence markers → null. */

@@ -90,8 +90,9 @@ async function recognizeWithPocketsphinx(
     searchArgs: pocketsphinxBeamArgs(request.efficiency ?? null),
   });
   const segments = parsePocketsphinxHypseg(
-    output,
+    output.hypseg,
     utterances.map((u) => u.start),
+    output.ctm,
   );
   return segments.map((segment) => ({ ...segment, language: 'en' }));
 }

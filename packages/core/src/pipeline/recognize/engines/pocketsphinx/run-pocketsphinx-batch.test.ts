@@ -60,7 +60,9 @@ describe('runPocketsphinxBatch', () => {
     const owner = JSON.parse(await readFile(path.join(folder, OWNER_FILE), 'utf8')) as { pid: number };
     expect(owner.pid).toBe(process.pid);
     expect(child.program).toBe('pocketsphinx_batch');
-    expect(await run).toMatch(/^0 /);
+    const output = await run;
+    expect(output.hypseg).toMatch(/^0 /);
+    expect(output.ctm).toMatch(/^0 1 [\d.]+ [\d.]+ \S+ [01]\.\d{3}$/m); // word posteriors
     expect(await readdir(root)).toEqual([]);
   });
 

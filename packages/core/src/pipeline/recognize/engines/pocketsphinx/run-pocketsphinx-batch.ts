@@ -33,6 +33,13 @@ export interface PocketsphinxBatchRun {
   searchArgs?: readonly string[];
 }
 
+/** What one pocketsphinx_batch run wrote: its `-hypseg` and `-ctm` files. */
+export interface PocketsphinxOutput {
+  hypseg: string;
+  /** `uttid channel start duration word posterior` lines; '' when the file was not written. */
+  ctm: string;
+}
+
 /**
  * Decodes `utterances` of one WAV file with one `pocketsphinx_batch` process, addressing them by
  * frame in a control file (no audio is copied; the WAV is symlinked into a scratch folder so any
@@ -41,11 +48,12 @@ export interface PocketsphinxBatchRun {
  * ends, and swept at the next start after a crash. The process runs in its own process group, recorded
  * in that folder while it runs (track-child-process.ts); the group is killed on `signal` abort and after
  * `timeoutMs`, and by the next start of the service when this one was killed.
- * @returns the process's `-hypseg` output (see parse-pocketsphinx-hypseg.ts).
+ * @returns the process's `-hypseg` output and its `-ctm` output (word posteriors from the lattice,
+ *   pocketsphinx's bestpath pass; see parse-pocketsphinx-hypseg.ts).
  * @throws AppError `recognition_failed` (non-zero exit or no output, with the last ERROR lines; timeout),
  *   `engine_unavailable` (binary cannot be started); `signal.reason` when aborted.
  */
-export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<string> {
+export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<PocketsphinxOutput> {
   const dir = await makeWorkFolder('pocketsphinx-');
   try {
     await symlink(path.resolve(run.wavPath), path.join(dir, 'audio.wav'));
@@ -57,6 +65,7 @@ export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<s
     });
     await writeFile(path.join(dir, 'utterances.ctl'), lines.join(''));
     const hypsegPath = path.join(dir, 'hypseg.txt'); // not /dev/stdout: Node's pipes are sockets it cannot open
+    const ctmPath = path.join(dir, 'words.ctm');
     const reads: Promise<void>[] = [];
     const onUtteranceDone = (id: number) => {
       run.onUtteranceDone?.(id);
@@ -89,14 +98,17 @@ export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<s
       path.join(run.modelDir, 'cmudict-en-us.dict'),
       '-hypseg',
       hypsegPath,
+      '-ctm',
+      ctmPath,
       ...(run.searchArgs ?? []),
     ]);
     await Promise.all(reads);
-    return await readFile(hypsegPath, 'utf8').catch((error: unknown) => {
+    const hypseg = await readFile(hypsegPath, 'utf8').catch((error: unknown) => {
       throw new AppError('recognition_failed', `pocketsphinx wrote no results: ${errors.join(' | ') || 'no error logged'}`, {
         cause: error,
       });
     });
+    return { hypseg, ctm: await readFile(ctmPath, 'utf8').catch(() => '') };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -35,7 +35,42 @@ describe('shapeSherpaResults', () => {
         { text: 'my', start: 11.5, end: 11.9, confidence: null },
         { text: 'fellow', start: 11.9, end: 12.9, confidence: null },
       ],
+      avgLogprob: null,
     });
+  });
+
+  it('should score words and the segment from the token log-probabilities (ys_log_probs)', () => {
+    const logProbs = [-0.1, -0.3, -2, -0.05, -1.2, -0.4];
+    const [segment] = shapeSherpaResults(
+      [
+        result({
+          text: 'And so, my fellow',
+          tokens: [' And', ' so', ',', ' my', ' fel', 'low'],
+          timestamps: [0.2, 0.6, 0.9, 1.5, 1.9, 2.1],
+          logProbs,
+        }),
+      ],
+      [{ start: 10, end: 14 }],
+      'en',
+    );
+    expect(segment!.avgLogprob).toBeCloseTo(logProbs.reduce((a, b) => a + b) / logProbs.length, 4);
+    // a word of several tokens: exp of their mean log-probability
+    expect(segment!.words.map((word) => word.confidence)).toEqual([
+      Number(Math.exp(-0.1).toFixed(4)),
+      Number(Math.exp((-0.3 - 2) / 2).toFixed(4)),
+      Number(Math.exp(-0.05).toFixed(4)),
+      Number(Math.exp((-1.2 - 0.4) / 2).toFixed(4)),
+    ]);
+  });
+
+  it('should give no scores when the log-probabilities do not match the tokens one to one', () => {
+    const [segment] = shapeSherpaResults(
+      [result({ text: 'a b', tokens: [' a', ' b'], timestamps: [0.1, 0.5], logProbs: [-0.2] })],
+      [{ start: 10, end: 14 }],
+      'en',
+    );
+    expect(segment!.avgLogprob).toBeNull();
+    expect(segment!.words.every((word) => word.confidence === null)).toBe(true);
   });
 
   it('should take sentencepiece ▁ word marks as word starts', () => {

@@ -14,6 +14,11 @@ export interface SherpaUtteranceResult {
   timestamps: number[];
   /** Token durations, seconds, beside `timestamps` (Whisper with token times); absent or [] otherwise. */
   durations?: number[];
+  /**
+   * Natural-log probability of each token (sherpa-onnx's `ys_log_probs`: transducers fill it, Whisper
+   * and the CTC models leave it empty in 1.13.8); absent or [] when the model gives none.
+   */
+  logProbs?: number[];
   /** Language the model reported (`en`, `<|en|>`), or ''. */
   lang: string;
 }
@@ -36,7 +41,8 @@ export function normalizeSherpaLanguage(lang: string): string | null {
  * (Whisper), else LAST_WORD_SECONDS after its start, never after the utterance.
  */
 function wordsFromTokens(result: SherpaUtteranceResult): TranscriptWord[] {
-  const words: Array<{ text: string; start: number; end: number }> = [];
+  const words: Array<{ text: string; start: number; end: number; logProbs: number[] }> = [];
+  const scores = tokenLogProbs(result);
   const length = Math.max(0, result.end - result.start);
   let previous = 0;
   result.tokens.forEach((token, index) => {
@@ -48,20 +54,33 @@ function wordsFromTokens(result: SherpaUtteranceResult): TranscriptWord[] {
     const end = result.start + Math.min(length, offset + (duration ?? 0));
     if (startsWord) {
       const fallback = result.start + Math.min(length, offset + LAST_WORD_SECONDS);
-      words.push({ text: text.trim(), start: result.start + offset, end: duration === undefined ? fallback : end });
+      words.push({ text: text.trim(), start: result.start + offset, end: duration === undefined ? fallback : end, logProbs: [] });
     } else {
       const word = words[words.length - 1]!;
       word.text += text.trim();
       if (duration !== undefined) word.end = Math.max(word.end, end);
     }
+    const score = scores?.[index];
+    if (score !== undefined) words[words.length - 1]!.logProbs.push(score);
   });
   return words
     .filter((word) => word.text !== '')
     .map((word, index, all) => {
       const next = all[index + 1]?.start ?? word.end;
-      return { text: word.text, start: round(word.start), end: round(Math.max(word.start, next)), confidence: null };
+      const confidence = word.logProbs.length === 0 ? null : roundProbability(Math.exp(mean(word.logProbs)));
+      return { text: word.text, start: round(word.start), end: round(Math.max(word.start, next)), confidence };
     });
 }
+
+/** The result's token log-probabilities when there is one finite value per token, else null. */
+function tokenLogProbs(result: SherpaUtteranceResult): number[] | null {
+  const scores = result.logProbs ?? [];
+  if (scores.length === 0 || scores.length !== result.tokens.length || !scores.every(Number.isFinite)) return null;
+  return scores.map((score) => Math.min(0, score));
+}
+
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const roundProbability = (value: number) => Math.round(value * 10000) / 10000;
 
 /** The parts of `speech` inside [start, end]. */
 function speechInside(speech: readonly VadInterval[], start: number, end: number): VadInterval[] {
@@ -101,7 +120,9 @@ function spreadWords(text: string, start: number, end: number, speech: readonly 
 /**
  * One RecognizedSegment per utterance with text; word times from the model's token times when it
  * gives them (transducers, SenseVoice, Whisper with `enableTokenTimestamps: 1`), else spread over the
- * speech (word `confidence` is null).
+ * speech. With token log-probabilities (`logProbs`, one per token): `avgLogprob` is their mean (as
+ * Whisper's avg_logprob is the mean over its sampled tokens) and each word's `confidence` is exp of
+ * the mean over its tokens (the geometric mean of their probabilities); without them both are null.
  * @param language the requested language, or null to take the model's report.
  */
 export function shapeSherpaResults(
@@ -114,6 +135,7 @@ export function shapeSherpaResults(
     const text = result.text.trim();
     if (text === '') continue;
     const timed = result.timestamps.length > 0 && result.timestamps.length === result.tokens.length;
+    const scores = tokenLogProbs(result);
     const words = timed ? wordsFromTokens(result) : spreadWords(text, result.start, result.end, speech);
     segments.push({
       start: round(result.start),
@@ -121,6 +143,7 @@ export function shapeSherpaResults(
       text,
       words,
       language: language ?? normalizeSherpaLanguage(result.lang),
+      avgLogprob: scores === null ? null : Math.round(mean(scores) * 10000) / 10000,
     });
   }
   return segments;

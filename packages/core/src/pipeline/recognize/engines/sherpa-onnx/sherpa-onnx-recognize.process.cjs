@@ -10,7 +10,9 @@
  * languageId (SpokenLanguageIdentification config or null), detectSeconds, probeOnly }.
  * Sends { type: 'language', lang } after identification, { type: 'loaded' } once the recognizer
  * exists, { type: 'progress', seconds, result } per utterance, then { type: 'done', results } with results
- * [{ start, end, text, tokens, timestamps, durations, lang }], or { type: 'error', code, message }.
+ * [{ start, end, text, tokens, timestamps, durations, logProbs, lang }] (logProbs: the result's
+ * `ys_log_probs`, one natural-log probability per token; sherpa-onnx 1.13.8 fills it for transducers
+ * and leaves it [] for Whisper, SenseVoice and the other CTC models), or { type: 'error', code, message }.
  * Empty utterances are not decoded (empty result), short ones padded with silence (padShort), and
  * boolean config flags become numbers (numericFlags): the runtime pitfalls of sherpa-onnx 1.13.8.
  *
@@ -97,6 +99,7 @@ function decodeAll(sherpa, recognizer, fd, job) {
       tokens: result.tokens || [],
       timestamps: result.timestamps || [],
       durations: result.durations || [],
+      logProbs: result.ys_log_probs || [],
       lang: result.lang || '',
     });
     process.send({ type: 'progress', seconds: utterance.end - utterance.start, result: results.at(-1) });
