@@ -24,6 +24,7 @@ import {
   type ModelSource,
 } from '@transcribe/core';
 import { parseEnv, type Env } from '../env.ts';
+import { EXIT } from './create-cli.ts';
 
 const USAGE = `Usage:
   npm run models -- list                      installed models: size, hash, self-test; pins of models.lock.json
@@ -38,6 +39,7 @@ const USAGE = `Usage:
                                               without any model: probe the release host (5 s), then
                                               install the recommended CPU model
 Options: --models-dir DIR (default: MODELS_DIR, else ./models); -h, --help: this text
+Exit codes: 0 done; 1 the work failed; 2 usage mistake; 3 no such model, file or folder
   --sha256 HEX  the archive's SHA-256, 64 hex digits (as sha256sum prints it)
   --force  activate a model whose self-test failed (no text, or WER over 0.6 on the test clip)
   --retest run the self-test again although it failed before on the same archive or files
@@ -90,9 +92,17 @@ async function list(modelsDir: string): Promise<void> {
   if (damaged.length > 0) process.exitCode = 1;
 }
 
+/** What each column of `catalog` means, printed above it. */
+const CATALOG_LEGEND = `Columns: STATE (ready or broken when installed in MODELS_DIR, - when not), NAME (what download takes),
+FAMILY (the model architecture), SIZE (millions of parameters), LANGUAGES (codes, or how many),
+HASH (how the archive is checked: a published SHA-256, or pinned in models.lock.json on first install).
+Under each model: what it is good for. Install one with \`npm run models -- download NAME\`.`;
+
 async function catalog(modelsDir: string): Promise<void> {
   const installed = new Map((await listInstalledModels(modelsDir)).models.map((report) => [report.model.name, report.status]));
   const { lock, damaged } = await readModelsLockForListing(modelsDir);
+  console.log(CATALOG_LEGEND);
+  console.log('STATE   NAME  FAMILY  SIZE  LANGUAGES  HASH');
   for (const model of MODEL_CATALOG) {
     const state = installed.get(model.name) ?? '-';
     const hash = model.sha256
@@ -215,13 +225,25 @@ function installOptions(modelsDir: string, model: CatalogModel, values: Values, 
   return options;
 }
 
-function unknownModel(name: string | undefined): void {
-  console.error(name ? `models: unknown model "${name}"; see \`npm run models -- catalog\`` : USAGE);
-  process.exitCode = 2;
+/** A usage mistake: one line naming it, then the usage (EXIT.usage), as the commander CLIs answer. */
+function usageMistake(message: string): void {
+  console.error(`models: ${message}\n${USAGE}`);
+  process.exitCode = EXIT.usage;
+}
+
+/** A command that needs an argument got none. */
+function missingArgument(command: string, argument: string): void {
+  usageMistake(`${command} needs ${argument}; see \`npm run models -- catalog\` for the names`);
+}
+
+function unknownModel(name: string): void {
+  console.error(`models: unknown model "${name}"; see \`npm run models -- catalog\``);
+  process.exitCode = EXIT.notFound;
 }
 
 async function download(modelsDir: string, name: string | undefined, values: Values): Promise<void> {
-  const model = name ? findCatalogModel(name) : undefined;
+  if (!name) return missingArgument('download', 'a model NAME, e.g. `npm run models -- download ' + RECOMMENDED_CPU_MODEL + '`');
+  const model = findCatalogModel(name);
   if (!model) return unknownModel(name);
   const source: ModelSource = { kind: 'release', mirrorUrl: typeof values.mirror === 'string' ? values.mirror : undefined };
   const result = await installModel(installOptions(modelsDir, model, values, source, '', process.stdout.isTTY === true));
@@ -229,11 +251,12 @@ async function download(modelsDir: string, name: string | undefined, values: Val
 }
 
 async function installLocal(modelsDir: string, file: string | undefined, values: Values): Promise<void> {
-  if (!file) return unknownModel(undefined);
+  if (!file)
+    return missingArgument('install', 'a model archive or folder, e.g. `npm run models -- install ' + RECOMMENDED_CPU_MODEL + '.tar.bz2`');
   const info = await stat(file).catch(() => null);
   if (!info) {
     console.error(`models: ${resolve(file)} does not exist`);
-    process.exitCode = 2;
+    process.exitCode = EXIT.notFound;
     return;
   }
   const guess = typeof values.name === 'string' ? values.name : basename(resolve(file)).replace(/\.tar\.bz2$/, '');
@@ -242,7 +265,7 @@ async function installLocal(modelsDir: string, file: string | undefined, values:
     console.error(
       `models: cannot tell which catalog model ${file} is ("${guess}" is not in the catalog): keep the release's name (NAME.tar.bz2 or a folder NAME) or pass --name NAME`,
     );
-    process.exitCode = 2;
+    process.exitCode = EXIT.notFound;
     return;
   }
   const source: ModelSource = info.isDirectory() ? { kind: 'folder', directory: file } : { kind: 'archive', file };
@@ -251,7 +274,7 @@ async function installLocal(modelsDir: string, file: string | undefined, values:
 }
 
 async function remove(modelsDir: string, name: string | undefined, values: Values): Promise<void> {
-  if (!name) return unknownModel(undefined);
+  if (!name) return missingArgument('remove', 'the NAME of an installed model (`npm run models -- list` shows them)');
   const { removed, unpinned } = await removeModel(modelsDir, name, { unpin: values.unpin === true });
   const pin = unpinned
     ? ' and dropped its pin'
@@ -308,6 +331,24 @@ async function firstStart(modelsDir: string, values: Values): Promise<void> {
   }
 }
 
+const COMMANDS = ['list', 'catalog', 'download', 'install', 'remove', 'first-start'];
+
+/** ` (did you mean list?)` for a command within two edits of a real one (a typo such as `lst`), else ``. */
+function suggest(typed: string): string {
+  const distance = (a: string, b: string): number => {
+    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i += 1) {
+      const row = [i];
+      for (let j = 1; j <= b.length; j += 1)
+        row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = row;
+    }
+    return previous[b.length]!;
+  };
+  const near = COMMANDS.find((name) => distance(typed, name) <= 2);
+  return near ? ` (did you mean ${near}?)` : '';
+}
+
 const OPTIONS = {
   'models-dir': { type: 'string' },
   sha256: { type: 'string' },
@@ -326,7 +367,7 @@ try {
   parsed = parseArgs({ allowPositionals: true, options: OPTIONS });
 } catch (error) {
   console.error(`models: ${(error as Error).message.split('\n')[0]}\n${USAGE}`);
-  process.exit(2);
+  process.exit(EXIT.usage);
 }
 const { positionals, values } = parsed;
 if (values.help) {
@@ -335,7 +376,7 @@ if (values.help) {
 }
 if (typeof values.sha256 === 'string' && !isSha256Hex(values.sha256)) {
   console.error(`models: --sha256 takes the archive's SHA-256 as 64 hex digits (as sha256sum prints it), not "${values.sha256}"\n${USAGE}`);
-  process.exit(2);
+  process.exit(EXIT.usage);
 }
 const env: Env = parseEnv();
 const modelsDir = resolve(values['models-dir'] ?? env.MODELS_DIR);
@@ -347,11 +388,9 @@ try {
   else if (command === 'install') await installLocal(modelsDir, argument, values);
   else if (command === 'remove') await remove(modelsDir, argument, values);
   else if (command === 'first-start') await firstStart(modelsDir, values);
-  else {
-    console.error(USAGE);
-    process.exitCode = 2;
-  }
+  else if (command === undefined) usageMistake('no command given');
+  else usageMistake(`unknown command '${command}'${suggest(command)}`);
 } catch (error) {
   console.error(`models: ${(error as Error).message}`);
-  process.exitCode = 1;
+  process.exitCode = EXIT.failed;
 }

@@ -24,6 +24,8 @@ export interface AudioPredictionRequest {
   signal: AbortSignal;
   /** `translate`: the engine's own translation into English (CreatePredictionRequest.task). */
   task?: 'translate';
+  /** Told the prediction's id as soon as it exists (the request's log line names it). */
+  onCreated?: (predictionId: string) => void;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function runAudioPrediction(ctx: ServiceContext, request: AudioPred
     await rm(request.file.path, { force: true });
     throw error;
   }
+  request.onCreated?.(row.id);
   while (!isTerminalStatus(row.status)) {
     if (request.signal.aborted) {
       await cancelPrediction(ctx, row.id, request.apiKeyId);
