@@ -4,7 +4,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
   AppError,
+  archiveUrlOf,
   assertVadModel,
+  findCatalogModel,
+  probeReleaseHost,
+  RECOMMENDED_CPU_MODEL,
   createOpenAiAsrEngine,
   resolveDefaultVadModelPath,
   selectRecognitionEngine,
@@ -40,11 +44,9 @@ function remoteEngine(env: Env): RecognitionEngine {
  * in MODELS_DIR, else the remote server when ASR_BASE_URL is set, else PocketSphinx) and checks its
  * files before the service takes work (a wrong VAD path would otherwise silently find no speech).
  * Logs which engine and why through `logger` (component `recognition`, e.g. `engine pocketsphinx:
- * auto, no sherpa-onnx model in …`; without a logger nothing is logged). When `auto` ends on
- * PocketSphinx for want of a model (no sherpa-onnx model, no ASR_BASE_URL) and MODELS_AUTO_INSTALL
- * allows it, also starts the first-start install of the recommended model in a background process
- * (startFirstStartInstall); it never delays this function, and the engine returned stays
- * PocketSphinx until the next start.
+ * auto, no sherpa-onnx model in …`; without a logger nothing is logged). The first-start install of
+ * the recommended model is startModelAutoInstall's, once the service answers; the engine returned
+ * stays PocketSphinx until the next start.
  * @throws AppError `engine_unavailable` naming the missing file or setting and the command that fixes it.
  */
 export async function selectEngine(env: Env, logger?: Logger): Promise<RecognitionEngine> {
@@ -68,11 +70,37 @@ export async function selectEngine(env: Env, logger?: Logger): Promise<Recogniti
     pocketsphinx: { binaryPath: env.POCKETSPHINX_BIN, modelDir: env.POCKETSPHINX_MODEL_DIR },
   });
   logger?.info({ component: 'recognition', engine: engine.name }, `engine ${reason}`);
-  const mirror = autoInstallMirror(env);
-  if (env.RECOGNITION_ENGINE === 'auto' && !env.ASR_BASE_URL && engine.name === 'pocketsphinx' && mirror !== false) {
-    startFirstStartInstall(env.MODELS_DIR, mirror, logger);
-  }
   return engine;
+}
+
+/**
+ * First start without any model: when `auto` ended on PocketSphinx for want of a model (no
+ * sherpa-onnx model, no ASR_BASE_URL) and MODELS_AUTO_INSTALL allows it, installs the recommended
+ * CPU model in the background. Call it once the service answers: it returns at once and never
+ * delays serving. It first asks the release host for its headers from this process
+ * (probeReleaseHost, at most `probeTimeoutMs`, 5 s by default): an unreachable host is told in one
+ * line of component `models` (unreachableHostLine) as soon as the probe ends, without starting the
+ * install process, whose start (a Node process loading the core) took longer than the probe itself
+ * on a busy machine. A reachable host starts the install process (startFirstStartInstall).
+ */
+export function startModelAutoInstall(env: Env, engine: RecognitionEngine, logger: Logger, probeTimeoutMs = 5000): void {
+  const mirror = autoInstallMirror(env);
+  if (env.RECOGNITION_ENGINE !== 'auto' || env.ASR_BASE_URL || engine.name !== 'pocketsphinx' || mirror === false) return;
+  const model = findCatalogModel(RECOMMENDED_CPU_MODEL)!;
+  const url = archiveUrlOf(model, mirror ?? undefined);
+  void probeReleaseHost(url, probeTimeoutMs).then((probe) => {
+    if (probe.reachable) startFirstStartInstall(env.MODELS_DIR, mirror, logger);
+    else logger.info({ component: 'models' }, unreachableHostLine(url, probe.reason, model.name));
+  });
+}
+
+/**
+ * The one line a first start says when the release host cannot be reached (the service's log and
+ * `npm run models -- first-start` alike): which host, why, that PocketSphinx stays, and the two
+ * commands that install the model later.
+ */
+export function unreachableHostLine(url: string, reason: string, modelName: string): string {
+  return `cannot reach ${new URL(url).host} (${reason}): staying on PocketSphinx; to install ${modelName} later run \`npm run models -- download ${modelName}\` (offline: \`npm run models -- install ${modelName}.tar.bz2\`)`;
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   type ModelSource,
 } from '@transcribe/core';
 import { parseEnv, type Env } from '../env.ts';
+import { unreachableHostLine } from '../select-engine.ts';
 import { EXIT } from './create-cli.ts';
 
 const USAGE = `Usage:
@@ -302,9 +303,7 @@ async function firstStart(modelsDir: string, values: Values): Promise<void> {
   const timeoutMs = typeof values['probe-timeout-ms'] === 'string' ? Number(values['probe-timeout-ms']) : 5000;
   const probe = await probeReleaseHost(url, timeoutMs);
   if (!probe.reachable) {
-    console.log(
-      `${prefix}cannot reach ${new URL(url).host} (${probe.reason}): staying on PocketSphinx; to install ${model.name} later run \`npm run models -- download ${model.name}\` (offline: \`npm run models -- install ${model.name}.tar.bz2\`)`,
-    );
+    console.log(`${prefix}${unreachableHostLine(url, probe.reason, model.name)}`);
     return;
   }
   try {
