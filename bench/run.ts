@@ -5,7 +5,8 @@
  * script); `--full` adds the long measurements (more repetitions, longer files): it reaches the
  * scripts as BENCH_FULL=1 in their environment (so scripts with strict argument parsers are not
  * disturbed; bench/support/bench-kit.ts reads it). Pass names to run only some:
- * `npm run bench -- --full pipeline-overhead memory`.
+ * `npm run bench -- --full pipeline-overhead memory`. `--help` prints the usage and the names; an
+ * unknown option or name is refused before anything runs (exit codes of the CLIs: docs/deployment.md).
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -14,12 +15,34 @@ import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const full = args.includes('--full');
-const wanted = args.filter((arg) => !arg.startsWith('--'));
-const scripts = readdirSync(here)
+const available = readdirSync(here)
   .filter((name) => name.endsWith('.ts') && name !== 'run.ts' && !name.endsWith('.test.ts') && !name.endsWith('.d.ts'))
-  .filter((name) => wanted.length === 0 || wanted.includes(name.replace(/\.ts$/, '')))
+  .map((name) => name.replace(/\.ts$/, ''))
   .sort();
+const USAGE = `Usage: npm run bench -- [--full] [NAME...]
+  Runs the benchmarks one after another (each measures its baseline in the same run) and writes
+  bench/results/NAME.md. Without NAME: all of them (a quick run, minutes each).
+  --full      the long measurements too (more repetitions, longer files)
+  -h, --help  this text
+  NAME        one of: ${available.join(', ')}
+Exit codes: 0 all finished; 1 a benchmark failed; 2 usage mistake; 3 no benchmark by that name`;
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const unknownOption = args.find((arg) => arg.startsWith('-') && arg !== '--full');
+if (unknownOption) {
+  console.error(`bench: unknown option '${unknownOption}'\n${USAGE}`);
+  process.exit(2);
+}
+const full = args.includes('--full');
+const wanted = args.filter((arg) => !arg.startsWith('-'));
+const unknownName = wanted.find((name) => !available.includes(name));
+if (unknownName) {
+  console.error(`bench: no benchmark named '${unknownName}'; the names are ${available.join(', ')}`);
+  process.exit(3);
+}
+const scripts = available.filter((name) => wanted.length === 0 || wanted.includes(name)).map((name) => `${name}.ts`);
 
 let failed = 0;
 const started = Date.now();

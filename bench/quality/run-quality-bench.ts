@@ -26,8 +26,27 @@ import { measureDiarization } from './measure-diarization.ts';
 import { measureHotwords } from './measure-hotwords.ts';
 import { measureMeetings } from './measure-meetings.ts';
 
+const USAGE = `Usage: npm run bench:quality -- [--quick]
+  Measures recognition quality on the shared recordings (WER, DER, speaker counts, language id,
+  words on non-speech, hotwords) for PocketSphinx and each configured engine; writes
+  bench/results/quality.md. Takes tens of minutes; engines come from the service's settings
+  (MODELS_DIR, ASR_BASE_URL), recordings from SHARED_AUDIO_DIR (default ../shared/audio).
+  --quick     20 HiFi-TTS clips instead of all
+  -h, --help  this text
+Exit codes: 0 done; 1 a measurement failed; 2 usage mistake`;
+const ARGS = process.argv.slice(2);
+if (ARGS.includes('--help') || ARGS.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const UNKNOWN = ARGS.find((arg) => arg !== '--quick');
+if (UNKNOWN !== undefined) {
+  console.error(`bench:quality: unknown ${UNKNOWN.startsWith('-') ? 'option' : 'argument'} '${UNKNOWN}'\n${USAGE}`);
+  process.exit(2);
+}
+
 const AUDIO = process.env.SHARED_AUDIO_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'audio');
-const QUICK = process.argv.includes('--quick');
+const QUICK = ARGS.includes('--quick');
 
 async function englishClips(): Promise<string[]> {
   const hifi = (await readdir(join(AUDIO, 'hifitts-6097/clips'))).filter((f) => f.endsWith('.wav')).sort();

@@ -4,7 +4,12 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
   AppError,
+  archiveUrlOf,
+  DIARIZATION_INSTALL_COMMAND,
   assertVadModel,
+  findCatalogModel,
+  probeReleaseHost,
+  RECOMMENDED_CPU_MODEL,
   createOpenAiAsrEngine,
   locateDiarizationModels,
   resolveDefaultVadModelPath,
@@ -41,13 +46,10 @@ function remoteEngine(env: Env): RecognitionEngine {
  * in MODELS_DIR, else the remote server when ASR_BASE_URL is set, else PocketSphinx) and checks its
  * files before the service takes work (a wrong VAD path would otherwise silently find no speech).
  * Logs which engine and why through `logger` (component `recognition`, e.g. `engine pocketsphinx:
- * auto, no sherpa-onnx model in …`; without a logger nothing is logged). When `auto` ends on
- * PocketSphinx for want of a model (no sherpa-onnx model, no ASR_BASE_URL), or MODELS_DIR holds no
- * neural diarization model, and MODELS_AUTO_INSTALL allows it, also starts the first-start install of
- * the recommended recognition model and/or diarization pair in one background process
- * (startFirstStartInstall); it never delays this function, and the engine returned stays
- * PocketSphinx until the next start (the diarization pair is used by the next prediction after it is
- * installed: each prediction looks for it).
+ * auto, no sherpa-onnx model in …`; without a logger nothing is logged). The first-start install of
+ * the recommended recognition model and/or neural diarization pair is startModelAutoInstall's, once
+ * the service answers; the engine returned stays PocketSphinx until the next start (the diarization
+ * pair is used by the next prediction after it is installed: each prediction looks for it).
  * @throws AppError `engine_unavailable` naming the missing file or setting and the command that fixes it.
  */
 export async function selectEngine(env: Env, logger?: Logger): Promise<RecognitionEngine> {
@@ -71,14 +73,55 @@ export async function selectEngine(env: Env, logger?: Logger): Promise<Recogniti
     pocketsphinx: { binaryPath: env.POCKETSPHINX_BIN, modelDir: env.POCKETSPHINX_MODEL_DIR },
   });
   logger?.info({ component: 'recognition', engine: engine.name }, `engine ${reason}`);
+  return engine;
+}
+
+/**
+ * First start without a model: when MODELS_AUTO_INSTALL allows it, installs in the background the
+ * recommended CPU model (when `auto` ended on PocketSphinx for want of one: no sherpa-onnx model, no
+ * ASR_BASE_URL) and/or the recommended neural diarization pair (when MODELS_DIR holds no diarization
+ * model at all). Call it once the service answers: it returns at once and never
+ * delays serving. It first asks the release host for its headers from this process
+ * (probeReleaseHost, at most `probeTimeoutMs`, 5 s by default): an unreachable host is told in one
+ * line of component `models` (unreachableHostLine) as soon as the probe ends, without starting the
+ * install process, whose start (a Node process loading the core) took longer than the probe itself
+ * on a busy machine. A reachable host starts the install process (startFirstStartInstall).
+ */
+export function startModelAutoInstall(env: Env, engine: RecognitionEngine, logger: Logger, probeTimeoutMs = 5000): void {
   const mirror = autoInstallMirror(env);
-  if (mirror !== false) {
-    const recognition = env.RECOGNITION_ENGINE === 'auto' && !env.ASR_BASE_URL && engine.name === 'pocketsphinx';
+  if (mirror === false) return;
+  const recognition = env.RECOGNITION_ENGINE === 'auto' && !env.ASR_BASE_URL && engine.name === 'pocketsphinx';
+  void (async () => {
     // Only a MODELS_DIR without any diarization model: a half or damaged pair is reported by each prediction instead.
     const diarization = (await locateDiarizationModels(env.MODELS_DIR).catch(() => 'damaged')) === null;
-    if (recognition || diarization) startFirstStartInstall(env.MODELS_DIR, mirror, { recognition }, logger);
-  }
-  return engine;
+    if (!recognition && !diarization) return;
+    const model = findCatalogModel(RECOMMENDED_CPU_MODEL)!;
+    const url = archiveUrlOf(model, mirror ?? undefined);
+    const probe = await probeReleaseHost(url, probeTimeoutMs);
+    if (probe.reachable) startFirstStartInstall(env.MODELS_DIR, mirror, { recognition }, logger);
+    else logger.info({ component: 'models' }, unreachableHostLine(url, probe.reason, model.name, { recognition, diarization }));
+  })();
+}
+
+/**
+ * The one line a first start says when the release host cannot be reached (the service's log and
+ * `npm run models -- first-start` alike): which host, why, what stays (PocketSphinx, the built-in
+ * diarizer), and the commands that install the recognition model and/or the diarization pair later.
+ */
+export function unreachableHostLine(
+  url: string,
+  reason: string,
+  modelName: string,
+  { recognition = true, diarization = false }: { recognition?: boolean; diarization?: boolean } = {},
+): string {
+  const staying = [recognition ? 'PocketSphinx' : '', diarization ? 'the built-in diarizer' : ''].filter(Boolean).join(' and ');
+  const later = [
+    recognition
+      ? `${modelName} later run \`npm run models -- download ${modelName}\` (offline: \`npm run models -- install ${modelName}.tar.bz2\`)`
+      : '',
+    diarization ? `${recognition ? '' : 'later '}the diarization pair with \`${DIARIZATION_INSTALL_COMMAND}\`` : '',
+  ].filter(Boolean);
+  return `cannot reach ${new URL(url).host} (${reason}): staying on ${staying}; to install ${later.join(', and ')}`;
 }
 
 /**

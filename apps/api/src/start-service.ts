@@ -43,11 +43,12 @@ import type { DestinationStream, Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createRequestLimiter } from './http/rate-limit.ts';
 import { startPartialUploadSweeper } from './http/sweep-partial-uploads.ts';
-import { selectEngine, vadModelPath } from './select-engine.ts';
+import { selectEngine, startModelAutoInstall, vadModelPath } from './select-engine.ts';
 import { selectMediaStore } from './select-media-store.ts';
 import { startChatBot, type ChatBot } from './start-chat-bot.ts';
 import { readLiveServiceLock, removeServiceLock, writeServiceLock } from './service-lock.ts';
 import { startAdminServer } from './start-admin-server.ts';
+import { createStartUpClock, type StartUpClock, type StartUpPhase } from './time-start-up.ts';
 
 export interface RunningService {
   /** Root URL the service listens on, e.g. `http://127.0.0.1:8080`. */
@@ -60,6 +61,8 @@ export interface RunningService {
    * (`SIGTERM`) is named in the words logged for a run interrupted at the deadline.
    */
   stop(reason?: StopReason): Promise<void>;
+  /** Where the start spent its time, phase by phase (time-start-up.ts), the caller's earlier phases first. */
+  startUp: StartUpPhase[];
 }
 
 /**
@@ -69,12 +72,15 @@ export interface RunningService {
  * @param options.logger the process's logger (the entry points make it, to log before and after
  *   this); default a new one at LOG_LEVEL, silent in tests unless LOG_LEVEL is set, writing to
  *   `options.logDestination` (tests) or stdout.
+ * @param options.clock the entry point's start-up clock (its own phases, e.g. `imports`, already
+ *   marked); this function marks `work folder`, `engine`, `database`, `queue`, `workers` and `http`.
  * @throws Error naming the cause when the embedded database is in use or the engine is missing.
  */
 export async function startService(
   env: Env,
-  options: { http?: boolean; logDestination?: DestinationStream; logger?: Logger } = {},
+  options: { http?: boolean; logDestination?: DestinationStream; logger?: Logger; clock?: StartUpClock } = {},
 ): Promise<RunningService> {
+  const clock = options.clock ?? createStartUpClock();
   // Tests read logs only where they ask for them (LOG_LEVEL and a destination); vitest sets VITEST.
   const quiet = env.NODE_ENV === 'test' || process.env.VITEST !== undefined;
   const logger =
@@ -86,9 +92,12 @@ export async function startService(
   // Work files under DATA_DIR/work; those of a killed run are removed and its pocketsphinx/ffmpeg children killed.
   await prepareWorkRoot(join(dataDir, 'work'), { soleOwner: embedded, logger });
   warnUntiedChildren(logger);
+  clock.mark('work folder');
   const engine = await selectEngine(env, logger);
   const mediaStore = selectMediaStore(env, logger);
+  clock.mark('engine');
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: join(dataDir, 'pglite') });
+  clock.mark('database');
   const boss = await openJobQueue(database, {
     databaseUrl: env.DATABASE_URL,
     expireInSeconds: env.JOB_EXPIRE_SECONDS,
@@ -96,6 +105,7 @@ export async function startService(
     logger,
   });
   if (embedded) await requeueInterruptedJobs(database, boss);
+  clock.mark('queue');
   // Authenticated keys are cached here and dropped as any process revokes them (LISTEN/NOTIFY); a
   // worker-only process authenticates nothing, so it keeps no cache and no subscription.
   const apiKeyCache = options.http === false ? undefined : createApiKeyCache({ ttlMs: env.KEY_CACHE_TTL_MS });
@@ -167,6 +177,7 @@ export async function startService(
     readsPerMinute: env.RATE_LIMIT_READS_PER_MINUTE,
   });
   const adminToken = randomBytes(24).toString('base64url');
+  clock.mark('workers');
   const botRouter = express.Router();
   let queueRunning = true;
   let chatBot: ChatBot | null = null;
@@ -231,6 +242,9 @@ export async function startService(
   if (embedded) await writeServiceLock(dataDir, { pid: process.pid, port: adminPort, adminToken });
   // Returns at once: the bot reaches the Bot API in the background (start-chat-bot.ts), `/ready` says how it goes.
   chatBot = server ? await startChatBot(ctx, env, botRouter) : null;
+  clock.mark('http');
+  // Only now, with the port answering: the model probe and install never delay serving, nor take CPU from the start.
+  startModelAutoInstall(env, engine, logger);
   const stop = async (reason: StopReason = {}) => {
     // Stop taking work first (requests and queued jobs), then let what runs finish within the deadline.
     queueRunning = false; // `/ready` answers 503 from now on, so a load balancer sends no more requests
@@ -252,7 +266,7 @@ export async function startService(
     await database.close();
     if (embedded) await removeServiceLock(dataDir);
   };
-  return { url, ctx, metrics: metrics.registry, stop };
+  return { url, ctx, metrics: metrics.registry, stop, startUp: clock.phases() };
 }
 
 /**

@@ -74,6 +74,8 @@ export { createApiKeyCache } from './resources/keys/api-key-cache.ts';
 export type { ApiKeyCache } from './resources/keys/api-key-cache.ts';
 export { listApiKeys } from './resources/keys/list-api-keys.ts';
 export { revokeApiKey } from './resources/keys/revoke-api-key.ts';
+export type { RevokedApiKey } from './resources/keys/revoke-api-key.ts';
+export type { ApiKeySummary } from './resources/keys/list-api-keys.ts';
 export { MAX_KEY_REISSUE_GRACE_SECONDS, reissueUserApiKey } from './resources/keys/reissue-user-api-key.ts';
 export type { ReissuedApiKey } from './resources/keys/reissue-user-api-key.ts';
 export { ensureOwnerApiKey } from './resources/keys/ensure-owner-api-key.ts';
@@ -264,6 +266,8 @@ export { retryHttpCall } from './platform/http/retry-http-call.ts';
 // Platform: the database (PostgreSQL or PGlite), its drizzle tables and announcements across processes.
 export { openDatabase } from './platform/db/open-database.ts';
 export type { Database, Db } from './platform/db/open-database.ts';
+export { findDatabase } from './platform/db/find-database.ts';
+export type { FoundDatabase } from './platform/db/find-database.ts';
 export { apiKeys, files, predictions, voices } from './platform/db/schema.ts';
 export type { ApiKeyRow, PredictionRow } from './platform/db/schema.ts';
 export { mediaCache, transcriptCache, usageLedger } from './platform/db/cache-schema.ts';

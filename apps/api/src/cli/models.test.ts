@@ -141,6 +141,9 @@ describe('npm run models', () => {
   it('should show the catalog, marking the recommended model and how hashes are pinned', async () => {
     const { code, stdout } = await models(['catalog']);
     expect(code).toBe(0);
+    expect(stdout).toMatch(/^Columns: STATE \(ready or broken when installed/);
+    expect(stdout).toContain('SIZE (millions of parameters)');
+    expect(stdout).toMatch(/^STATE +NAME +FAMILY +SIZE +LANGUAGES +HASH$/m);
     expect(stdout).toContain('-       sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8  nemo-transducer  600M  en  pinned on first install');
     expect(stdout).toContain(`-       ${BASE.name}  whisper  74M  99 languages  pinned on first install  (recommended for CPU)`);
     expect(stdout.match(/^\S+\s+sherpa-onnx-/gm)).toHaveLength(11);
@@ -198,14 +201,14 @@ describe('npm run models', () => {
     expect((await models(['catalog'])).code).toBe(1);
   });
 
-  it('should exit 2 with guidance on an unknown model, an unnamed archive or an unknown option', async () => {
+  it('should exit 3 (no such name) on an unknown model or an unnamed archive, 2 on an unknown option, with guidance', async () => {
     const unknown = await models(['download', 'whisper-huge']);
-    expect(unknown.code).toBe(2);
+    expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('models: unknown model "whisper-huge"; see `npm run models -- catalog`');
     const unnamed = join(work, 'mystery.tar.bz2');
     await writeFile(unnamed, good);
     const guess = await models(['install', unnamed]);
-    expect(guess.code).toBe(2);
+    expect(guess.code).toBe(3);
     expect(guess.stderr).toContain('"mystery" is not in the catalog');
     // --trust-unverified is gone: an unknown option, answered with the usage, which no longer offers it.
     const removedFlag = await models(['download', TINY.name, '--trust-unverified']);

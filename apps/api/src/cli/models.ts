@@ -39,6 +39,8 @@ import {
   removeDiarization,
 } from './models-diarization.ts';
 import { megabytes, progressReporter } from './report-download-progress.ts';
+import { unreachableHostLine } from '../select-engine.ts';
+import { EXIT } from './create-cli.ts';
 
 const USAGE = `Usage:
   npm run models -- list                      installed models: size, hash, self-test; pins of models.lock.json
@@ -58,6 +60,7 @@ const USAGE = `Usage:
                                               without a model: probe the release host (5 s), then
                                               install the recommended CPU model and diarization pair
 Options: --models-dir DIR (default: MODELS_DIR, else ./models); -h, --help: this text
+Exit codes: 0 done; 1 the work failed; 2 usage mistake; 3 no such model, file or folder
   --sha256 HEX  the archive's SHA-256, 64 hex digits (as sha256sum prints it)
   --force  activate a model whose self-test failed (no text, or WER over 0.6 on the test clip; a
            diarization pair: not 2 speakers, or DER over 0.20)
@@ -108,9 +111,17 @@ async function list(modelsDir: string): Promise<void> {
   if (damaged.length > 0) process.exitCode = 1;
 }
 
+/** What each column of `catalog` means, printed above it. */
+const CATALOG_LEGEND = `Columns: STATE (ready or broken when installed in MODELS_DIR, - when not), NAME (what download takes),
+FAMILY (the model architecture), SIZE (millions of parameters), LANGUAGES (codes, or how many),
+HASH (how the archive is checked: a published SHA-256, or pinned in models.lock.json on first install).
+Under each model: what it is good for. Install one with \`npm run models -- download NAME\`.`;
+
 async function catalog(modelsDir: string): Promise<void> {
   const installed = new Map((await listInstalledModels(modelsDir)).models.map((report) => [report.model.name, report.status]));
   const { lock, damaged } = await readModelsLockForListing(modelsDir);
+  console.log(CATALOG_LEGEND);
+  console.log('STATE   NAME  FAMILY  SIZE  LANGUAGES  HASH');
   for (const model of MODEL_CATALOG) {
     const state = installed.get(model.name) ?? '-';
     const hash = model.sha256
@@ -175,19 +186,31 @@ function installOptions(modelsDir: string, model: CatalogModel, values: Values, 
   return options;
 }
 
-function unknownModel(name: string | undefined): void {
-  console.error(name ? `models: unknown model "${name}"; see \`npm run models -- catalog\`` : USAGE);
-  process.exitCode = 2;
+/** A usage mistake: one line naming it, then the usage (EXIT.usage), as the commander CLIs answer. */
+function usageMistake(message: string): void {
+  console.error(`models: ${message}\n${USAGE}`);
+  process.exitCode = EXIT.usage;
+}
+
+/** A command that needs an argument got none. */
+function missingArgument(command: string, argument: string): void {
+  usageMistake(`${command} needs ${argument}; see \`npm run models -- catalog\` for the names`);
+}
+
+function unknownModel(name: string): void {
+  console.error(`models: unknown model "${name}"; see \`npm run models -- catalog\``);
+  process.exitCode = EXIT.notFound;
 }
 
 async function download(modelsDir: string, names: string[], values: Values): Promise<void> {
   const [name] = names;
+  if (!name) return missingArgument('download', 'a model NAME, e.g. `npm run models -- download ' + RECOMMENDED_CPU_MODEL + '`');
   if (isDiarizationName(name)) {
     await downloadDiarization(modelsDir, names, values);
     return;
   }
-  if (names.length > 1) return unknownModel(undefined);
-  const model = name ? findCatalogModel(name) : undefined;
+  if (names.length > 1) return usageMistake('download takes one recognition model, or one or two diarization models');
+  const model = findCatalogModel(name);
   if (!model) return unknownModel(name);
   const source: ModelSource = { kind: 'release', mirrorUrl: typeof values.mirror === 'string' ? values.mirror : undefined };
   const result = await installModel(installOptions(modelsDir, model, values, source, '', process.stdout.isTTY === true));
@@ -196,11 +219,12 @@ async function download(modelsDir: string, names: string[], values: Values): Pro
 
 async function installLocal(modelsDir: string, files: string[], values: Values): Promise<void> {
   const [file] = files;
-  if (!file) return unknownModel(undefined);
+  if (!file)
+    return missingArgument('install', 'a model archive or folder, e.g. `npm run models -- install ' + RECOMMENDED_CPU_MODEL + '.tar.bz2`');
   for (const each of files) {
     if (!(await stat(each).catch(() => null))) {
       console.error(`models: ${resolve(each)} does not exist`);
-      process.exitCode = 2;
+      process.exitCode = EXIT.notFound;
       return;
     }
   }
@@ -210,8 +234,7 @@ async function installLocal(modelsDir: string, files: string[], values: Values):
     return;
   }
   if (files.length > 1) {
-    console.error('models: install takes one recognition model, or one or two diarization models (a segmentation and an embedding model)');
-    process.exitCode = 2;
+    usageMistake('install takes one recognition model, or one or two diarization models (a segmentation and an embedding model)');
     return;
   }
   const info = (await stat(file))!;
@@ -221,7 +244,7 @@ async function installLocal(modelsDir: string, files: string[], values: Values):
     console.error(
       `models: cannot tell which catalog model ${file} is ("${guess}" is not in the catalog): keep the release's name (NAME.tar.bz2 or a folder NAME) or pass --name NAME`,
     );
-    process.exitCode = 2;
+    process.exitCode = EXIT.notFound;
     return;
   }
   const source: ModelSource = info.isDirectory() ? { kind: 'folder', directory: file } : { kind: 'archive', file };
@@ -230,7 +253,7 @@ async function installLocal(modelsDir: string, files: string[], values: Values):
 }
 
 async function remove(modelsDir: string, name: string | undefined, values: Values): Promise<void> {
-  if (!name) return unknownModel(undefined);
+  if (!name) return missingArgument('remove', 'the NAME of an installed model (`npm run models -- list` shows them)');
   if (isDiarizationName(name) && name !== 'diarization') return removeDiarization(modelsDir, name, values);
   const { removed, unpinned } = await removeModel(modelsDir, name, { unpin: values.unpin === true });
   const pin = unpinned
@@ -264,14 +287,7 @@ async function firstStart(modelsDir: string, values: Values): Promise<void> {
   const timeoutMs = typeof values['probe-timeout-ms'] === 'string' ? Number(values['probe-timeout-ms']) : 5000;
   const probe = await probeReleaseHost(url, timeoutMs);
   if (!probe.reachable) {
-    const staying = [recognition ? 'PocketSphinx' : '', diarization ? 'the built-in diarizer' : ''].filter(Boolean).join(' and ');
-    const later = [
-      recognition
-        ? `${model.name} later run \`npm run models -- download ${model.name}\` (offline: \`npm run models -- install ${model.name}.tar.bz2\`)`
-        : '',
-      diarization ? `${recognition ? '' : 'later '}the diarization pair with \`${DIARIZATION_INSTALL_COMMAND}\`` : '',
-    ].filter(Boolean);
-    console.log(`${prefix}cannot reach ${new URL(url).host} (${probe.reason}): staying on ${staying}; to install ${later.join(', and ')}`);
+    console.log(`${prefix}${unreachableHostLine(url, probe.reason, model.name, { recognition, diarization })}`);
     return;
   }
   let ok = true;
@@ -314,6 +330,24 @@ async function firstStartRecognition(
   }
 }
 
+const COMMANDS = ['list', 'catalog', 'download', 'install', 'remove', 'first-start'];
+
+/** ` (did you mean list?)` for a command within two edits of a real one (a typo such as `lst`), else ``. */
+function suggest(typed: string): string {
+  const distance = (a: string, b: string): number => {
+    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i += 1) {
+      const row = [i];
+      for (let j = 1; j <= b.length; j += 1)
+        row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = row;
+    }
+    return previous[b.length]!;
+  };
+  const near = COMMANDS.find((name) => distance(typed, name) <= 2);
+  return near ? ` (did you mean ${near}?)` : '';
+}
+
 const OPTIONS = {
   'models-dir': { type: 'string' },
   sha256: { type: 'string' },
@@ -333,7 +367,7 @@ try {
   parsed = parseArgs({ allowPositionals: true, options: OPTIONS });
 } catch (error) {
   console.error(`models: ${(error as Error).message.split('\n')[0]}\n${USAGE}`);
-  process.exit(2);
+  process.exit(EXIT.usage);
 }
 const { positionals, values } = parsed;
 if (values.help) {
@@ -342,7 +376,7 @@ if (values.help) {
 }
 if (typeof values.sha256 === 'string' && !isSha256Hex(values.sha256)) {
   console.error(`models: --sha256 takes the archive's SHA-256 as 64 hex digits (as sha256sum prints it), not "${values.sha256}"\n${USAGE}`);
-  process.exit(2);
+  process.exit(EXIT.usage);
 }
 const env: Env = parseEnv();
 const modelsDir = resolve(values['models-dir'] ?? env.MODELS_DIR);
@@ -354,11 +388,9 @@ try {
   else if (command === 'install') await installLocal(modelsDir, argument === undefined ? [] : [argument, ...rest], values);
   else if (command === 'remove') await remove(modelsDir, argument, values);
   else if (command === 'first-start') await firstStart(modelsDir, values);
-  else {
-    console.error(USAGE);
-    process.exitCode = 2;
-  }
+  else if (command === undefined) usageMistake('no command given');
+  else usageMistake(`unknown command '${command}'${suggest(command)}`);
 } catch (error) {
   console.error(`models: ${(error as Error).message}`);
-  process.exitCode = 1;
+  process.exitCode = EXIT.failed;
 }

@@ -51,9 +51,9 @@ describe('npm run portal -- login-link', () => {
     expect(await signInAt(service.url, onlineLink)).toContain('Signed in as <strong>Telegram user 4242</strong>');
   });
 
-  it('should refuse a bad account name in words and exit 1', async () => {
+  it('should refuse a bad account name in words with the usage exit code (2)', async () => {
     const result = await runScriptToEnd(CLI, ['login-link', '--account', 'a b'], { DATA_DIR: dataDir });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('portal: The account name may have 1 to 64 letters');
   });
 

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { createLoginLink, describePortalOwner, openDatabase, portalAccountOwner, portalLoginUrl, telegramOwner } from '@transcribe/core';
 import { parseEnv, type Env } from '../env.ts';
 import { readLiveServiceLock, type ServiceLockInfo } from '../service-lock.ts';
-import { createCli, runCli } from './create-cli.ts';
+import { CliError, createCli, EXIT, exitCodeOf, runCli } from './create-cli.ts';
 
 interface MadeLink {
   url: string;
@@ -20,6 +20,8 @@ async function askService(lock: ServiceLockInfo, owner: string): Promise<MadeLin
     signal: AbortSignal.timeout(10_000),
   });
   const payload = (await response.json()) as { url?: string; expiresAt?: string; detail?: string };
+  // 422: the service refused the owner's name (checkPortalOwner): a malformed value, the usage exit code.
+  if (response.status === 422 && payload.detail) throw new CliError(payload.detail, EXIT.usage);
   if (!response.ok || !payload.url) throw new Error(payload.detail ?? `the running service answered HTTP ${response.status}`);
   return { url: payload.url, expiresAt: payload.expiresAt ?? '', offline: false };
 }
@@ -56,7 +58,7 @@ program
       console.log(link.url);
     } catch (error) {
       console.error(`portal: ${(error as Error).message}`);
-      process.exitCode = 1;
+      process.exitCode = exitCodeOf(error); // a malformed name: 2 (EXIT.usage); a database error: 1
     }
   });
 await runCli(program);

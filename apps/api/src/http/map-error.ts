@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { AppError, type AppErrorCode } from '@transcribe/core';
+import { noteAnsweredError } from '../logging/log-requests.ts';
 import { logUnexpectedError } from '../logging/log-unexpected-error.ts';
 
 /** The one place where error codes become HTTP statuses (openai-node / grammY style). */
@@ -81,9 +82,13 @@ export function problemBody(status: number, detail: string, extra: Record<string
 
 /**
  * Sends an RFC 7807 problem body `{title, detail, status}` (replicate-compat.md 6: always a JSON
- * object, the text in `detail`, which is all the Python client shows).
+ * object, the text in `detail`, which is all the Python client shows). The request's log line gets
+ * `code` (default: the body's own `code`, else the status's title in snake case, e.g. `not_found`)
+ * and the detail's first sentence (noteAnsweredError).
  */
-export function sendProblem(res: Response, status: number, detail: string, extra: Record<string, unknown> = {}): void {
+export function sendProblem(res: Response, status: number, detail: string, extra: Record<string, unknown> = {}, code?: string): void {
+  const logged = code ?? (typeof extra.code === 'string' ? extra.code : titleOfStatus(status).toLowerCase().replace(/ /g, '_'));
+  noteAnsweredError(res, logged, detail);
   res
     .status(status)
     .type('application/problem+json')
@@ -102,7 +107,7 @@ export const handleError: ErrorRequestHandler = (error, req, res, _next) => {
     const extra = error.code === 'cache_changed' ? { code: error.code } : {};
     // RFC 9110 11.6.1 / RFC 6750 3: a 401 names the scheme that would work.
     if (error.code === 'unauthenticated') res.set('WWW-Authenticate', 'Bearer realm="transcribe"');
-    sendProblem(res, STATUS_BY_CODE[error.code], error.message, extra);
+    sendProblem(res, STATUS_BY_CODE[error.code], error.message, extra, error.code);
     return;
   }
   const bodyError = error as { type?: string; status?: number };

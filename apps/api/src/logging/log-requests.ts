@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 
 /** An incoming `X-Request-Id` is kept when it looks like an id (a proxy's), else a new UUID is made. */
@@ -25,6 +25,25 @@ export interface RequestLocals {
   requestId?: string;
   /** The service's logger, from which logUnexpectedError makes the request's child (with `req_id`) when it needs one. */
   requestLogger?: Logger;
+  /** The error answered (noteAnsweredError): its code and a short reason, for the request log line. */
+  answeredError?: { code: string; reason: string };
+}
+
+/** Longest `reason` a request line carries, characters: the first sentence of the detail, cut here. */
+const REASON_MAX_CHARS = 120;
+
+/**
+ * Remembers the error a request is answered with, so its log line carries `error_code` and `reason`
+ * (the answer's first sentence, at most REASON_MAX_CHARS characters): an operator sees why a client
+ * got a 4xx without the client's help. Called by the two places that write error bodies
+ * (http/map-error.ts sendProblem, openai/send-openai-error.ts sendOpenAiError).
+ * @param code the machine-readable code the answer carries (`invalid_input`, `model_not_found`, …).
+ * @param detail the answer's text, meant for the client (never a secret: it is sent to the caller).
+ */
+export function noteAnsweredError(res: Response, code: string, detail: string): void {
+  const sentence = /^.*?[.;](?=\s|$)/.exec(detail)?.[0] ?? detail;
+  const reason = sentence.length > REASON_MAX_CHARS ? `${sentence.slice(0, REASON_MAX_CHARS - 1)}…` : sentence;
+  (res.locals as RequestLocals).answeredError = { code, reason };
 }
 
 /**
@@ -33,7 +52,8 @@ export interface RequestLocals {
  * (never the query: a signed text link's signature lives there), `res.status`, latency in whole ms
  * (`ms`), the API key's id `key_id` (never the key) and the prediction's id `prediction` when the
  * request concerns one. `msg` is `request completed`, `request errored` (5xx) or `request aborted`
- * (closed before the answer ended); level info, warn for 4xx and aborts, error for 5xx. Headers
+ * (closed before the answer ended); level info, warn for 4xx and aborts, error for 5xx. An error
+ * answer's line also carries `error_code` and `reason` (noteAnsweredError). Headers
  * and bodies are never logged. Also sets `res.locals.requestId` and `res.locals.requestLogger`, from
  * which logUnexpectedError makes a child logger carrying `req_id` when it needs one: most requests
  * never do. (A property defined on `req` itself slowed every later read of `req` in express, about
@@ -76,6 +96,8 @@ export function logRequests(logger: Logger): RequestHandler {
         key_id: locals.apiKey?.id,
         prediction: locals.predictionId,
         ms: Math.round(performance.now() - started),
+        error_code: locals.answeredError?.code,
+        reason: locals.answeredError?.reason,
       };
       if (aborted) lines.warn(line, 'request aborted');
       else if (status >= 500) lines.error(line, 'request errored');

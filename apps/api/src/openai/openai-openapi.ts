@@ -80,7 +80,11 @@ const audioForm = (withLanguage: boolean): Json => ({
             contentMediaType: 'application/octet-stream',
             description: 'The recording: any container ffmpeg reads, at most 300 MiB.',
           },
-          model: { type: 'string', examples: ['whisper-1'], description: 'Any name is accepted; GET /v1/models lists the engine’s.' },
+          model: {
+            type: 'string',
+            examples: ['whisper-1'],
+            description: 'whisper-1 or a name GET /v1/models lists (all run the configured engine); any other name: 404 model_not_found.',
+          },
           ...(withLanguage ? { language: inputField('language', 'ISO-639-1 code (or a spec 2.5 code / English name).') } : {}),
           prompt: inputField('prompt', 'Hint for recognition and spelling (spec 2.2 prompt).'),
           response_format: { type: 'string', enum: [...RESPONSE_FORMATS], default: 'json' },

@@ -54,6 +54,7 @@ export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache, failures?: 
 
   router.post('/audio/transcriptions', ...guard, refuseLongQueueWait(ctx), async (req, res) => {
     const form = await readAudioForm(ctx, req, TRANSCRIPTION_FIELDS);
+    await withUpload(form, () => checkModel(ctx, form.model));
     if (form.stream) return streamTranscription(ctx, res, requestOf(res, form, {})); // text as it is recognised (SSE)
     const row = await runForRequest(ctx, req, res, form, {});
     sendAnswer(res, answerOfTranscript(getSucceededTranscript(row)), form);
@@ -61,6 +62,7 @@ export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache, failures?: 
 
   router.post('/audio/translations', ...guard, refuseLongQueueWait(ctx), async (req, res) => {
     const form = await readAudioForm(ctx, req, TRANSLATION_FIELDS);
+    await withUpload(form, () => checkModel(ctx, form.model));
     const plan = await withUpload(form, () => planTranslation(ctx, form.responseFormat));
     const row =
       plan.by === 'engine'
@@ -75,13 +77,7 @@ export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache, failures?: 
 
   router.get('/models/:id', ...guard, (req, res) => {
     const id = String(req.params.id);
-    if (!listModelIds(ctx).includes(id)) {
-      throw new AppError(
-        'not_found',
-        `The model "${id.slice(0, 80)}" does not exist here; GET /v1/models lists ${listModelIds(ctx).join(' and ')} (any name is accepted by the audio endpoints).`,
-        { param: 'model' },
-      );
-    }
+    checkModel(ctx, id);
     res.json(modelObject(id, created));
   });
 
@@ -92,6 +88,22 @@ export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache, failures?: 
 /** The names GET /v1/models lists: the configured engine's name and `whisper-1`. */
 export function listModelIds(ctx: ServiceContext): string[] {
   return [...new Set([ctx.engine.name, WHISPER_ALIAS])];
+}
+
+/**
+ * Refuses a model name this service has nothing for, as OpenAI answers an unknown model (HTTP 404,
+ * `code: "model_not_found"`, sendAppErrorAsOpenAi): a typo such as `whisper-large-v3-typo` is told,
+ * not silently run on another engine. Accepted: the names GET /v1/models lists (listModelIds).
+ * @throws AppError `not_found` with `param: 'model'`.
+ */
+function checkModel(ctx: ServiceContext, model: string): void {
+  const names = listModelIds(ctx);
+  if (names.includes(model)) return;
+  throw new AppError(
+    'not_found',
+    `The model "${model.slice(0, 80)}" does not exist here; use one of the names GET /v1/models lists: ${names.join(', ')}.`,
+    { param: 'model' },
+  );
 }
 
 function modelObject(id: string, created: number): { id: string; object: 'model'; created: number; owned_by: string } {
@@ -122,6 +134,7 @@ function requestOf(res: Response, form: AudioForm, extra: Record<string, unknown
     rawInput: { ...form.rawInput, ...extra },
     signal: gone.signal,
     ...(task ? { task } : {}),
+    onCreated: (row) => (res.locals.predictionId = row.id), // for the request log line, failed or not
   };
 }
 

@@ -221,7 +221,24 @@ describe('the OpenAI-compatible API through the openai SDK', () => {
     for await (const model of client.models.list()) ids.push(model.id);
     expect(ids.sort()).toEqual(['pocketsphinx', 'whisper-1'].sort());
     expect((await client.models.retrieve('whisper-1')).object).toBe('model');
-    await expect(client.models.retrieve('gpt-9')).rejects.toBeInstanceOf(NotFoundError);
+    const unknown = await client.models.retrieve('gpt-9').catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(NotFoundError);
+    expect((unknown as NotFoundError).code).toBe('model_not_found');
+  });
+
+  it('should refuse a model name the service has nothing for as OpenAI does (404 model_not_found), creating no prediction', async () => {
+    const db = t.service.ctx.database.db;
+    const before = (await db.select().from(predictions)).length;
+    for (const call of [
+      () => client.audio.transcriptions.create({ file: createReadStream(JFK), model: 'whisper-large-v3-typo' }),
+      () => client.audio.translations.create({ file: createReadStream(JFK), model: 'whisper-large-v3-typo' }),
+    ]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error).toMatchObject({ status: 404, code: 'model_not_found', param: 'model', type: 'invalid_request_error' });
+      expect((error as NotFoundError).message).toMatch(/whisper-large-v3-typo.*GET \/v1\/models.*whisper-1/);
+    }
+    expect((await db.select().from(predictions)).length).toBe(before);
   });
 
   it('should cancel the prediction when the client disconnects before the answer', async () => {

@@ -34,7 +34,7 @@ const IGNORED_FIELDS = new Set(['temperature', 'chunking_strategy', 'include[]',
 export interface AudioForm {
   /** The `file` part, saved under DATA_DIR/uploads; the caller owns (and removes) it. */
   file: ReceivedFile;
-  /** `model` as sent (any non-empty value is accepted). */
+  /** `model` as sent, trimmed (the routes accept only the names GET /v1/models lists). */
   model: string;
   responseFormat: ResponseFormat;
   /** `timestamp_granularities[]`; `['segment']` when absent (OpenAI's default). */
@@ -90,7 +90,7 @@ function readFields(fields: [string, string][], allowed: ReadonlySet<string>): O
     return list?.[0];
   };
   const model = one('model')?.trim() ?? '';
-  if (model === '') throw invalid('model', 'model is required, e.g. "whisper-1" (GET /v1/models lists the names; any value is accepted).');
+  if (model === '') throw invalid('model', 'model is required, e.g. "whisper-1" (GET /v1/models lists the names).');
   const responseFormat = (one('response_format') ?? 'json') as ResponseFormat;
   if (!RESPONSE_FORMATS.includes(responseFormat)) {
     throw invalid(

@@ -22,7 +22,10 @@ export interface AudioPredictionRequest {
   rawInput: Record<string, unknown>;
   /** Aborted when the client went away: the prediction is then canceled. */
   signal: AbortSignal;
-  /** Called once with the created row, before the wait (to follow it live: stream-transcription.ts). */
+  /**
+   * Called once with the created row, before the wait: the request's log line names its id, and
+   * stream-transcription.ts follows it live.
+   */
   onCreated?: (row: PredictionRow) => void;
   /** `translate`: the engine's own translation into English (CreatePredictionRequest.task). */
   task?: 'translate';

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { AppError } from '@transcribe/core';
 import { statusOfCode } from '../http/map-error.ts';
+import { noteAnsweredError } from '../logging/log-requests.ts';
 import { logUnexpectedError } from '../logging/log-unexpected-error.ts';
 
 /** The error body of OpenAI's API reference ("Error codes"), which its SDKs read into `APIError`. */
@@ -12,7 +13,10 @@ export interface OpenAiErrorBody {
     type: string;
     /** The form field concerned (`file`, `language`, `service.speakers` …) or null. */
     param: string | null;
-    /** Machine-readable: `invalid_api_key` for 401, `rate_limit_exceeded` for 429, else the AppError code. */
+    /**
+     * Machine-readable: `invalid_api_key` for 401, `rate_limit_exceeded` for 429, `model_not_found`
+     * for an unknown model name, else the AppError code.
+     */
     code: string | null;
   };
 }
@@ -34,10 +38,16 @@ export function sendOpenAiError(
   message: string,
   options: { param?: string | null; code?: string | null } = {},
 ): void {
+  noteAnsweredError(res, options.code ?? typeOfStatus(status), message); // for the request's log line
   const body: OpenAiErrorBody = {
     error: { message, type: typeOfStatus(status), param: options.param ?? null, code: options.code ?? null },
   };
   res.status(status).json(body);
+}
+
+/** An unknown model name: OpenAI's `model_not_found` (its answer to a model it does not have). */
+function modelNotFound(error: AppError): boolean {
+  return error.code === 'not_found' && error.param === 'model';
 }
 
 /**
@@ -48,7 +58,7 @@ export function sendOpenAiError(
 export function sendAppErrorAsOpenAi(res: Response, error: AppError, fieldOf: (param: string) => string = (param) => param): void {
   const { status, body } = openAiErrorOf(error, fieldOf);
   if (status === 401) res.set('WWW-Authenticate', 'Bearer realm="transcribe"'); // RFC 6750 3
-  res.status(status).json(body);
+  sendOpenAiError(res, status, body.error.message, { param: body.error.param, code: body.error.code });
 }
 
 /**
@@ -61,7 +71,8 @@ export function openAiErrorOf(
   fieldOf: (param: string) => string = (param) => param,
 ): { status: number; body: OpenAiErrorBody } {
   const status = statusOfCode(error.code, 'openai') ?? 500; // a stored error_code outside the union: 500
-  const code = status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : error.code;
+  const code =
+    status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : modelNotFound(error) ? 'model_not_found' : error.code;
   const param = error.param === undefined ? null : fieldOf(error.param);
   return { status, body: { error: { message: error.message, type: typeOfStatus(status), param, code } } };
 }

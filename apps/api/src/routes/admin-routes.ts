@@ -38,12 +38,12 @@ export function adminRoutes(ctx: ServiceContext, adminToken: string): Router {
     res.json(await listApiKeys(ctx.database.db));
   });
   router.post('/api-keys/:id/revoke', async (req, res) => {
-    await revokeApiKey(ctx.database.db, String(req.params.id), {
+    const revoked = await revokeApiKey(ctx.database.db, String(req.params.id), {
       cache: ctx.apiKeyCache,
       confirmWith: ctx.database,
       log: (message) => logEvent(ctx, 'warn', 'keys', message),
     });
-    res.json({ revoked: req.params.id });
+    res.json(revoked); // {id, revokedAt, alreadyRevokedAt}: the CLI says whether it was revoked before
   });
   router.post('/portal/login-links', async (req, res) => {
     const owner = typeof req.body?.owner === 'string' ? req.body.owner : '';
