@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeForWer, wordErrorRate } from '@transcribe/core';
-import { createKeyWithCli } from '../test-support/fake-engine-service.ts';
+import { createKeyFor } from '../test-support/fake-engine-service.ts';
 import { pollPrediction } from '../test-support/poll-prediction.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
@@ -27,7 +27,7 @@ describe('one instance recognising for another through the OpenAI-compatible API
     nodeDir = await mkdtemp(join(tmpdir(), 'recognition-node-'));
     const env = { DATA_DIR: nodeDir, RECOGNITION_ENGINE: 'pocketsphinx' };
     node = await spawnService(env);
-    nodeKey = await createKeyWithCli(env, 'front');
+    nodeKey = await createKeyFor(env, 'front');
     front = await startTestService('pglite', {
       RECOGNITION_ENGINE: 'openai-compatible',
       ASR_BASE_URL: `${node.url}/v1`,

@@ -29,7 +29,13 @@ export async function streamTranscription(
 ): Promise<void> {
   const follower = followSegments(ctx, (text) => sendFrame(res, { type: 'transcript.text.delta', delta: text }));
   try {
-    const row = await runAudioPrediction(ctx, { ...request, onCreated: (created) => { res.locals.predictionId = created.id; follower.follow(created.id); } });
+    const row = await runAudioPrediction(ctx, {
+      ...request,
+      onCreated: (created) => {
+        res.locals.predictionId = created.id;
+        follower.follow(created.id);
+      },
+    });
     const transcript = getSucceededTranscript(row);
     const text = renderAudioResponse(answerOfTranscript(transcript), 'text', ['segment']).body.slice(0, -1); // the json answer's text
     follower.stop();

@@ -9,6 +9,7 @@ import { handleError } from '../http/map-error.ts';
 export function describeError(error: unknown, req: Request): { status: number; detail: string } {
   const seen = { status: 500, detail: 'An internal error occurred. Try again; if it repeats, tell the operator.' };
   const recorder = {
+    locals: {}, // sendProblem notes the answered error there for the request's log line
     status(code: number) {
       seen.status = code;
       return recorder;

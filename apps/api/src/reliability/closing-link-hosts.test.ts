@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFramedServer } from '@transcribe/core/testing';
 import type { FramedServer, ResponseFraming } from '@transcribe/core/testing';
 import {
-  createKeyWithCli,
+  createKeyFor,
   createLinkPrediction,
   fakeEngineEnv,
   getPrediction,
@@ -65,7 +65,7 @@ describe('npm start against link hosts that close the connection right after the
     'should end all 50 predictions in one process: 45 transcribed, the 5 cut short failed in plain words',
     { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
     async () => {
-      const key = await createKeyWithCli(fakeEngineEnv(dataDir, null));
+      const key = await createKeyFor(fakeEngineEnv(dataDir, null));
       const hosts = [python.url, framed.get('http1.0')!.url, framed.get('close')!.url, framed.get('eof')!.url];
       const links: { audio: string; cut: boolean }[] = [];
       // A distinct query string per link, so that no link is a same-link repeat (spec 2.6).

@@ -9,7 +9,7 @@ import { openDatabase, usageLedger } from '@transcribe/core';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
 import {
   countLogLines,
-  createKeyWithCli,
+  createKeyFor,
   createLinkPrediction,
   fakeEngineEnv,
   isSettled,
@@ -100,7 +100,7 @@ describe.each(['pglite', 'postgres'] as const)('SIGKILL at each stage of a predi
     async () => {
       const env = fakeEngineEnv(dataDir, database?.url ?? null, { FAKE_ENGINE_DELAY_MS: '2500', PRICE_PER_MINUTE: '1' });
       current = await spawnService(env, SPAWN_TIMEOUT_MS);
-      const key = await createKeyWithCli(env);
+      const key = await createKeyFor(env);
       const ids: string[] = [];
       for (const stage of STAGES) {
         const id = await createLinkPrediction(current.url, key, {

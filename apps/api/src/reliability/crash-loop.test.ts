@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GIVEN_UP_ERROR } from '@transcribe/core';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
 import {
-  createKeyWithCli,
+  createKeyFor,
   createLinkPrediction,
   fakeEngineEnv,
   getPrediction,
@@ -132,7 +132,7 @@ describe('a prediction that crashes its process on every try', () => {
         if (Date.now() > deadline) throw new Error(`service did not start:\n${supervisor.output()}`);
         await sleep(200);
       }
-      const key = await createKeyWithCli(env);
+      const key = await createKeyFor(env);
       const id = await createLinkPrediction(url, key, { input: { audio: `${files.url}/1089-134686-0001.wav?crash` } });
       const ended = await waitThroughCrashes(url, key, id, supervisor);
       expect(ended).toMatchObject({ status: 'failed', error: GIVEN_UP_ERROR, error_code: 'interrupted' });
@@ -156,7 +156,7 @@ describe('a prediction that crashes its process on every try', () => {
       dirs.push(dataDir);
       database = await createTestDatabase();
       api = await spawnService(fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '0' }), SPAWN_TIMEOUT_MS);
-      const key = await createKeyWithCli(fakeEngineEnv(dataDir, database.url));
+      const key = await createKeyFor(fakeEngineEnv(dataDir, database.url));
       supervisor = supervise(
         'apps/api/src/worker-main.ts',
         fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_CRASH: 'exit', LOG_LEVEL: 'info' }),

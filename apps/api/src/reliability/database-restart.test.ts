@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
 import {
   countLogLines,
-  createKeyWithCli,
+  createKeyFor,
   createLinkPrediction,
   fakeEngineEnv,
   isSettled,
@@ -78,7 +78,7 @@ describe('the database going away during processing (PostgreSQL)', () => {
         LOG_LEVEL: 'warn',
       });
       service = await spawnService(env, SPAWN_TIMEOUT_MS);
-      const key = await createKeyWithCli(env);
+      const key = await createKeyFor(env);
       const ids: string[] = [];
       for (let n = 0; n < 6; n++)
         ids.push(await createLinkPrediction(service.url, key, { input: { audio: `${files.url}/1089-134686-0001.wav?db=${n}` } }));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIVEN_UP_ERROR, openDatabase } from '@transcribe/core';
 import {
-  createKeyWithCli,
+  createKeyFor,
   createLinkPrediction,
   fakeEngineEnv,
   getPrediction,
@@ -87,7 +87,7 @@ describe('every prediction ends, and a stop hands back unstarted work', () => {
       dirs.push(dataDir);
       const env = fakeEngineEnv(dataDir, null, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '600000' });
       running = await spawnService(env, SPAWN_TIMEOUT_MS);
-      const key = await createKeyWithCli(env);
+      const key = await createKeyFor(env);
       const id = await createLinkPrediction(running.url, key, {
         input: { audio: link('given-up') },
         webhook: `${hooks.url}/given-up`,
@@ -129,7 +129,7 @@ describe('every prediction ends, and a stop hands back unstarted work', () => {
         LOG_LEVEL: 'info',
       });
       running = await spawnService(env, SPAWN_TIMEOUT_MS);
-      const key = await createKeyWithCli(env);
+      const key = await createKeyFor(env);
       const a = await createLinkPrediction(running.url, key, { input: { audio: link('slot-a') } });
       await waitForOutput(running, new RegExp(`recognize ${a}`), 60_000);
       const b = await createLinkPrediction(running.url, key, { input: { audio: link('slot-b') } });

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
 import {
-  createKeyWithCli,
+  createKeyFor,
   createLinkPrediction,
   fakeEngineEnv,
   getPrediction,
@@ -135,7 +135,7 @@ describe('fair job queue across keys', () => {
       "should start key B's one 11 s clip as soon as a slot frees, though key A queued fifty 333 s recordings before it",
       { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
       async () => {
-        const [keyA, keyB] = [await createKeyWithCli(env, 'a'), await createKeyWithCli(env, 'b')];
+        const [keyA, keyB] = [await createKeyFor(env, 'a'), await createKeyFor(env, 'b')];
         const many = await createMany(service!.url, files, keyA, 'a', LONG, 50);
         for (const { id } of many.slice(0, 2)) await waitForPrediction(service!.url, keyA, id, (p) => p.started_at !== null, 120_000); // A holds both slots
         await sleep(500); // both runs well under way (a job a worker has fetched shows started_at a moment later)
@@ -154,7 +154,7 @@ describe('fair job queue across keys', () => {
     );
 
     it('should alternate two keys of twenty jobs each within one', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-      const keys: [string, string] = [await createKeyWithCli(env, 'c'), await createKeyWithCli(env, 'd')];
+      const keys: [string, string] = [await createKeyFor(env, 'c'), await createKeyFor(env, 'd')];
       await expectAlternation(service!.url, files, keys);
     });
 
@@ -205,7 +205,7 @@ describe('fair job queue across keys', () => {
         }
         await Promise.all(workers.map((worker) => waitForOutput(worker, /"component":"worker"[^\n]*"msg":"taking jobs/, SPAWN_TIMEOUT_MS)));
         const env = fakeEngineEnv(dataDir, database.url);
-        const keys: [string, string] = [await createKeyWithCli(env, 'a'), await createKeyWithCli(env, 'b')];
+        const keys: [string, string] = [await createKeyFor(env, 'a'), await createKeyFor(env, 'b')];
         await expectAlternation(api.url, files, keys);
         const perWorker = workers.map((worker) => (worker.output().match(/\[fake-engine\] recognize /g) ?? []).length);
         expect(perWorker.every((count) => count > 0)).toBe(true); // both processes took jobs

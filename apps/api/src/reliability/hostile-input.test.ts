@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createKeyWithCli,
+  createKeyFor,
   fakeEngineEnv,
   isSettled,
   waitForPrediction,
@@ -135,7 +135,7 @@ describe('hostile input: zero 500s, no crash, bounded memory', () => {
       LOG_LEVEL: 'error',
     });
     service = await spawnService(env, SPAWN_TIMEOUT_MS);
-    key = await createKeyWithCli(env);
+    key = await createKeyFor(env);
     startRss = peakRss = await rssOf(service.child.pid!);
     sampler = setInterval(
       () =>

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { predictions } from '@transcribe/core';
 import { jsonBodyLimitBytes } from '../http/create-app.ts';
 import {
-  createKeyWithCli,
+  createKeyFor,
   fakeEngineEnv,
   isSettled,
   waitForPrediction,
@@ -129,7 +129,7 @@ describe('hostile JSON bodies against a service started like npm start (300 MiB 
     await writeFile(join(dataDir, 'uploads', 'upload-kept'), 'not a partial data: upload');
     const env = fakeEngineEnv(dataDir, null, { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_READS_PER_MINUTE: '0', WORKER_CONCURRENCY: '1' });
     service = await spawnService(env, SPAWN_TIMEOUT_MS);
-    key = await createKeyWithCli(env);
+    key = await createKeyFor(env);
     createUrl = `${service.url}/v1/replicate/v1/models/service/transcribe/predictions`;
   }, SPAWN_TIMEOUT_MS + 60_000);
 

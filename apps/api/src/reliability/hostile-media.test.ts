@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measureFolderBytes, readProcess, tieChildToParent } from '@transcribe/core';
 import { makeFlacBomb, makeLowRateSilence, recordFfmpegOutputs } from '@transcribe/core/testing';
 import {
-  createKeyWithCli,
+  createKeyFor,
   fakeEngineEnv,
   getPrediction,
   isSettled,
@@ -75,7 +75,7 @@ describe('hostile media through the API: a decompression bomb on the stereo path
     recorder = await recordFfmpegOutputs(toolsDir, { virtualMemoryKb: 1_000_000 }); // ffmpeg fails past 1 GB of memory
     const env = fakeEngineEnv(dataDir, null, { FFMPEG_PATH: recorder.script, RATE_LIMIT_PER_MINUTE: '0' });
     service = await spawnService(env, SPAWN_TIMEOUT_MS);
-    key = await createKeyWithCli(env);
+    key = await createKeyFor(env);
   }, SPAWN_TIMEOUT_MS + 60_000);
 
   afterAll(async () => {
@@ -173,7 +173,7 @@ describe('hostile media through the API: long honest recordings of silence at a 
     toolsDir = await mkdtemp(join(tmpdir(), 'low-rate-tools-'));
     const env = fakeEngineEnv(dataDir, null, { RATE_LIMIT_PER_MINUTE: '0' });
     service = await spawnService(env, SPAWN_TIMEOUT_MS);
-    key = await createKeyWithCli(env);
+    key = await createKeyFor(env);
   }, SPAWN_TIMEOUT_MS + 60_000);
 
   afterAll(async () => {
@@ -298,7 +298,7 @@ describe('pocketsphinx children after a SIGKILL of the service', () => {
         RATE_LIMIT_PER_MINUTE: '0',
       };
       service = await spawnService(env, SPAWN_TIMEOUT_MS);
-      const key = await createKeyWithCli(env);
+      const key = await createKeyFor(env);
       const id = await upload(service.url, key, await readFile(LONG));
       // Both decoder processes run, their scratch folders (control file, partial transcript) under DATA_DIR/work,
       // not /tmp: processesOf finds them by the DATA_DIR/work paths in their command lines.
@@ -400,7 +400,7 @@ describe('children of the service after a SIGKILL, without a new start', () => {
       RATE_LIMIT_PER_MINUTE: '0',
     };
     service = await spawnService(env, SPAWN_TIMEOUT_MS);
-    const key = await createKeyWithCli(env);
+    const key = await createKeyFor(env);
     await upload(service.url, key, await readFile(LONG));
     const children = await until(
       'two pocketsphinx_batch processes',
@@ -421,7 +421,7 @@ describe('children of the service after a SIGKILL, without a new start', () => {
     await chmod(ffmpeg, 0o755);
     const env = fakeEngineEnv(join(dataDir, 'ffmpeg'), null, { FFMPEG_PATH: ffmpeg, RATE_LIMIT_PER_MINUTE: '0' });
     service = await spawnService(env, SPAWN_TIMEOUT_MS);
-    const key = await createKeyWithCli(env);
+    const key = await createKeyFor(env);
     await upload(service.url, key, await readFile(LONG));
     const children = await until(
       'an ffmpeg decode',
@@ -459,7 +459,7 @@ describe('a service without setpriv', () => {
       for (const tool of ['ffmpeg', 'ffprobe']) await symlink(tieChildToParent(tool, []).args[3]!, join(binDir, tool));
       const env = fakeEngineEnv(dataDir, null, { PATH: binDir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
       service = await spawnService(env, SPAWN_TIMEOUT_MS);
-      const key = await createKeyWithCli(env);
+      const key = await createKeyFor(env);
       const id = await upload(service.url, key, await readFile(join(AUDIO_DIR, 'jfk.wav')));
       const done = await waitForPrediction(service.url, key, id, isSettled, 120_000);
       expect(done.status).toBe('succeeded');

@@ -21,7 +21,7 @@ import { pressGetToken } from '../../../bot/src/test-support/press-get-token.ts'
 import { startTestBot, type TestBot } from '../../../bot/src/test-support/start-test-bot.ts';
 import { signedInClient } from '../portal/portal-test-client.ts';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
-import { createKeyWithCli, fakeEngineEnv, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
+import { createKeyFor, fakeEngineEnv, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { TEST_POSTGRES_URL } from '../test-support/shared-paths.ts';
 import { runScriptToEnd, spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
 
@@ -78,7 +78,7 @@ describe('revocation across processes (spec 5.3)', () => {
     'should refuse a key revoked with `npm run apikey -- revoke` on the very next request to either API process',
     { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
     async () => {
-      const secret = await createKeyWithCli(env, 'cli-revoke');
+      const secret = await createKeyFor(env, 'cli-revoke');
       await warm(secret);
       const [row] = await here.service.service.ctx.database.db
         .select()
@@ -163,7 +163,7 @@ describe('revocation across processes (spec 5.3)', () => {
       const pgliteEnv = fakeEngineEnv(dir, null, { WORKER_CONCURRENCY: '0', KEY_CACHE_TTL_MS: '60000' });
       const api = await spawnService(pgliteEnv, SPAWN_TIMEOUT_MS);
       try {
-        const secret = await createKeyWithCli(pgliteEnv, 'pglite-revoke');
+        const secret = await createKeyFor(pgliteEnv, 'pglite-revoke');
         expect(await accountStatus(api.url, secret)).toBe(200);
         const id = (await runScriptToEnd('apps/api/src/cli/apikey.ts', ['list'], pgliteEnv)).stdout
           .split('\n')

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestLimiter } from '../http/rate-limit.ts';
 import { preparedStatementRuns } from '../test-support/prepared-statement-runs.ts';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
-import { createKeyWithCli, fakeEngineEnv, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
+import { createKeyFor, fakeEngineEnv, MULTI_PROCESS_TEST_TIMEOUT_MS, SPAWN_TIMEOUT_MS } from '../test-support/fake-engine-service.ts';
 import { spawnService, type SpawnedService } from '../test-support/spawn-service.ts';
 
 /**
@@ -53,7 +53,7 @@ describe('per-key rate limits across API processes', () => {
     { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
     async () => {
       const [a, b] = apis.map((api) => api.url) as [string, string];
-      const key = await createKeyWithCli(env, 'rate-limits');
+      const key = await createKeyFor(env, 'rate-limits');
       expect((await create(a, key)).status).toBe(201);
       expect((await create(b, key)).status).toBe(201);
       expect((await create(a, key)).status).toBe(201);
@@ -69,7 +69,7 @@ describe('per-key rate limits across API processes', () => {
       expect((await list(b, key)).status).toBe(429);
       expect((await list(a, key)).status).toBe(429);
       // Another key is counted on its own.
-      const other = await createKeyWithCli(env, 'rate-limits-other');
+      const other = await createKeyFor(env, 'rate-limits-other');
       expect((await create(b, other)).status).toBe(201);
     },
   );

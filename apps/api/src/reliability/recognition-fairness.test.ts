@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createKeyWithCli,
+  createKeyFor,
   createLinkPrediction,
   fakeEngineEnv,
   waitForOutput,
@@ -46,9 +46,9 @@ describe('fair recognition slots across keys', () => {
       const env = fakeEngineEnv(dataDir, null, { WORKER_CONCURRENCY: '3', RECOGNITION_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '600000' });
       service = await spawnService(env, SPAWN_TIMEOUT_MS);
       const [holderKey, longKey, shortKey] = [
-        await createKeyWithCli(env, 'holder'),
-        await createKeyWithCli(env, 'long'),
-        await createKeyWithCli(env, 'short'),
+        await createKeyFor(env, 'holder'),
+        await createKeyFor(env, 'long'),
+        await createKeyFor(env, 'short'),
       ];
       const holding = await createLinkPrediction(service.url, holderKey, { input: { audio: `${files.url}/jfk.wav?holder` } });
       await waitForOutput(service, new RegExp(`recognize ${holding}`), 60_000);

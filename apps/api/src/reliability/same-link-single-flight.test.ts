@@ -10,7 +10,7 @@ import { createApiKey, usageLedger } from '@transcribe/core';
 import type { FakeEngine } from '../../test-support/create-fake-engine.ts';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
 import {
-  createKeyWithCli,
+  createKeyFor,
   createLinkPrediction,
   fakeEngineEnv,
   isSettled,
@@ -140,8 +140,8 @@ describe('same link, same moment: single flight across worker processes on Postg
     const workerEnv = fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '1', FAKE_ENGINE_DELAY_MS: '300', PRICE_PER_MINUTE: '1' });
     workers = [startWorker(workerEnv), startWorker(workerEnv)];
     await Promise.all(workers.map((worker) => waitForOutput(worker, /"component":"worker"[^\n]*"msg":"taking jobs/, SPAWN_TIMEOUT_MS)));
-    keyA = await createKeyWithCli(fakeEngineEnv(dataDir, database.url), 'user a');
-    keyB = await createKeyWithCli(fakeEngineEnv(dataDir, database.url), 'user b');
+    keyA = await createKeyFor(fakeEngineEnv(dataDir, database.url), 'user a');
+    keyB = await createKeyFor(fakeEngineEnv(dataDir, database.url), 'user b');
     sql = postgres(database.url, { max: 2, onnotice: () => {} });
   }, MULTI_PROCESS_TEST_TIMEOUT_MS);
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   countLogLines,
-  createKeyWithCli,
+  createKeyFor,
   createLinkPrediction,
   fakeEngineEnv,
   getPrediction,
@@ -68,7 +68,7 @@ describe('graceful shutdown on SIGTERM', () => {
         LOG_LEVEL: 'info', // its log lines are read below
       });
       const first = (running = await spawnService(env, SPAWN_TIMEOUT_MS));
-      const key = await createKeyWithCli(env);
+      const key = await createKeyFor(env);
       const a = await createLinkPrediction(first.url, key, { input: { audio: link('a') } });
       const b = await createLinkPrediction(first.url, key, { input: { audio: link('b') } });
       await waitForOutput(first, new RegExp(`recognize ${a}`));
@@ -103,7 +103,7 @@ describe('graceful shutdown on SIGTERM', () => {
         LOG_LEVEL: 'info', // its log lines are read below
       });
       const first = (running = await spawnService(env, SPAWN_TIMEOUT_MS));
-      const key = await createKeyWithCli(env);
+      const key = await createKeyFor(env);
       const c = await createLinkPrediction(first.url, key, { input: { audio: link('c') } });
       await waitForOutput(first, new RegExp(`recognize ${c}`));
       const stopping = Date.now();

@@ -7,7 +7,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
 import {
-  createKeyWithCli,
+  createKeyFor,
   fakeEngineEnv,
   isSettled,
   waitForPrediction,
@@ -71,7 +71,7 @@ describe('SSRF: links and webhook URLs to local addresses with ALLOW_PRIVATE_NET
     async () => {
       const env = fakeEngineEnv(dataDir, database.url, { ALLOW_PRIVATE_NETWORK: '0', WORKER_CONCURRENCY: '4' });
       service = await spawnService(env, SPAWN_TIMEOUT_MS);
-      const key = await createKeyWithCli(env);
+      const key = await createKeyFor(env);
       const created: [string, string][] = [];
       for (const host of HOSTS) {
         const response = await fetch(`${service.url}/v1/replicate/v1/predictions`, {
@@ -126,7 +126,7 @@ describe('SSRF: links and webhook URLs to local addresses with ALLOW_PRIVATE_NET
   );
 
   it('should refuse links of other schemes at creation with 422', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const key = await createKeyWithCli(fakeEngineEnv(dataDir, database.url));
+    const key = await createKeyFor(fakeEngineEnv(dataDir, database.url));
     for (const link of ['file:///etc/passwd', 'gopher://127.0.0.1:70/', 'ftp://127.0.0.1/a.wav']) {
       const response = await fetch(`${service!.url}/v1/replicate/v1/models/service/transcribe/predictions`, {
         method: 'POST',

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-support/create-test-database.ts';
 import {
   countLogLines,
-  createKeyWithCli,
+  createKeyFor,
   createLinkPrediction,
   fakeEngineEnv,
   isSettled,
@@ -72,7 +72,7 @@ describe('two `npm run worker` processes on one PostgreSQL queue', () => {
     const metricsPorts = [await freePort(), await freePort()];
     workers = metricsPorts.map((port) => startWorker({ ...workerEnv, METRICS_PORT: String(port) }));
     await Promise.all(workers.map((worker) => waitForOutput(worker, /"component":"worker"[^\n]*"msg":"taking jobs/, SPAWN_TIMEOUT_MS)));
-    const key = await createKeyWithCli(fakeEngineEnv(dataDir, database.url));
+    const key = await createKeyFor(fakeEngineEnv(dataDir, database.url));
     const ids: string[] = [];
     for (let n = 0; n < PREDICTIONS; n++) {
       ids.push(await createLinkPrediction(api.url, key, { input: { audio: `${files.url}/1089-134686-0001.wav?n=${n}` } }));

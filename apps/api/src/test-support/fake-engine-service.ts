@@ -1,5 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runScriptToEnd, type SpawnedService } from './spawn-service.ts';
+import { join, resolve } from 'node:path';
+import { createApiKey, openDatabase } from '@transcribe/core';
+import { readLiveServiceLock } from '../service-lock.ts';
+import { type SpawnedService } from './spawn-service.ts';
 
 /** Environment of a service (or `npm run worker`) that recognises with the fake engine (apps/api/test-support/create-fake-engine.ts). */
 export function fakeEngineEnv(dataDir: string, databaseUrl: string | null, extra: Record<string, string> = {}): Record<string, string> {
@@ -13,11 +16,37 @@ export function fakeEngineEnv(dataDir: string, databaseUrl: string | null, extra
   };
 }
 
-/** Makes an API key with `npm run apikey -- create` (through the running service for PGlite); returns the secret. */
-export async function createKeyWithCli(env: Record<string, string>, label = 'reliability'): Promise<string> {
-  const made = await runScriptToEnd('apps/api/src/cli/apikey.ts', ['create', '--label', label], env);
-  if (made.code !== 0) throw new Error(`apikey create failed:\n${made.stdout}\n${made.stderr}`);
-  return made.stdout.trim().split('\n').at(-1)!;
+/**
+ * Makes an API key for a service started with `env` and returns its secret, without a process of its
+ * own (a CLI process costs about 4 s of CPU to start): on PostgreSQL (`DATABASE_URL`) straight in the
+ * database; on PGlite through the running service's loopback admin route with the token of its lock
+ * file, the way `npm run apikey -- create` reaches a running service (service-lock.ts; the CLI itself
+ * is tested as a process in cli/apikey.test.ts), or in the data directory's database when no service
+ * runs there.
+ * @throws when the service answers with an error.
+ */
+export async function createKeyFor(env: Record<string, string>, label = 'reliability'): Promise<string> {
+  if (env.DATABASE_URL) return createInDatabase({ databaseUrl: env.DATABASE_URL }, label);
+  const dataDir = resolve(env.DATA_DIR ?? 'data');
+  const lock = await readLiveServiceLock(dataDir);
+  if (!lock) return createInDatabase({ pgliteDir: join(dataDir, 'pglite') }, label);
+  const response = await fetch(`http://127.0.0.1:${lock.port}/internal/api-keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-token': lock.adminToken },
+    body: JSON.stringify({ label }),
+  });
+  const created = (await response.json()) as { secret?: string; detail?: string };
+  if (!response.ok || !created.secret) throw new Error(`creating a key failed: HTTP ${response.status} ${created.detail ?? ''}`);
+  return created.secret;
+}
+
+async function createInDatabase(where: Parameters<typeof openDatabase>[0], label: string): Promise<string> {
+  const database = await openDatabase(where);
+  try {
+    return (await createApiKey(database.db, label)).secret;
+  } finally {
+    await database.close();
+  }
 }
 
 /** `POST …/models/service/transcribe/predictions` with a JSON body; returns the new prediction's id. */
