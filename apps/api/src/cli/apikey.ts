@@ -76,7 +76,7 @@ async function withStore(action: (store: KeyStore) => Promise<void>, options: { 
       const setting = env.DATABASE_URL ? 'DATABASE_URL' : `DATA_DIR (now ${dataDir})`;
       throw new CliError(
         `no service database in ${found.where}, and no service is running on it. Set ${setting} to what the service uses ` +
-          '(its "listening on" log line and your .env say), or pass --create-database to `create` to make a new database there.',
+          '(the DATA_DIR or DATABASE_URL of its .env, unit file or compose file), or pass --create-database to `create` to make a new database there.',
         EXIT.noDatabase,
       );
     }
