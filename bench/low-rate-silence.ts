@@ -18,7 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeChannelsToPcm, decodeToPcm, measureFolderBytes } from '@transcribe/core';
 import { makeLowRateSilence } from '@transcribe/core/testing';
 import {
-  createKeyWithCli,
+  createKeyFor,
   fakeEngineEnv,
   isSettled,
   waitForPrediction,
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
     const env = fakeEngineEnv(dataDir, null, { RATE_LIMIT_PER_MINUTE: '0' });
     const service = await spawnService(env, SPAWN_TIMEOUT_MS);
     try {
-      const key = await createKeyWithCli(env);
+      const key = await createKeyFor(env);
       const cases = [
         { what: 'baseline: jfk.wav (11 s of speech, 16 kHz mono WAV)', file: join(AUDIO_DIR, 'jfk.wav'), hours: 11 / 3600 },
         { what: 'now: 3 h of 1 Hz stereo silence (FLAC)', file: files.short, hours: 3 },

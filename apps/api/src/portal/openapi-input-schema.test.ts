@@ -25,6 +25,9 @@ describe('the input schemas of the OpenAPI document', () => {
       'post_process',
       'custom_prompt',
       'target_language',
+      'known_voices',
+      'known_voices_threshold',
+      'drop_flagged',
     ]);
   });
 

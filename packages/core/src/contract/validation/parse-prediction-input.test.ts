@@ -19,6 +19,8 @@ describe('parsePredictionInput (spec 2.2, 4.5)', () => {
       post_process: null,
       custom_prompt: null,
       target_language: null,
+      known_voices: null,
+      known_voices_threshold: null,
     });
   });
 
@@ -52,6 +54,8 @@ describe('parsePredictionInput (spec 2.2, 4.5)', () => {
       post_process: ['summary', 'custom', 'translation'],
       custom_prompt: 'Jokes?',
       target_language: 'de',
+      known_voices: null,
+      known_voices_threshold: null,
     });
   });
 

@@ -21,7 +21,8 @@ export interface JobQueueOptions {
 
 /**
  * Starts pg-boss on the service's database (PostgreSQL, or PGlite through its SQL adapter) and
- * makes sure the transcribe queue exists. Jobs are rows in the database, so a restart loses nothing.
+ * makes sure the transcribe queue exists with the settings of this start. Jobs are rows in the
+ * database, so a restart loses nothing.
  * @throws Error when pg-boss cannot install its schema.
  */
 export async function openJobQueue(database: Database, options: JobQueueOptions): Promise<PgBoss> {
@@ -37,12 +38,10 @@ export async function openJobQueue(database: Database, options: JobQueueOptions)
     options.logger.warn({ component: 'queue', err: { type: error.name, message: error.message } }, `pg-boss: ${error.message}`),
   );
   await boss.start();
-  await boss.createQueue(TRANSCRIBE_QUEUE, {
-    name: TRANSCRIBE_QUEUE,
-    retryLimit: 2,
-    retryDelay: 2,
-    retryBackoff: true,
-    expireInSeconds: options.expireInSeconds,
-  });
+  const settings = { name: TRANSCRIBE_QUEUE, retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: options.expireInSeconds };
+  await boss.createQueue(TRANSCRIBE_QUEUE, settings);
+  // createQueue leaves an existing queue as it was: a restart with another JOB_EXPIRE_SECONDS must
+  // still take effect (pg-boss's updateQueue; new jobs take the queue's settings).
+  await boss.updateQueue(TRANSCRIBE_QUEUE, settings);
   return boss;
 }

@@ -149,9 +149,10 @@ describe('openai-compatible engine', () => {
         end: 4.54,
         text: 'And so my fellow Americans',
         language: 'en',
+        avgLogprob: -0.3, // the server's own, passed through; its words carry no probability of their own
         words: [
-          { start: 0.3, end: 0.54, text: 'And', confidence: Math.exp(-0.3) },
-          { start: 3.34, end: 4.44, text: 'Americans', confidence: Math.exp(-0.3) },
+          { start: 0.3, end: 0.54, text: 'And', confidence: null },
+          { start: 3.34, end: 4.44, text: 'Americans', confidence: null },
         ],
       },
       {
@@ -159,7 +160,8 @@ describe('openai-compatible engine', () => {
         end: 10.94,
         text: 'ask not.',
         language: 'en',
-        words: [{ start: 5.04, end: 5.64, text: 'not.', confidence: Math.exp(-0.1) }],
+        avgLogprob: -0.1,
+        words: [{ start: 5.04, end: 5.64, text: 'not.', confidence: null }],
       },
     ]);
     expect(progress).toEqual([1]);
