@@ -60,8 +60,9 @@ const TRANSCRIPTION_ANSWERS = {
     content: {
       ...AUDIO_ANSWERS['200'].content,
       'text/event-stream': {
-        schema: { type: 'string' },
-        itemSchema: { oneOf: [ref('OpenAiTranscriptDelta'), ref('OpenAiTranscriptDone'), ref('OpenAiError')] },
+        // OpenAPI 3.1 has no item schema for a stream (3.2's itemSchema): the frames' JSON is an extension here.
+        schema: { type: 'string', description: 'Server-sent events: `data: <JSON>` frames, then `data: [DONE]`.' },
+        'x-event-data': { oneOf: [ref('OpenAiTranscriptDelta'), ref('OpenAiTranscriptDone'), ref('OpenAiError')] },
       },
     },
   },

@@ -53,7 +53,7 @@ describe('stream=true on /v1/audio/transcriptions', () => {
     const stream = await client.audio.transcriptions.create({ file: createReadStream(twoTurns), model: 'whisper-1', stream: true });
     const deltas: string[] = [];
     const statusAtFirstDelta: string[] = [];
-    let done: { text: string; usage?: { type: string; seconds?: number } } | null = null;
+    let done: { text: string; usage?: { type: string; seconds?: number } } | null = null as typeof done;
     for await (const event of stream) {
       if (event.type === 'transcript.text.delta') {
         if (deltas.length === 0) {
@@ -62,7 +62,7 @@ describe('stream=true on /v1/audio/transcriptions', () => {
         }
         deltas.push(event.delta);
       } else if (event.type === 'transcript.text.done') {
-        done = event as typeof done;
+        done = event as unknown as NonNullable<typeof done>;
       }
     }
     expect(deltas).toHaveLength(2); // one per utterance, none twice (also heard through NOTIFY)
@@ -125,8 +125,8 @@ describe('stream=true on /v1/audio/transcriptions', () => {
   it('should refuse stream=true before anything is sent where it is not supported, naming the field', async () => {
     const srt = await client.audio.transcriptions
       .create({ file: createReadStream(JFK), model: 'whisper-1', stream: true, response_format: 'srt' } as never)
-      .then(async (stream: AsyncIterable<unknown>) => {
-        for await (const _ of stream) void _;
+      .then(async (stream: unknown) => {
+        for await (const _ of stream as AsyncIterable<unknown>) void _;
       })
       .catch((error: unknown) => error);
     expect(srt).toBeInstanceOf(BadRequestError);

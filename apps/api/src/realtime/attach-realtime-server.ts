@@ -54,7 +54,7 @@ export function attachRealtimeServer(
 ): () => Promise<void> {
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: Math.ceil((MAX_APPEND_BYTES * 4) / 3) + 64 * 1024, // one append's base64 and its JSON
+    maxPayload: 2 * MAX_APPEND_BYTES, // room for one 15 MiB append's base64 (20 MiB), so a bigger one gets the session's own error
     handleProtocols: (protocols) =>
       protocols.has('realtime') ? 'realtime' : ([...protocols].find((p) => !p.startsWith(KEY_PROTOCOL)) ?? false),
   });

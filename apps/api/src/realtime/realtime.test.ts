@@ -212,7 +212,7 @@ describe('the realtime transcription WebSocket', () => {
     expect((await client.next('error', 5)).error).toMatchObject({ message: expect.stringMatching(/empty/) });
     client.send({ type: 'response.create' });
     expect((await client.next('error', 6)).error).toMatchObject({ code: 'unsupported_event' });
-    client.send({ type: 'input_audio_buffer.append', audio: 'A'.repeat(Math.ceil((16 * 1024 * 1024 * 4) / 3)) });
+    client.send({ type: 'input_audio_buffer.append', audio: 'A'.repeat(Math.ceil((15.5 * 1024 * 1024 * 4) / 3 / 4) * 4) });
     expect((await client.next('error', 7)).error).toMatchObject({ param: 'audio', message: expect.stringMatching(/15 MiB/) });
     client.send({ type: 'input_audio_buffer.append', audio: pcm24.subarray(0, 4800).toString('base64') });
     client.send({ type: 'input_audio_buffer.clear' });
@@ -250,10 +250,6 @@ describe('the realtime transcription WebSocket', () => {
     const over = await refused(wsUrl(), { headers: { authorization: `Bearer ${t.key}` } });
     expect(over.status).toBe(429);
     expect(over.body.error.message).toMatch(/LIVE_MAX_SESSIONS_PER_KEY/);
-    // held[0] stays idle: closed after LIVE_IDLE_TIMEOUT_SECONDS with an error event
-    const idle = await held[0]!.next('error', 1, 15_000);
-    expect(idle.error).toMatchObject({ code: 'idle_timeout' });
-    await held[0]!.whenClosed();
     // held[1]: 36 s of audio without a commit is more than the session keeps (backlog 20 s + turn 15 s)
     held[1]!.send({ type: 'session.update', session: { audio: { input: { turn_detection: null } } } });
     await held[1]!.next('session.updated');
@@ -261,6 +257,10 @@ describe('the realtime transcription WebSocket', () => {
     const behind = await held[1]!.next('error');
     expect(behind.error).toMatchObject({ code: 'session_falling_behind' });
     expect((await held[1]!.whenClosed()).code).toBe(1011);
+    // held[0] stays idle: closed after LIVE_IDLE_TIMEOUT_SECONDS with an error event
+    const idle = await held[0]!.next('error', 1, 15_000);
+    expect(idle.error).toMatchObject({ code: 'idle_timeout' });
+    await held[0]!.whenClosed();
     held[2]!.ws.close();
     await held[2]!.whenClosed();
   });

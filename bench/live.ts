@@ -1,0 +1,177 @@
+/**
+ * Benchmark: live transcription over GET /v1/realtime?intent=transcription (docs/live.md) on
+ * PocketSphinx, the service in this process (PGlite). A clip of three turns (jfk.wav and two
+ * LibriSpeech sentences, 1.5 s of silence between; each turn ≤ 11 s) is fed at real-time pace in
+ * 100 ms chunks of 24 kHz PCM16, server VAD on.
+ * - one session: the latency from `speech_stopped` to `completed` per turn (p50 / p95; goal p95 ≤ 1.0 s),
+ *   and the WER of the turns joined against the reference, beside the WER of the same clip sent as a
+ *   file to POST /v1/audio/transcriptions (the baseline of the same run; goal: within 0.05);
+ * - SESSIONS sessions at once (default 20): how many fell behind (an `error` event; goal 0), the
+ *   latency p95 under that load, and the process's resident memory per session (RSS at the peak
+ *   less RSS before, divided by the sessions).
+ *
+ * Run: `nice npx tsx bench/live.ts [--sessions N]`. Writes bench/results/live.md.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import WebSocket from 'ws';
+import { normalizeForWer, wordErrorRate } from '@transcribe/core';
+import { AUDIO_DIR } from '../apps/api/src/test-support/shared-paths.ts';
+import { startTestService } from '../apps/api/src/test-support/start-test-service.ts';
+import { fixed, megabytes, writeResult } from './support/bench-kit.ts';
+
+const SESSIONS = Number(process.argv[process.argv.indexOf('--sessions') + 1]) || 20;
+const CHUNK_MS = 100;
+const LS = join(AUDIO_DIR, 'librispeech-test-clean');
+const PARTS = [join(AUDIO_DIR, 'jfk.wav'), join(LS, '1089-134686-0001.wav'), join(LS, '1089-134686-0000.wav')];
+
+interface SessionResult {
+  transcripts: string[];
+  latencies: number[];
+  fellBehind: boolean;
+}
+
+const run = promisify(execFile);
+const percentile = (values: number[], p: number) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+async function makeClip(rate: number): Promise<Buffer> {
+  const inputs = PARTS.flatMap((part) => ['-i', part]);
+  const filter = '[0:a]apad=pad_dur=1.5[a];[1:a]apad=pad_dur=1.5[b];[2:a]apad=pad_dur=2[c];[a][b][c]concat=n=3:v=0:a=1';
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-v', 'error', ...inputs, '-filter_complex', filter, '-f', 's16le', '-ac', '1', '-ar', String(rate), '-'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 1 << 26,
+    },
+  );
+  return stdout as Buffer;
+}
+
+/** One session fed at real-time pace; resolves once every committed turn completed. */
+async function feedSession(url: string, key: string, pcm24: Buffer): Promise<SessionResult> {
+  const ws = new WebSocket(url, { headers: { authorization: `Bearer ${key}` } });
+  const result: SessionResult = { transcripts: [], latencies: [], fellBehind: false };
+  const stoppedAt = new Map<string, number>();
+  let committed = 0;
+  let completed = 0;
+  let finished = () => {};
+  const allDone = new Promise<void>((resolve) => (finished = resolve));
+  let feeding = true;
+  ws.on('message', (data) => {
+    const event = JSON.parse(data.toString()) as { type: string; item_id?: string; transcript?: string; error?: { code: string } };
+    if (event.type === 'input_audio_buffer.speech_stopped') stoppedAt.set(event.item_id!, performance.now());
+    if (event.type === 'input_audio_buffer.committed') committed++;
+    if (event.type === 'conversation.item.input_audio_transcription.completed') {
+      completed++;
+      result.transcripts.push(event.transcript ?? '');
+      const stopped = stoppedAt.get(event.item_id!);
+      if (stopped !== undefined) result.latencies.push((performance.now() - stopped) / 1000);
+      if (!feeding && completed === committed) finished();
+    }
+    if (event.type === 'error') {
+      if (event.error?.code === 'session_falling_behind') result.fellBehind = true;
+      finished();
+    }
+  });
+  ws.on('close', () => finished());
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const bytes = (24_000 * 2 * CHUNK_MS) / 1000;
+  const started = performance.now();
+  for (let i = 0, at = 0; at < pcm24.length; i++, at += bytes) {
+    ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: pcm24.subarray(at, at + bytes).toString('base64') }));
+    const due = started + (i + 1) * CHUNK_MS;
+    await new Promise((wake) => setTimeout(wake, Math.max(0, due - performance.now())));
+  }
+  feeding = false;
+  if (completed === committed) setTimeout(() => (completed === committed ? finished() : undefined), 1500); // a last turn may still be committed
+  await allDone;
+  ws.close();
+  return result;
+}
+
+const service = await startTestService('pglite', { LIVE_MAX_SESSIONS_PER_KEY: String(SESSIONS + 1), LOG_LEVEL: 'silent' });
+try {
+  const url = `${service.url.replace('http', 'ws')}/v1/realtime?intent=transcription`;
+  const pcm24 = await makeClip(24_000);
+  const clipSeconds = pcm24.length / 48_000;
+  const reference = (
+    await Promise.all([
+      readFile(join(AUDIO_DIR, 'jfk.txt'), 'utf8'),
+      readFile(join(LS, '1089-134686-0001.txt'), 'utf8'),
+      readFile(join(LS, '1089-134686-0000.txt'), 'utf8'),
+    ])
+  ).join(' ');
+  const wer = (text: string) => wordErrorRate(normalizeForWer(reference), normalizeForWer(text)).wer;
+
+  // Baseline: the same clip as a file.
+  const form = new FormData();
+  const file16 = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      ...PARTS.flatMap((part) => ['-i', part]),
+      '-filter_complex',
+      '[0:a]apad=pad_dur=1.5[a];[1:a]apad=pad_dur=1.5[b];[2:a]apad=pad_dur=2[c];[a][b][c]concat=n=3:v=0:a=1',
+      '-f',
+      'wav',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      '-',
+    ],
+    { encoding: 'buffer', maxBuffer: 1 << 26 },
+  );
+  form.set('file', new Blob([file16.stdout as Buffer]), 'clip.wav');
+  form.set('model', 'whisper-1');
+  const answer = await fetch(`${service.url}/v1/audio/transcriptions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${service.key}` },
+    body: form,
+  });
+  const fileText = ((await answer.json()) as { text: string }).text;
+
+  // One session.
+  const single = await feedSession(url, service.key, pcm24);
+  // SESSIONS at once.
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 200);
+  const many = await Promise.all(Array.from({ length: SESSIONS }, () => feedSession(url, service.key, pcm24)));
+  clearInterval(sampler);
+  const manyLatencies = many.flatMap((s) => s.latencies);
+  const behind = many.filter((s) => s.fellBehind).length;
+  const manyWer = many.map((s) => wer(s.transcripts.join(' ')));
+
+  const lines = [
+    '# Live transcription (GET /v1/realtime, PocketSphinx)',
+    '',
+    `Clip: jfk.wav + LibriSpeech 1089-134686-0001 + -0000 with 1.5–2 s of silence after each (${fixed(clipSeconds, 1)} s, 3 turns, each ≤ 10.5 s), fed at real-time pace in ${CHUNK_MS} ms chunks of 24 kHz PCM16; server VAD at OpenAI's defaults.`,
+    '',
+    '| measure | value | goal |',
+    '|---|---|---|',
+    `| one session: turns completed | ${single.latencies.length} | 3 |`,
+    `| one session: speech_stopped → completed, p50 / p95 | ${fixed(percentile(single.latencies, 50))} s / ${fixed(percentile(single.latencies, 95))} s | p95 ≤ 1.0 s |`,
+    `| one session: WER of the turns joined | ${fixed(wer(single.transcripts.join(' ')), 3)} | within 0.05 of the file |`,
+    `| the same clip as a file (POST /v1/audio/transcriptions): WER | ${fixed(wer(fileText), 3)} | baseline |`,
+    `| ${SESSIONS} sessions at once: fell behind | ${behind} | 0 |`,
+    `| ${SESSIONS} sessions: speech_stopped → completed, p50 / p95 | ${fixed(percentile(manyLatencies, 50))} s / ${fixed(percentile(manyLatencies, 95))} s | — |`,
+    `| ${SESSIONS} sessions: WER, worst session | ${fixed(Math.max(...manyWer), 3)} | — |`,
+    `| resident memory per session (peak RSS − RSS before) / ${SESSIONS} | ${megabytes((rssPeak - rssBefore) / SESSIONS)} MB | — |`,
+  ];
+  await writeResult('live', lines, `nice npx tsx bench/live.ts --sessions ${SESSIONS}`);
+} finally {
+  await service.stop();
+}
