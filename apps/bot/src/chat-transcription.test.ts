@@ -64,7 +64,12 @@ describe('transcription in chat against the Bot API protocol', () => {
     expect(t.fake.calls.indexOf(transcript)).toBeLessThan(t.fake.calls.indexOf(edits.at(-1)!));
     expect(t.fake.messages.get(statusId)?.reply_markup).toBeUndefined();
     const reference = await readFile(join(AUDIO_DIR, `${CLIP}.txt`), 'utf8');
-    expect(wordErrorRate(normalizeForWer(reference), normalizeForWer(String(transcript.payload.text))).wer).toBeLessThan(0.6);
+    // A doubtful passage (PocketSphinx's low word posteriors flag most of its segments) is in italics, the note after it.
+    const said = String(transcript.payload.text).replace(english('doubtful-note'), '');
+    if (said !== String(transcript.payload.text)) {
+      expect(transcript.payload.entities).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'italic' })]));
+    }
+    expect(wordErrorRate(normalizeForWer(reference), normalizeForWer(said)).wer).toBeLessThan(0.6);
     // No language model: no post-processing buttons, only the file formats and the speakers re-run.
     expect(JSON.stringify(transcript.payload.reply_markup)).not.toContain('Summary');
     expect(JSON.stringify(transcript.payload.reply_markup)).toContain('📄 .pdf');

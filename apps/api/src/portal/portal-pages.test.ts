@@ -7,8 +7,16 @@ import { signedInClient, type PortalClient } from './portal-test-client.ts';
 const TRANSCRIPT: Transcript = {
   source: { length: 11.05, format: 'wav' },
   segments: [
-    { start: 0.3, end: 4.2, text: 'And so my fellow Americans', speaker: 'SPEAKER_1', language: 'en', words: [] },
-    { start: 4.6, end: 10.9, text: 'ask what you can do for your country', speaker: 'SPEAKER_2', language: 'en', words: [] },
+    { start: 0.3, end: 4.2, text: 'And so my fellow Americans', speaker: 'SPEAKER_1', language: 'en', words: [], flags: [] },
+    {
+      start: 4.6,
+      end: 10.9,
+      text: 'ask what you can do for your country',
+      speaker: 'SPEAKER_2',
+      language: 'en',
+      words: [],
+      flags: ['low_logprob', 'outside_speech'],
+    },
   ],
   vad: [{ start: 0.3, end: 10.9 }],
   language: 'en',
@@ -193,6 +201,11 @@ describe('portal pages (HTTP)', () => {
     const page = await (await client.request(created.url)).text();
     expect(page).toContain('00:04.6</time>–<time datetime="PT10.9S">00:10.9</time> <span class="speaker">SPEAKER_2</span>');
     expect(page).toContain('ask what you can do for your country');
+    // the flagged segment is shaded and says why; the other is not
+    expect(page).toContain('<li class="segment doubtful">');
+    expect(page.match(/<li class="segment">/g)).toHaveLength(1);
+    expect(page).toContain('<span class="doubt" title="low_logprob, outside_speech">doubtful</span>');
+    expect(page).toContain('Shaded passages are doubtful');
     const downloads: [string, string, RegExp][] = [
       ['text', 'text/plain', /SPEAKER_1.*And so my fellow Americans/s],
       ['srt', 'application/x-subrip', /00:00:04,600 --> 00:00:10,900/],

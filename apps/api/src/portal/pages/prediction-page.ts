@@ -83,7 +83,7 @@ function finished(row: PredictionRow, reader: PortalReader): SafeHtml {
 ${Object.keys(results).length > 0 ? resultsSection(results, reader) : ''}
 <h2>${t('portal-prediction-transcript')}</h2>
 ${speakerSummary(transcript, reader)}
-${transcript.segments.length === 0 ? html`<p>${t('portal-no-speech')}</p>` : segmentList(transcript)}`;
+${transcript.segments.length === 0 ? html`<p>${t('portal-no-speech')}</p>` : segmentList(transcript, reader)}`;
 }
 
 function speakerSummary(transcript: Transcript, { t }: PortalReader): SafeHtml | '' {
@@ -92,14 +92,24 @@ function speakerSummary(transcript: Transcript, { t }: PortalReader): SafeHtml |
   return html`<p class="meta">${t('portal-speakers')}</p><ul class="inline-list">${items}</ul>`;
 }
 
-function segmentList(transcript: Transcript): SafeHtml {
-  const items = transcript.segments.map(
-    (segment) => html`<li class="segment">
-  <p class="segment-head"><time datetime="PT${segment.start.toFixed(1)}S">${formatTimestamp(segment.start)}</time>–<time datetime="PT${segment.end.toFixed(1)}S">${formatTimestamp(segment.end)}</time>${segment.speaker ? html` <span class="speaker">${segment.speaker}</span>` : ''}</p>
+/**
+ * The segments with their times and speakers. A doubtful segment (flags, docs/formats.md "Flags") is
+ * shaded (`segment doubtful`) and says why in its head (`portal-doubtful`, the flags named); a note
+ * above the list explains the shading when any segment is doubtful.
+ */
+function segmentList(transcript: Transcript, { t }: PortalReader): SafeHtml {
+  const items = transcript.segments.map((segment) => {
+    const flags = segment.flags ?? [];
+    const doubt = flags.length === 0 ? '' : html` <span class="doubt" title="${flags.join(', ')}">${t('portal-doubtful')}</span>`;
+    return html`<li class="${flags.length === 0 ? 'segment' : 'segment doubtful'}">
+  <p class="segment-head"><time datetime="PT${segment.start.toFixed(1)}S">${formatTimestamp(segment.start)}</time>–<time datetime="PT${segment.end.toFixed(1)}S">${formatTimestamp(segment.end)}</time>${segment.speaker ? html` <span class="speaker">${segment.speaker}</span>` : ''}${doubt}</p>
   <p class="segment-text">${segment.text}</p>
-</li>`,
-  );
-  return html`<ol class="transcript">${items}</ol>`;
+</li>`;
+  });
+  const note = transcript.segments.some((segment) => (segment.flags?.length ?? 0) > 0)
+    ? html`<p class="meta">${t('portal-doubtful-note')}</p>`
+    : '';
+  return html`${note}<ol class="transcript">${items}</ol>`;
 }
 
 /** Post-processing results under the bot's labels (`Summary`), the spec name kept for the API's readers. */
