@@ -54,12 +54,15 @@ export { deleteVoice } from './resources/voices/delete-voice.ts';
 export { toPublicVoice } from './resources/voices/public-voice.ts';
 export { voiceAccountOf, DEFAULT_MAX_VOICES_PER_ACCOUNT } from './resources/voices/voice-account.ts';
 export { discardVoiceSamples } from './resources/voices/measure-voice-samples.ts';
+export { measureReferenceVoices } from './resources/voices/measure-reference-voices.ts';
+export type { KnownVoice } from './pipeline/voices/identify-speakers.ts';
 export type { VoiceSampleSource } from './resources/voices/measure-voice-samples.ts';
 export type { PublicVoice } from './resources/voices/public-voice.ts';
 export {
   addSamplesSchema,
   createVoiceSchema,
   parseVoiceRequest,
+  parseKnownSpeakers,
   MAX_SAMPLE_SECONDS,
   MIN_SAMPLE_SECONDS,
 } from './contract/validation/known-voices-schema.ts';

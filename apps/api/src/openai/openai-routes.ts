@@ -12,7 +12,7 @@
 import { rm } from 'node:fs/promises';
 import { Router, type Request, type Response } from 'express';
 import type { ApiKeyCache, PredictionRow, ServiceContext } from '@transcribe/core';
-import { AppError, getSucceededTranscript } from '@transcribe/core';
+import { AppError, getSucceededTranscript, measureReferenceVoices, type KnownVoice } from '@transcribe/core';
 import { authenticate } from '../http/authenticate.ts';
 import type { AuthFailureLimiter } from '../http/limit-auth-failures.ts';
 import { rateLimit } from '../http/rate-limit.ts';
@@ -27,7 +27,7 @@ import { handleOpenAiError } from './send-openai-error.ts';
 export const WHISPER_ALIAS = 'whisper-1';
 
 /** Fields besides `file` and `model` each endpoint takes (OpenAI API reference, plus the service extensions). */
-const TRANSCRIPTION_FIELDS = new Set(['language', 'prompt', 'service.speakers', 'service.hotwords']);
+const TRANSCRIPTION_FIELDS = new Set(['language', 'prompt', 'service.speakers', 'service.hotwords', 'known_speaker_names[]']);
 const TRANSLATION_FIELDS = new Set(['prompt', 'service.speakers', 'service.hotwords']);
 
 /** Prediction parameter (spec 2.2) → the form field that carries it here, for `error.param`. */
@@ -36,6 +36,7 @@ const FIELD_OF_PARAM: Readonly<Record<string, string>> = {
   input: 'file',
   speakers: 'service.speakers',
   hotwords: 'service.hotwords',
+  samples: 'known_speaker_references[]',
 };
 
 /**
@@ -53,7 +54,9 @@ export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache, failures?: 
 
   router.post('/audio/transcriptions', ...guard, refuseLongQueueWait(ctx), async (req, res) => {
     const form = await readAudioForm(ctx, req, TRANSCRIPTION_FIELDS);
-    const row = await runForRequest(ctx, req, res, form, {});
+    const inlineVoices =
+      form.knownSpeakers.length === 0 ? undefined : await withUpload(form, () => measureReferenceVoices(ctx, form.knownSpeakers));
+    const row = await runForRequest(ctx, req, res, form, {}, undefined, inlineVoices);
     sendAnswer(res, answerOfTranscript(getSucceededTranscript(row)), form);
   });
 
@@ -104,6 +107,7 @@ async function runForRequest(
   form: AudioForm,
   extra: Record<string, unknown>,
   task?: 'translate',
+  inlineVoices?: KnownVoice[],
 ): Promise<PredictionRow> {
   const gone = new AbortController();
   res.on('close', () => {
@@ -115,13 +119,14 @@ async function runForRequest(
     rawInput: { ...form.rawInput, ...extra },
     signal: gone.signal,
     ...(task ? { task } : {}),
+    ...(inlineVoices ? { inlineVoices } : {}),
   });
 }
 
 /** Runs `check`; when it throws, the form's upload is removed first. */
-async function withUpload<T>(form: AudioForm, check: () => T): Promise<T> {
+async function withUpload<T>(form: AudioForm, check: () => T | Promise<T>): Promise<T> {
   try {
-    return check();
+    return await check();
   } catch (error) {
     await rm(form.file.path, { force: true });
     throw error;

@@ -6,6 +6,7 @@ import {
   isTerminalStatus,
   waitForPrediction,
   type AppErrorCode,
+  type KnownVoice,
   type PredictionRow,
   type ServiceContext,
 } from '@transcribe/core';
@@ -24,6 +25,8 @@ export interface AudioPredictionRequest {
   signal: AbortSignal;
   /** `translate`: the engine's own translation into English (CreatePredictionRequest.task). */
   task?: 'translate';
+  /** Voices given with the request (OpenAI's known speakers), recognised in the recording. */
+  inlineVoices?: KnownVoice[];
 }
 
 /**
@@ -46,6 +49,7 @@ export async function runAudioPrediction(ctx: ServiceContext, request: AudioPred
       rawInput: { ...request.rawInput, output_format: 'json' },
       upload: request.file,
       ...(request.task ? { task: request.task } : {}),
+      ...(request.inlineVoices ? { inlineVoices: request.inlineVoices } : {}),
     });
   } catch (error) {
     await rm(request.file.path, { force: true });

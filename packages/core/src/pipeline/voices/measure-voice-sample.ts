@@ -37,8 +37,11 @@ export async function measureVoiceSample(input: {
   vadModelPath: string;
   vadWorkers?: VadWorkerPool;
   embedder: VoiceEmbedder;
+  /** Longest sample accepted, seconds; default MAX_SAMPLE_SECONDS (OpenAI's known_speaker_references: 10). */
+  maxSeconds?: number;
   signal?: AbortSignal;
 }): Promise<MeasuredSample> {
+  const most = input.maxSeconds ?? MAX_SAMPLE_SECONDS;
   const refuse = (message: string) => new AppError('invalid_input', message, { param: 'samples' });
   const probe = await probeMedia(input.mediaPath, { signal: input.signal });
   const seconds = probe.durationSeconds;
