@@ -46,13 +46,11 @@ export async function measureVoiceSample(input: {
   const probe = await probeMedia(input.mediaPath, { signal: input.signal });
   const seconds = probe.durationSeconds;
   if (seconds < MIN_SAMPLE_SECONDS) {
-    throw refuse(
-      `The ${input.which} is too short: ${seconds.toFixed(1)} s; a sample must last ${MIN_SAMPLE_SECONDS}–${MAX_SAMPLE_SECONDS} s.`,
-    );
+    throw refuse(`The ${input.which} is too short: ${seconds.toFixed(1)} s; a sample must last ${MIN_SAMPLE_SECONDS}–${most} s.`);
   }
-  if (seconds > MAX_SAMPLE_SECONDS + 0.5) {
+  if (seconds > most + 0.5) {
     throw refuse(
-      `The ${input.which} is too long: ${seconds.toFixed(1)} s; a sample must last ${MIN_SAMPLE_SECONDS}–${MAX_SAMPLE_SECONDS} s (cut out one speaker's part).`,
+      `The ${input.which} is too long: ${seconds.toFixed(1)} s; a sample must last ${MIN_SAMPLE_SECONDS}–${most} s (cut out one speaker's part).`,
     );
   }
   const wavPath = join(input.workDir, 'sample.wav');
