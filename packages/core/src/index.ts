@@ -185,6 +185,12 @@ export { removeModel } from './pipeline/recognize/models/install/remove-model.ts
 
 // Pipeline, diarize: speaker turns (their error rate and reference files: @transcribe/core/testing).
 export { diarizeRecording, type DiarizationEngine } from './pipeline/diarize/diarize-recording.ts';
+// Pipeline, voices: speaker embeddings and known-voice matching (bench/speakers.ts measures them).
+export { identifySpeakers, DEFAULT_THRESHOLDS } from './pipeline/voices/identify-speakers.ts';
+export { embedSpeechGroups, findVoiceEmbedder } from './pipeline/voices/embed-speech.ts';
+export { measureVoiceStatistics } from './pipeline/voices/embed-speech-builtin.ts';
+export { addToEmbeddings, cosineSimilarity } from './pipeline/voices/voice-embedding.ts';
+export { matchVoices } from './pipeline/voices/match-voices.ts';
 export { QUIET_SPEECH_ONSET } from './pipeline/diarize/add-quiet-speech.ts';
 // Pipeline, diarize/models: the neural diarization and speaker-embedding models `npm run models` installs.
 export {
