@@ -56,12 +56,15 @@ export { deleteVoice } from './resources/voices/delete-voice.ts';
 export { toPublicVoice } from './resources/voices/public-voice.ts';
 export { voiceAccountOf, DEFAULT_MAX_VOICES_PER_ACCOUNT } from './resources/voices/voice-account.ts';
 export { discardVoiceSamples } from './resources/voices/measure-voice-samples.ts';
+export { measureReferenceVoices } from './resources/voices/measure-reference-voices.ts';
+export type { KnownVoice } from './pipeline/voices/identify-speakers.ts';
 export type { VoiceSampleSource } from './resources/voices/measure-voice-samples.ts';
 export type { PublicVoice } from './resources/voices/public-voice.ts';
 export {
   addSamplesSchema,
   createVoiceSchema,
   parseVoiceRequest,
+  parseKnownSpeakers,
   MAX_SAMPLE_SECONDS,
   MIN_SAMPLE_SECONDS,
 } from './contract/validation/known-voices-schema.ts';
@@ -195,6 +198,12 @@ export { removeModel } from './pipeline/recognize/models/install/remove-model.ts
 
 // Pipeline, diarize: speaker turns (their error rate and reference files: @transcribe/core/testing).
 export { diarizeRecording, type DiarizationEngine } from './pipeline/diarize/diarize-recording.ts';
+// Pipeline, voices: speaker embeddings and known-voice matching (bench/speakers.ts measures them).
+export { identifySpeakers, DEFAULT_THRESHOLDS } from './pipeline/voices/identify-speakers.ts';
+export { embedSpeechGroups, findVoiceEmbedder } from './pipeline/voices/embed-speech.ts';
+export { measureVoiceStatistics } from './pipeline/voices/embed-speech-builtin.ts';
+export { addToEmbeddings, cosineSimilarity } from './pipeline/voices/voice-embedding.ts';
+export { matchVoices } from './pipeline/voices/match-voices.ts';
 export { QUIET_SPEECH_ONSET } from './pipeline/diarize/add-quiet-speech.ts';
 // Pipeline, diarize/models: the neural diarization and speaker-embedding models `npm run models` installs.
 export {

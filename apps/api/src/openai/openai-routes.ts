@@ -12,7 +12,7 @@
 import { rm } from 'node:fs/promises';
 import { Router, type Request, type Response } from 'express';
 import type { ApiKeyCache, PredictionRow, ServiceContext } from '@transcribe/core';
-import { AppError, getSucceededTranscript } from '@transcribe/core';
+import { AppError, getSucceededTranscript, measureReferenceVoices, type KnownVoice } from '@transcribe/core';
 import { authenticate } from '../http/authenticate.ts';
 import type { AuthFailureLimiter } from '../http/limit-auth-failures.ts';
 import { rateLimit } from '../http/rate-limit.ts';
@@ -28,7 +28,7 @@ import { handleOpenAiError } from './send-openai-error.ts';
 export const WHISPER_ALIAS = 'whisper-1';
 
 /** Fields besides `file` and `model` each endpoint takes (OpenAI API reference, plus the service extensions). */
-const TRANSCRIPTION_FIELDS = new Set(['language', 'prompt', 'service.speakers', 'service.hotwords', 'stream']);
+const TRANSCRIPTION_FIELDS = new Set(['language', 'prompt', 'service.speakers', 'service.hotwords', 'stream', 'known_speaker_names[]']);
 const TRANSLATION_FIELDS = new Set(['prompt', 'service.speakers', 'service.hotwords']);
 
 /** Prediction parameter (spec 2.2) → the form field that carries it here, for `error.param`. */
@@ -37,6 +37,7 @@ const FIELD_OF_PARAM: Readonly<Record<string, string>> = {
   input: 'file',
   speakers: 'service.speakers',
   hotwords: 'service.hotwords',
+  samples: 'known_speaker_references[]',
 };
 
 /**
@@ -55,8 +56,10 @@ export function openAiRoutes(ctx: ServiceContext, keys: ApiKeyCache, failures?: 
   router.post('/audio/transcriptions', ...guard, refuseLongQueueWait(ctx), async (req, res) => {
     const form = await readAudioForm(ctx, req, TRANSCRIPTION_FIELDS);
     await withUpload(form, () => checkModel(ctx, form.model));
-    if (form.stream) return streamTranscription(ctx, res, requestOf(res, form, {})); // text as it is recognised (SSE)
-    const row = await runForRequest(ctx, req, res, form, {});
+    const inlineVoices =
+      form.knownSpeakers.length === 0 ? undefined : await withUpload(form, () => measureReferenceVoices(ctx, form.knownSpeakers));
+    if (form.stream) return streamTranscription(ctx, res, requestOf(res, form, {}, undefined, inlineVoices)); // text as it is recognised (SSE)
+    const row = await runForRequest(ctx, req, res, form, {}, undefined, inlineVoices);
     sendAnswer(res, answerOfTranscript(getSucceededTranscript(row)), form);
   });
 
@@ -118,12 +121,19 @@ async function runForRequest(
   form: AudioForm,
   extra: Record<string, unknown>,
   task?: 'translate',
+  inlineVoices?: KnownVoice[],
 ): Promise<PredictionRow> {
-  return runAudioPrediction(ctx, requestOf(res, form, extra, task));
+  return runAudioPrediction(ctx, requestOf(res, form, extra, task, inlineVoices));
 }
 
 /** The prediction request of a read form, with a signal aborted when the client disconnects before the answer ends. */
-function requestOf(res: Response, form: AudioForm, extra: Record<string, unknown>, task?: 'translate'): AudioPredictionRequest {
+function requestOf(
+  res: Response,
+  form: AudioForm,
+  extra: Record<string, unknown>,
+  task?: 'translate',
+  inlineVoices?: KnownVoice[],
+): AudioPredictionRequest {
   const gone = new AbortController();
   res.on('close', () => {
     if (!res.writableEnded) gone.abort(new Error('The client disconnected before the answer was ready.'));
@@ -134,14 +144,15 @@ function requestOf(res: Response, form: AudioForm, extra: Record<string, unknown
     rawInput: { ...form.rawInput, ...extra },
     signal: gone.signal,
     ...(task ? { task } : {}),
+    ...(inlineVoices ? { inlineVoices } : {}),
     onCreated: (row) => (res.locals.predictionId = row.id), // for the request log line, failed or not
   };
 }
 
 /** Runs `check`; when it throws, the form's upload is removed first. */
-async function withUpload<T>(form: AudioForm, check: () => T): Promise<T> {
+async function withUpload<T>(form: AudioForm, check: () => T | Promise<T>): Promise<T> {
   try {
-    return check();
+    return await check();
   } catch (error) {
     await rm(form.file.path, { force: true });
     throw error;

@@ -1,14 +1,14 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Request } from 'express';
-import { AppError, type ServiceContext } from '@transcribe/core';
+import { AppError, parseKnownSpeakers, type ServiceContext } from '@transcribe/core';
 import { formFieldsToInput } from '../http/form-fields-to-input.ts';
 import { contentTypeOf } from '../http/read-create-request.ts';
 import { receiveForm } from '../http/receive-form.ts';
 import type { ReceivedFile } from '../http/receive-raw-body.ts';
 
 /** `response_format` values of OpenAI's transcription and translation endpoints. */
-export const RESPONSE_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
+export const RESPONSE_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt', 'diarized_json'] as const;
 export type ResponseFormat = (typeof RESPONSE_FORMATS)[number];
 
 /** `timestamp_granularities[]` values of OpenAI's transcription endpoint. */
@@ -46,7 +46,12 @@ export interface AudioForm {
   stream: boolean;
   /** Prediction parameters (`language`, `prompt`, `speakers`, `hotwords`) with their JSON types (formFieldsToInput). */
   rawInput: Record<string, unknown>;
+  /** `known_speaker_names[]` paired with `known_speaker_references[]` (parseKnownSpeakers); [] when not sent. */
+  knownSpeakers: { name: string; dataUrl: string }[];
 }
+
+/** The field names of OpenAI's known speakers, in both encodings the clients send (`key[]` parts, or the bare key). */
+const KNOWN_SPEAKER_FIELDS = ['known_speaker_names[]', 'known_speaker_names', 'known_speaker_references[]', 'known_speaker_references'];
 
 /**
  * Reads the multipart form of OpenAI's audio endpoints (API reference, "Create transcription"):
@@ -54,7 +59,10 @@ export interface AudioForm {
  * (receiveForm), the other fields are checked here: `model` required, `response_format` one of
  * RESPONSE_FORMATS, `temperature` a number 0..1 (accepted and ignored: no engine samples),
  * `timestamp_granularities[]` of GRANULARITIES and only with `verbose_json` (OpenAI's rule),
- * `stream` `true` or `false`, true only where `allowed` has `stream` and with `json` or `text`. `language`, `prompt`, `service.speakers` and `service.hotwords` are
+ * `stream` `true` or `false`, true only where `allowed` has `stream` and with `json` or `text`;
+ * `prompt` not with `diarized_json` (OpenAI's 400); `known_speaker_names[]` and
+ * `known_speaker_references[]` (parseKnownSpeakers, where the endpoint takes them); `chunking_strategy`
+ * (`auto`, a JSON object string or bracket keys) accepted and ignored. `language`, `prompt`, `service.speakers` and `service.hotwords` are
  * passed on as prediction parameters and checked by the spec 2.2 validators in createPrediction.
  * @param allowed the fields this endpoint takes besides `file` and `model` (translations: no `language`
  *   and no timestamp granularities).
@@ -104,15 +112,28 @@ function readFields(fields: [string, string][], allowed: ReadonlySet<string>): O
     values.get('timestamp_granularities[]') ?? values.get('timestamp_granularities') ?? [],
     responseFormat,
   );
+  if (responseFormat === 'diarized_json' && values.has('prompt')) {
+    throw invalid(
+      'prompt',
+      'Prompt is not supported for diarization models (response_format diarized_json), as on OpenAI; leave prompt out.',
+    );
+  }
+  const knownSpeakers = allowed.has('known_speaker_names[]')
+    ? parseKnownSpeakers(
+        [...(values.get('known_speaker_names[]') ?? []), ...(values.get('known_speaker_names') ?? [])],
+        [...(values.get('known_speaker_references[]') ?? []), ...(values.get('known_speaker_references') ?? [])],
+      )
+    : [];
   const entries: [string, string][] = [];
   for (const [name, list] of values) {
     if (name === 'model' || name === 'response_format' || IGNORED_FIELDS.has(name) || name.startsWith('timestamp_granularities')) continue;
+    if (KNOWN_SPEAKER_FIELDS.includes(name)) continue;
     const param = PREDICTION_FIELDS[name];
     if (param === undefined || !allowed.has(name)) continue; // unknown fields are ignored, as OpenAI's SDKs may add some
     if (list.length > 1) throw invalid(name, `${name} is given more than once; send it once.`);
     entries.push([`input.${param}`, list[0] ?? '']);
   }
-  return { model, responseFormat, granularities, stream, rawInput: formFieldsToInput(entries) };
+  return { model, responseFormat, granularities, stream, rawInput: formFieldsToInput(entries), knownSpeakers };
 }
 
 /** `stream` (OpenAI's SDKs send `true` or `false`): streaming only where the endpoint has it and for json/text, as on OpenAI. */

@@ -77,6 +77,30 @@ export interface AudioAnswer {
   text?: string;
   /** SRT of the answer (core renderSrt, or the translated_subtitles result). */
   srt: string;
+  /** Speaker labels that are known voices' names (Transcript.voices): diarized_json shows them as they are. */
+  namedSpeakers?: ReadonlySet<string>;
+}
+
+/** A segment of `diarized_json` (openai-node TranscriptionDiarizedSegment). */
+export interface DiarizedSegment {
+  type: 'transcript.text.segment';
+  /** `seg_001`, `seg_002`, … (a string, as OpenAI's). */
+  id: string;
+  start: number;
+  end: number;
+  /** A known speaker's name, else `A`, `B`, … by first appearance. */
+  speaker: string;
+  text: string;
+}
+
+/** `diarized_json` (openai-node TranscriptionDiarized), with `usage` of type `duration`. */
+export interface DiarizedTranscription {
+  task: 'transcribe';
+  /** Seconds. */
+  duration: number;
+  text: string;
+  segments: DiarizedSegment[];
+  usage: { type: 'duration'; seconds: number };
 }
 
 const JSON_TYPE = 'application/json';
@@ -108,7 +132,43 @@ export function renderAudioResponse(answer: AudioAnswer, format: ResponseFormat,
       return { contentType: TEXT_TYPE, body: convertSrtToVtt(answer.srt) };
     case 'verbose_json':
       return { contentType: JSON_TYPE, body: JSON.stringify(verboseJsonOf(answer, text, granularities)) };
+    case 'diarized_json':
+      return { contentType: JSON_TYPE, body: JSON.stringify(diarizedJsonOf(answer, text)) };
   }
+}
+
+/**
+ * `diarized_json` (openai-node `TranscriptionDiarized`, docs/openai-api.md): one segment per transcript
+ * segment with text, ids `seg_001`…, the speaker a known speaker's name when it was recognised, else a
+ * capital letter by order of first appearance (`A`, `B`, …, `Z`, then `AA`…), as OpenAI labels them; a
+ * transcript without diarization is all `A`. `usage` counts seconds of audio (no tokens here).
+ */
+export function diarizedJsonOf(answer: AudioAnswer, text: string): DiarizedTranscription {
+  const letters = new Map<string | null, string>();
+  const letterOf = (label: string | null): string => {
+    if (label !== null && answer.namedSpeakers?.has(label)) return label;
+    if (!letters.has(label)) letters.set(label, speakerLetter(letters.size));
+    return letters.get(label)!;
+  };
+  const segments = answer.segments
+    .filter((segment) => segment.text.trim() !== '')
+    .map((segment, index) => ({
+      type: 'transcript.text.segment' as const,
+      id: `seg_${String(index + 1).padStart(3, '0')}`,
+      start: round(segment.start),
+      end: round(segment.end),
+      speaker: letterOf(segment.speaker),
+      text: segment.text.trim(),
+    }));
+  const duration = round(answer.duration);
+  return { task: 'transcribe', duration, text, segments, usage: { type: 'duration', seconds: duration } };
+}
+
+/** 0 → `A`, 25 → `Z`, 26 → `AA` (spreadsheet columns). */
+function speakerLetter(index: number): string {
+  let label = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) label = String.fromCharCode(65 + ((n - 1) % 26)) + label;
+  return label;
 }
 
 /** The AudioAnswer of a transcript (`task: transcribe`), its SRT from core's renderer. */
@@ -119,6 +179,7 @@ export function answerOfTranscript(transcript: Transcript): AudioAnswer {
     duration: transcript.source.length,
     segments: transcript.segments,
     srt: renderTranscript(transcript, 'srt'),
+    namedSpeakers: new Set((transcript.voices ?? []).map((voice) => voice.label)),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   isTerminalStatus,
   waitForPrediction,
   type AppErrorCode,
+  type KnownVoice,
   type PredictionRow,
   type ServiceContext,
 } from '@transcribe/core';
@@ -29,6 +30,8 @@ export interface AudioPredictionRequest {
   onCreated?: (row: PredictionRow) => void;
   /** `translate`: the engine's own translation into English (CreatePredictionRequest.task). */
   task?: 'translate';
+  /** Voices given with the request (OpenAI's known speakers), recognised in the recording. */
+  inlineVoices?: KnownVoice[];
 }
 
 /**
@@ -51,6 +54,7 @@ export async function runAudioPrediction(ctx: ServiceContext, request: AudioPred
       rawInput: { ...request.rawInput, output_format: 'json' },
       upload: request.file,
       ...(request.task ? { task: request.task } : {}),
+      ...(request.inlineVoices ? { inlineVoices: request.inlineVoices } : {}),
     });
   } catch (error) {
     await rm(request.file.path, { force: true });

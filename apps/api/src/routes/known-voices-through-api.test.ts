@@ -87,7 +87,7 @@ describe('known_voices through the API', () => {
     const other = await createApiKey(api.t.service.ctx.database.db, 'other');
     for (const [input, key] of [
       [{ known_voices: ['Nobody'] }, api.t.key],
-      [{ known_voices: [voiceId] }, other.key],
+      [{ known_voices: [voiceId] }, other.secret],
       [{ known_voices: 'Reader' }, api.t.key],
       [{ known_voices: true, known_voices_threshold: 2 }, api.t.key],
     ] as const) {

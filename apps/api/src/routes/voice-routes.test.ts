@@ -105,12 +105,12 @@ describe('the voice registry (docs/speakers.md)', () => {
 
   it("should keep one account's voices invisible to another key (404, empty list)", async () => {
     const other = await createApiKey(t.service.ctx.database.db, 'other');
-    const shown = await fetch(`${t.url}/v1/voices/${jfkVoice.id}`, { headers: auth(other.key) });
+    const shown = await fetch(`${t.url}/v1/voices/${jfkVoice.id}`, { headers: auth(other.secret) });
     expect(shown.status).toBe(404);
     expect(((await shown.json()) as { detail: string }).detail).toMatch(/No voice with id/);
-    expect((await fetch(`${t.url}/v1/voices/${jfkVoice.id}`, { method: 'DELETE', headers: auth(other.key) })).status).toBe(404);
-    expect((await post(`/voices/${jfkVoice.id}/samples`, { samples: [dataUri(jfk)] }, other.key)).status).toBe(404);
-    const list = (await (await fetch(`${t.url}/v1/voices`, { headers: auth(other.key) })).json()) as { results: VoiceObject[] };
+    expect((await fetch(`${t.url}/v1/voices/${jfkVoice.id}`, { method: 'DELETE', headers: auth(other.secret) })).status).toBe(404);
+    expect((await post(`/voices/${jfkVoice.id}/samples`, { samples: [dataUri(jfk)] }, other.secret)).status).toBe(404);
+    const list = (await (await fetch(`${t.url}/v1/voices`, { headers: auth(other.secret) })).json()) as { results: VoiceObject[] };
     expect(list.results).toEqual([]);
     expect((await fetch(`${t.url}/v1/voices`)).status).toBe(401);
   });

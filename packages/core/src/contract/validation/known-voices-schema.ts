@@ -152,3 +152,65 @@ export function parseVoiceRequest<T>(schema: z.ZodType<T>, body: unknown): T {
   const issue = result.error.issues[0]!;
   throw invalidInput(String(issue.path[0] ?? 'body'), issue.message);
 }
+
+/** Most known speakers of one OpenAI request ("Up to 4 speakers are supported", openai-node transcriptions.ts). */
+export const MAX_KNOWN_SPEAKERS = 4;
+
+/**
+ * OpenAI's `known_speaker_names[]` and `known_speaker_references[]` (docs/openai-api.md), read from the
+ * form's values in either encoding the clients send (repeated `key[]` parts, or one JSON array string):
+ * as many names as references, at most 4, each name 1–64 characters without control characters, each
+ * reference a `data:` URL (their 2–10 s are checked when they are measured).
+ * @returns the pairs, in order; [] when neither field was sent.
+ * @throws AppError `invalid_input` (param the field concerned).
+ */
+export function parseKnownSpeakers(names: readonly string[], references: readonly string[]): { name: string; dataUrl: string }[] {
+  const list = (values: readonly string[], param: string): string[] =>
+    values.flatMap((value) => {
+      const trimmed = value.trim();
+      if (!trimmed.startsWith('[')) return [value];
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(trimmed);
+      } catch {
+        throw invalidInput(
+          param,
+          `${param} looks like a JSON array but does not parse; send one part per entry or a JSON array of strings.`,
+        );
+      }
+      if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === 'string')) {
+        throw invalidInput(param, `${param} must be strings: one part per entry or a JSON array of strings.`);
+      }
+      return parsed as string[];
+    });
+  const allNames = list(names, 'known_speaker_names[]').map((name) => name.trim());
+  const allReferences = list(references, 'known_speaker_references[]').map((reference) => reference.trim());
+  if (allNames.length !== allReferences.length) {
+    throw invalidInput(
+      'known_speaker_names[]',
+      `known_speaker_names[] and known_speaker_references[] must pair up: got ${allNames.length} names and ${allReferences.length} references.`,
+    );
+  }
+  if (allNames.length > MAX_KNOWN_SPEAKERS) {
+    throw invalidInput('known_speaker_names[]', `At most ${MAX_KNOWN_SPEAKERS} known speakers are supported; got ${allNames.length}.`);
+  }
+  allNames.forEach((name) => {
+    if (name === '' || Array.from(name).length > MAX_VOICE_NAME_CHARS || /\p{Cc}/u.test(name)) {
+      throw invalidInput(
+        'known_speaker_names[]',
+        `Each known speaker name must have 1 to ${MAX_VOICE_NAME_CHARS} characters; got ${describeValue(name)}.`,
+      );
+    }
+  });
+  if (new Set(allNames).size !== allNames.length)
+    throw invalidInput('known_speaker_names[]', 'known_speaker_names[] names a speaker twice.');
+  allReferences.forEach((reference) => {
+    if (!/^data:/i.test(reference)) {
+      throw invalidInput(
+        'known_speaker_references[]',
+        `Each known speaker reference must be a data: URL of 2–10 s of audio; got ${describeValue(reference)}.`,
+      );
+    }
+  });
+  return allNames.map((name, i) => ({ name, dataUrl: allReferences[i]! }));
+}

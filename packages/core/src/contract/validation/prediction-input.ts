@@ -1,3 +1,5 @@
+import type { VoiceEmbeddings } from '../output/voice-embeddings.ts';
+
 /**
  * The validated creation input of a prediction (spec 2.2), after every rule of spec 4.5 held.
  * Produced by contract/validation/parse-prediction-input.ts; stored with the prediction.
@@ -37,6 +39,12 @@ export interface PredictionInput {
   known_voices?: string[] | true | null;
   /** Cosine similarity a speaker needs to take a known voice's name, or null for the default. */
   known_voices_threshold?: number | null;
+  /**
+   * Not a spec 2.2 parameter and never read from a client's input: voices given with the request itself
+   * (OpenAI's `known_speaker_names[]` + `known_speaker_references[]`), set only by the OpenAI-compatible
+   * endpoint; their embeddings, never audio (contract/output/voice-embeddings.ts).
+   */
+  inline_voices?: { id: string; name: string; embeddings: VoiceEmbeddings }[];
   /**
    * Not a spec 2.2 parameter and never read from a client's input: `translate` asks the engine's own
    * speech translation into English (Whisper's `translate` task), set only by the OpenAI-compatible

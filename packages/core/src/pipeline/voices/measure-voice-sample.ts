@@ -37,19 +37,20 @@ export async function measureVoiceSample(input: {
   vadModelPath: string;
   vadWorkers?: VadWorkerPool;
   embedder: VoiceEmbedder;
+  /** Longest sample accepted, seconds; default MAX_SAMPLE_SECONDS (OpenAI's known_speaker_references: 10). */
+  maxSeconds?: number;
   signal?: AbortSignal;
 }): Promise<MeasuredSample> {
+  const most = input.maxSeconds ?? MAX_SAMPLE_SECONDS;
   const refuse = (message: string) => new AppError('invalid_input', message, { param: 'samples' });
   const probe = await probeMedia(input.mediaPath, { signal: input.signal });
   const seconds = probe.durationSeconds;
   if (seconds < MIN_SAMPLE_SECONDS) {
-    throw refuse(
-      `The ${input.which} is too short: ${seconds.toFixed(1)} s; a sample must last ${MIN_SAMPLE_SECONDS}–${MAX_SAMPLE_SECONDS} s.`,
-    );
+    throw refuse(`The ${input.which} is too short: ${seconds.toFixed(1)} s; a sample must last ${MIN_SAMPLE_SECONDS}–${most} s.`);
   }
-  if (seconds > MAX_SAMPLE_SECONDS + 0.5) {
+  if (seconds > most + 0.5) {
     throw refuse(
-      `The ${input.which} is too long: ${seconds.toFixed(1)} s; a sample must last ${MIN_SAMPLE_SECONDS}–${MAX_SAMPLE_SECONDS} s (cut out one speaker's part).`,
+      `The ${input.which} is too long: ${seconds.toFixed(1)} s; a sample must last ${MIN_SAMPLE_SECONDS}–${most} s (cut out one speaker's part).`,
     );
   }
   const wavPath = join(input.workDir, 'sample.wav');

@@ -1,3 +1,4 @@
+import type { KnownVoice } from '../../pipeline/voices/identify-speakers.ts';
 import { resolveKnownVoices, voiceAccountOfKeyId } from '../voices/resolve-known-voices.ts';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -33,6 +34,8 @@ export interface CreatePredictionRequest {
    * OpenAI-compatible translations endpoint, never from a client's input.
    */
   task?: 'translate';
+  /** Voices given with this request (OpenAI's known speakers: measureReferenceVoices), recognised instead of the registry's. */
+  inlineVoices?: KnownVoice[];
   webhook?: string | null;
   webhookEventsFilter?: string[] | null;
   /** A file already saved by the caller (multipart / octet-stream upload); `audio` is then not required. */
@@ -68,6 +71,7 @@ export async function createPrediction(ctx: ServiceContext, request: CreatePredi
       throw new AppError('invalid_input', `The recognition engine ${ctx.engine.name} does not translate speech.`, { param: 'task' });
     params.task = 'translate';
   }
+  if (request.inlineVoices && request.inlineVoices.length > 0) params.inline_voices = request.inlineVoices;
   if (params.known_voices) {
     // Before any download, like every input rule: the named voices must be the account's (422 otherwise).
     const account = await voiceAccountOfKeyId(ctx.database.db, request.apiKeyId);

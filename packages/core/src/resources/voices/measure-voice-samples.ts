@@ -21,6 +21,7 @@ export async function measureVoiceSamples(
   ctx: ServiceContext,
   sources: readonly VoiceSampleSource[],
   signal?: AbortSignal,
+  options: { maxSeconds?: number; names?: readonly string[] } = {},
 ): Promise<MeasuredSample[]> {
   const workDir = join(ctx.config.dataDir, 'work', `voice-${newPredictionId()}`);
   await mkdir(workDir, { recursive: true });
@@ -28,7 +29,7 @@ export async function measureVoiceSamples(
     const embedder = await findVoiceEmbedder(ctx.config.modelsDir);
     const measured: MeasuredSample[] = [];
     for (const [index, source] of sources.entries()) {
-      const which = sources.length === 1 ? 'sample' : `sample ${index + 1}`;
+      const which = options.names?.[index] ?? (sources.length === 1 ? 'sample' : `sample ${index + 1}`);
       const sampleDir = join(workDir, String(index));
       await mkdir(sampleDir, { recursive: true });
       let mediaPath = source.kind === 'file' ? source.path : join(sampleDir, 'source');
@@ -48,6 +49,7 @@ export async function measureVoiceSamples(
           vadModelPath: ctx.config.vadModelPath,
           ...(ctx.vadWorkers ? { vadWorkers: ctx.vadWorkers } : {}),
           embedder,
+          ...(options.maxSeconds ? { maxSeconds: options.maxSeconds } : {}),
           ...(signal ? { signal } : {}),
         }),
       );

@@ -160,7 +160,7 @@ async function produceFromRecording(production: Production, { readyOnly = false 
     return { transcript, mediaId: media.mediaId, fromCache: true };
   }
   const known = params.known_voices ?? null;
-  const voices = known === null ? null : await knownVoicesForRun(ctx.database.db, row.apiKeyId, known);
+  const voices = params.inline_voices ?? (known === null ? null : await knownVoicesForRun(ctx.database.db, row.apiKeyId, known));
   const transcript = await recognizeMedia(
     ctx,
     {
@@ -174,7 +174,7 @@ async function produceFromRecording(production: Production, { readyOnly = false 
     signal,
   );
   // A transcript named with an account's voices is that account's: never stored for the link's other requests.
-  if (media.mediaId && known === null) await storeVariant(ctx.database.db, media.mediaId, wanted, transcript);
+  if (media.mediaId && voices === null) await storeVariant(ctx.database.db, media.mediaId, wanted, transcript);
   return { transcript, mediaId: media.mediaId, fromCache: false };
 }
 
@@ -216,7 +216,7 @@ async function obtainMedia(production: Production, wanted: RecognitionParams, re
   const cached = await findCachedMedia(ctx.database.db, row.namespace, source.url, new Date(), store);
   const header = cached ? await readVariantHeader(ctx.database.db, cached.id) : null;
   // Known voices name speakers by an account's registry: such a prediction neither reads nor stores a shared transcript.
-  const identifies = (row.params.known_voices ?? null) !== null;
+  const identifies = (row.params.known_voices ?? null) !== null || row.params.inline_voices !== undefined;
   const variant = !identifies && header && sameRecognitionParams(header.params, wanted) ? header.version : null;
   if (readyOnly && variant === null) return null; // no stored download, or another variant: recognised in single flight
   const use = cached ? await access(cached) : null;
