@@ -142,6 +142,7 @@ function installOptions(
   tty: boolean,
 ): InstallDiarizationOptions {
   const reporters = new Map(requests.map((request) => [request.model.name, progressReporter(request.model.name, prefix, tty)]));
+  let selfTestSaid = false;
   const options: InstallDiarizationOptions = {
     modelsDir,
     requests,
@@ -157,6 +158,8 @@ function installOptions(
     onStage: (name, stage) => {
       reporters.get(name)?.stop();
       if (stage === 'unpack') console.log(`${prefix}unpacking and checking ${name}...`);
+      if (stage === 'self-test' && !selfTestSaid) console.log(`${prefix}self-test: diarizing the two-speaker clip with the pair...`);
+      if (stage === 'self-test') selfTestSaid = true;
     },
   };
   if (typeof values['retry-delay-ms'] === 'string') options.retryBaseDelayMs = Number(values['retry-delay-ms']);

@@ -146,7 +146,15 @@ describe('npm run models', () => {
     expect(stdout).toMatch(/^STATE +NAME +FAMILY +SIZE +LANGUAGES +HASH$/m);
     expect(stdout).toContain('-       sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8  nemo-transducer  600M  en  pinned on first install');
     expect(stdout).toContain(`-       ${BASE.name}  whisper  74M  99 languages  pinned on first install  (recommended for CPU)`);
-    expect(stdout.match(/^\S+\s+sherpa-onnx-/gm)).toHaveLength(11);
+    expect(stdout.match(/^\S+\s+sherpa-onnx-\S+  (?!diarization)/gm)).toHaveLength(11);
+    // Then the diarization models, with their published figures and the recommended pair.
+    expect(stdout).toContain(
+      '-       sherpa-onnx-pyannote-segmentation-3-0  diarization segmentation  1.5M  5.7 MB  MIT  pinned on first install  (recommended pair)',
+    );
+    expect(stdout).toContain(
+      '-       wespeaker_en_voxceleb_resnet34_LM  diarization embedding  6.63M  26.5 MB  CC BY 4.0 (the VoxCeleb licence, WeSpeaker docs/pretrained.md)  pinned on first install  (recommended pair)',
+    );
+    expect(stdout).toContain('        published: EER 0.797 % on VoxCeleb1-O cleaned');
   });
 
   it('should refuse a --sha256 that is not 64 hex digits with the usage exit code, and take either case', async () => {
