@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
+  type KnownVoice,
   addToEmbeddings,
   cosineSimilarity,
   DEFAULT_THRESHOLDS,
@@ -118,7 +119,7 @@ async function evaluate(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'bench-speakers-'));
   const started = Date.now();
   try {
-    const voices = [];
+    const voices: KnownVoice[] = [];
     for (const [name, clip] of Object.entries(enrolled)) {
       const path = join(AUDIO, clip);
       const [embeddings] = await embedSpeechGroups(path, [await speechOf(path)], embedder);
