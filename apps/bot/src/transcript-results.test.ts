@@ -108,7 +108,12 @@ describe('transcripts people can use: long ones as files, formats, typed languag
     expect(whole).toContain('Пункт 130:');
     // One line per segment, not one wall of a line (besides the note on doubtful lines that flagged
     // segments bring: a blank line, then `(?) …`); and a name apart from the timed text's.
-    expect(whole.trim().split('\n').filter((line) => line !== '' && !line.startsWith('(?) '))).toHaveLength(5);
+    expect(
+      whole
+        .trim()
+        .split('\n')
+        .filter((line) => line !== '' && !line.startsWith('(?) ')),
+    ).toHaveLength(5);
     expect(String(document.payload.caption)).toMatch(/^The whole text \([\d,]+ characters\) is in this file\.$/);
     const preview = t.fake.calls.find(
       (c) => c.method === 'sendMessage' && repliesTo(c, voiceMessageId) && String(c.payload.text).startsWith('Пункт 1:'),

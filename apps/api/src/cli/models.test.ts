@@ -146,7 +146,7 @@ describe('npm run models', () => {
     expect(stdout).toMatch(/^STATE +NAME +FAMILY +SIZE +LANGUAGES +HASH$/m);
     expect(stdout).toContain('-       sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8  nemo-transducer  600M  en  pinned on first install');
     expect(stdout).toContain(`-       ${BASE.name}  whisper  74M  99 languages  pinned on first install  (recommended for CPU)`);
-    expect(stdout.match(/^\S+\s+sherpa-onnx-\S+  (?!diarization)/gm)).toHaveLength(11);
+    expect(stdout.match(/^\S+\s+sherpa-onnx-\S+ {2}(?!diarization)/gm)).toHaveLength(11);
     // Then the diarization models, with their published figures and the recommended pair.
     expect(stdout).toContain(
       '-       sherpa-onnx-pyannote-segmentation-3-0  diarization segmentation  1.5M  5.7 MB  MIT  pinned on first install  (recommended pair)',
@@ -223,7 +223,7 @@ describe('npm run models', () => {
     expect(removedFlag.code).toBe(2);
     expect(removedFlag.stderr).toMatch(/^models: Unknown option '--trust-unverified'/);
     const usage = removedFlag.stderr.slice(removedFlag.stderr.indexOf('Usage:'));
-    expect(usage).toContain('npm run models -- install FILE.tar.bz2|DIR');
+    expect(usage).toContain('npm run models -- install FILE.tar.bz2|FILE.onnx|DIR');
     expect(usage).not.toContain('trust-unverified');
   });
 });

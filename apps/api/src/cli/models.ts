@@ -7,7 +7,6 @@ import {
   describeSelfTest,
   findCatalogModel,
   installModel,
-  DIARIZATION_INSTALL_COMMAND,
   isDiarizationModelEntry,
   listInstalledDiarizationModels,
   locateDiarizationModels,

@@ -10,7 +10,18 @@ type Body = Record<string, unknown>;
 const JSON_MEMBERS = ['source', 'segments', 'vad', 'language'];
 const JSON2_MEMBERS = ['source', 'segments', 'vad', 'languages', 'speakers'];
 // The measured confidence members follow the words (docs/formats.md, "Confidence").
-const SEGMENT_MEMBERS = ['start', 'end', 'text', 'speaker', 'language', 'words', 'avg_logprob', 'compression_ratio', 'no_speech_prob', 'flags'];
+const SEGMENT_MEMBERS = [
+  'start',
+  'end',
+  'text',
+  'speaker',
+  'language',
+  'words',
+  'avg_logprob',
+  'compression_ratio',
+  'no_speech_prob',
+  'flags',
+];
 // Neither alphabetical nor the order jsonb keeps (shorter keys first): only the request's order passes.
 const POST_PROCESS = ['translation', 'summary', 'speaker_names'];
 
