@@ -20,12 +20,12 @@ import {
   createSherpaOnnxEngine,
   findCatalogModel,
   normalizeForWer,
+  readWavLayout,
   type RecognitionEngine,
   resolveDefaultVadModelPath,
   transcribeRecording,
   type Transcript,
 } from '@transcribe/core';
-import { readWavLayout } from '../../packages/core/src/pipeline/decode/read-wav-layout.ts';
 
 const AUDIO = process.env.SHARED_AUDIO_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'audio');
 const FIXTURE_MODELS = join(import.meta.dirname, '..', '..', 'packages/core/src/pipeline/recognize/test-support/models');
