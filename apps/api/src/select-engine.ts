@@ -100,7 +100,10 @@ export function startModelAutoInstall(env: Env, engine: RecognitionEngine, logge
     const probe = await probeReleaseHost(url, probeTimeoutMs);
     if (probe.reachable) startFirstStartInstall(env.MODELS_DIR, mirror, { recognition }, logger);
     else logger.info({ component: 'models' }, unreachableHostLine(url, probe.reason, model.name, { recognition, diarization }));
-  })();
+  })().catch((error: unknown) =>
+    // Nothing here may end the service: an unhandled rejection would.
+    logger.warn({ component: 'models' }, `first-start model install not started: ${(error as Error).message}`),
+  );
 }
 
 /**
