@@ -13,7 +13,8 @@ COPY apps/bot/package.json apps/bot/package.json
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
 # Run as the unprivileged `node` user; /data (DATA_DIR) and /models (MODELS_DIR) are volumes it owns.
-RUN mkdir -p /data /models && chown node:node /data /models
+# node_modules/.cache/transcribe-entries: where scripts/launch/ keeps the built entries (written at the first start).
+RUN mkdir -p /data /models node_modules/.cache/transcribe-entries && chown node:node /data /models node_modules/.cache/transcribe-entries
 USER node
 ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 DATA_DIR=/data MODELS_DIR=/models
 VOLUME ["/data", "/models"]
@@ -21,6 +22,6 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # tini is PID 1: it passes SIGTERM (docker stop) to node and reaps the ffmpeg and pocketsphinx
-# children; node runs without npm or tsx's CLI in between, so the signal reaches the service itself.
+# children; node runs without npm in between, so the signal reaches the service itself.
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "apps/api/src/main.ts"]
+CMD ["node", "scripts/launch/launch-entry.mjs", "apps/api/src/main.ts"]

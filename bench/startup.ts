@@ -2,11 +2,12 @@
  * Where `npm start` spends its time before `GET /health` answers, and how soon a first start without
  * internet says that it cannot reach the model release host.
  *
- * Each start is `npm start`'s entry (`node --import tsx apps/api/src/main.ts`, PGlite, PocketSphinx)
+ * Each start is what `npm start` runs (`node scripts/launch/launch-entry.mjs apps/api/src/main.ts`:
+ * the entry built once by esbuild and reused while its sources are unchanged; PGlite, PocketSphinx)
  * in a child process; the client polls `/health` every 20 ms. The phases come from the service's own
  * `listening on …` line (`start_up`: wall-clock and CPU seconds per phase, apps/api/src/time-start-up.ts).
  * Measured in the same run, as baselines: an empty Node process (`node -e 0`) and an empty
- * TypeScript file through the same loader (`node --import tsx`), so the ratios hold on a busy
+ * TypeScript file through tsx (`node --import tsx`, how `npm start` ran before the launcher), so the ratios hold on a busy
  * machine too. CPU seconds (user + system of the service process, all its threads) are what a phase
  * costs on a quiet machine; wall-clock seconds on a shared machine are stretched by the other work
  * (the load average is printed with the results).
@@ -21,7 +22,7 @@ import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../apps/api/src/test-support/spawn-service.ts';
+import { freePort, LAUNCHER } from '../apps/api/src/test-support/spawn-service.ts';
 import { REPO_ROOT } from '../apps/api/src/test-support/shared-paths.ts';
 import { FULL_RUN, fixed, median, writeResult } from './support/bench-kit.ts';
 
@@ -63,7 +64,7 @@ async function measureStart(kind: Start['kind'], dataDir: string, mirror: string
   const port = await freePort();
   const load = loadNow();
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [LAUNCHER, 'apps/api/src/main.ts'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -140,7 +141,7 @@ try {
     '| Baseline in the same run | Wall seconds |',
     '|---|---|',
     `| empty Node process (\`node -e 0\`), before / after | ${fixed(nodeAlone)} / ${fixed(nodeAgain)} |`,
-    `| empty TypeScript file through the loader (\`node --import tsx\`) | ${fixed(tsxAlone)} |`,
+    `| empty TypeScript file through tsx (\`node --import tsx\`) | ${fixed(tsxAlone)} |`,
     '',
     `| Phase | first start: wall s | CPU s | warm starts (median of ${warm.length}): wall s | CPU s |`,
     '|---|---|---|---|---|',
@@ -153,7 +154,7 @@ try {
     `| **spawn → /health (client)** | **${fixed(first.healthSeconds)}** | ${fixed(cpuTotal(first))} | **${fixed(median(warm.map((start) => start.healthSeconds)))}** | ${fixed(median(warm.map(cpuTotal)))} |`,
     '',
     `Ratios in this run: a warm start to /health is ${fixed(median(warm.map((start) => start.healthSeconds)) / nodeAlone, 0)}× an empty Node process and ` +
-      `${fixed(median(warm.map((start) => start.healthSeconds)) / tsxAlone, 1)}× an empty file through the TypeScript loader; ` +
+      `${fixed(median(warm.map((start) => start.healthSeconds)) / tsxAlone, 1)}× an empty file through tsx; ` +
       `its \`imports\` phase is ${fixed(median(warm.map((start) => (phaseOf(start, 'imports')?.seconds ?? 0) / (start.healthSeconds || 1))) * 100, 0)} % of it.`,
     '',
     `Model probe on the first start (release host silent): the "cannot reach …" line came ${fixed(first.probeLineAfterHealth)} s after /health answered (the probe's own timeout is 5 s; it starts once the port answers).`,

@@ -186,8 +186,7 @@ function startFirstStartInstall(
   logger: Logger | undefined,
 ): void {
   const args = [
-    '--import',
-    'tsx',
+    'scripts/launch/launch-entry.mjs', // as `npm run models` does
     'apps/api/src/cli/models.ts',
     'first-start',
     '--models-dir',

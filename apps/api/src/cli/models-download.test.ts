@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findCatalogModel } from '@transcribe/core';
 import { packTarBz2, type ReleaseHost, serveReleaseFiles, writeFixtureModel } from '@transcribe/core/testing';
 import { REPO_ROOT } from '../test-support/shared-paths.ts';
+import { LAUNCHER } from '../test-support/spawn-service.ts';
 import { runScriptToEnd } from '../test-support/spawn-service.ts';
 
 const CLI = 'apps/api/src/cli/models.ts';
@@ -79,7 +80,7 @@ describe('npm run models -- download', () => {
 
   it('should draw a progress bar with bytes, rate and ETA when stdout is a terminal', async () => {
     // util-linux `script` runs the CLI on a pseudo-terminal, as a person at a shell would.
-    const command = `${process.execPath} --import tsx ${CLI} download ${TINY.name} --mirror ${host.url} --force --models-dir ${modelsDir}`;
+    const command = `${process.execPath} ${LAUNCHER} ${CLI} download ${TINY.name} --mirror ${host.url} --force --models-dir ${modelsDir}`;
     const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], {
       cwd: REPO_ROOT,
       env: { ...process.env, COLUMNS: '160' },

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { seedPgliteDataDir } from './pglite-template.ts';
 import { REPO_ROOT } from './shared-paths.ts';
 
+/** What the npm scripts run: `node scripts/launch/launch-entry.mjs <entry> [args…]`. */
+export const LAUNCHER = join(REPO_ROOT, 'scripts', 'launch', 'launch-entry.mjs');
+
 export interface SpawnedService {
   url: string;
   child: ChildProcess;
@@ -25,11 +28,13 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Runs a repository script with tsx in a child process, as `npm run …` would. The first-start model
- * install is off unless `env` turns it on (tests and benchmarks never reach the internet).
+ * Runs a repository entry (e.g. `apps/api/src/cli/apikey.ts`) in a child process as the npm scripts
+ * do: through scripts/launch/launch-entry.mjs, which builds it with esbuild and runs the JavaScript.
+ * The first-start model install is off unless `env` turns it on (tests and benchmarks never reach
+ * the internet).
  */
 export function runScript(script: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  return spawn(process.execPath, [LAUNCHER, script, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, MODELS_AUTO_INSTALL: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
