@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -103,8 +103,9 @@ const BUILDER = createHash('sha256')
  * sources into an ES module Node runs without a TypeScript loader. A build is reused while none of
  * its input files changed (size and modification time, checked at each call: a few milliseconds);
  * otherwise esbuild builds it again (about 2 s of CPU) under a name derived from its content, so
- * processes starting together share one copy. The build is one file (and its source map): a
- * running process never reads its build folder again, so older builds of the entry are removed.
+ * processes starting together share one copy. A process that runs a build marks it in use
+ * (markBuildInUse: it may load a lazy chunk hours later); a new build removes the older builds of
+ * its entry that no live process uses.
  * @param {string} entry path of the entry, absolute or relative to the repository root.
  * @param {{ cacheDir?: string }} [options] where built entries are kept (default ENTRY_CACHE_DIR).
  * @returns {Promise<string>} absolute path of the built module to import.
@@ -121,6 +122,9 @@ export async function buildEntry(entry, { cacheDir = ENTRY_CACHE_DIR } = {}) {
     absWorkingDir: REPO_ROOT,
     entryPoints: [entryPath],
     bundle: true,
+    // Lazy import()s of workspace modules stay lazy chunks: bundled into the entry, their packages
+    // (the bot's, the document writers') would be imported at every start.
+    splitting: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
@@ -172,13 +176,59 @@ export async function buildEntry(entry, { cacheDir = ENTRY_CACHE_DIR } = {}) {
   return main;
 }
 
-/** Removes the builds named `<prefix>-<hash>` other than `keep` made over 10 minutes ago (a process that found one just before has imported it by then). */
+const IN_USE = '.in-use';
+
+/** Start time of process `pid` (field 22 of /proc/<pid>/stat, clock ticks since boot), or null if it is gone; '' where there is no /proc. */
+function startTicksOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3] ?? '';
+  } catch {
+    try {
+      process.kill(pid, 0);
+      return '';
+    } catch {
+      return null;
+    }
+  }
+}
+
+/**
+ * Marks the build holding `main` as used by this process until it exits (a file named by its pid,
+ * holding its start time, so a reused pid does not count), so that no newer build removes it
+ * while a lazy chunk of it may still be loaded.
+ * @param {string} main a path returned by buildEntry.
+ * @returns {Promise<void>}
+ * @throws the file system's error when the build folder cannot be written.
+ */
+export async function markBuildInUse(main) {
+  const marker = path.join(path.dirname(main), IN_USE, String(process.pid));
+  await mkdir(path.dirname(marker), { recursive: true });
+  await writeFile(marker, startTicksOf(process.pid) ?? '');
+  process.once('exit', () => rmSync(marker, { force: true }));
+}
+
+/** Whether a live process marked `dir` in use (markBuildInUse). */
+async function isInUse(dir) {
+  const pids = await readdir(path.join(dir, IN_USE)).catch(() => []);
+  for (const pid of pids) {
+    const recorded = await readFile(path.join(dir, IN_USE, pid), 'utf8').catch(() => null);
+    const now = startTicksOf(Number(pid));
+    if (recorded !== null && now !== null && (now === '' || recorded === '' || now === recorded)) return true;
+  }
+  return false;
+}
+
+/**
+ * Removes the builds named `<prefix>-<hash>` other than `keep` that no live process uses and that
+ * were made over 10 minutes ago (a process that has just found one marks it within moments).
+ */
 async function removeOlderBuilds(cacheDir, prefix, keep) {
   const pattern = new RegExp(`^${prefix}-[0-9a-f]{16}$`); // prefix: a name and hex digits
   for (const name of await readdir(cacheDir)) {
     const dir = path.join(cacheDir, name);
     if (!pattern.test(name) || dir === keep) continue;
     const info = await stat(dir).catch(() => null);
-    if (info && Date.now() - info.mtimeMs > 10 * 60_000) await rm(dir, { recursive: true, force: true });
+    if (info && Date.now() - info.mtimeMs > 10 * 60_000 && !(await isInUse(dir))) await rm(dir, { recursive: true, force: true });
   }
 }

@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildEntry, REPO_ROOT } from './build-entry.mjs';
+import { buildEntry, markBuildInUse, REPO_ROOT } from './build-entry.mjs';
 
 const [entry, ...args] = process.argv.slice(2);
 if (!entry) {
@@ -25,6 +25,7 @@ process.argv = [process.argv[0], entryPath, ...args];
 let built = null;
 try {
   built = await buildEntry(entryPath);
+  await markBuildInUse(built);
 } catch (error) {
   if (!['EACCES', 'EROFS', 'EPERM'].includes(error?.code)) throw error;
 }

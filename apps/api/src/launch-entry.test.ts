@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEntry } from '../../../scripts/launch/build-entry.mjs';
+import { buildEntry, markBuildInUse } from '../../../scripts/launch/build-entry.mjs';
 import { LAUNCHER } from './test-support/spawn-service.ts';
 import { REPO_ROOT } from './test-support/shared-paths.ts';
 
@@ -62,6 +62,26 @@ describe('launching a TypeScript entry (scripts/launch/)', () => {
     expect(after).not.toBe(before);
     expect((await runBuilt(after)).greeting).toBe('second, longer');
     expect((await readdir(cacheDir)).filter((name) => name.endsWith('.manifest.json'))).toHaveLength(1);
+  });
+
+  it('should remove older builds of an entry once no live process uses them, and keep those in use', async () => {
+    const hourAgo = new Date(Date.now() - 3600_000);
+    const cacheDir = await mkdtemp(join(tmpdir(), 'launch-prune-')); // only this test's builds
+    const inUse = await buildEntry(join(sources, 'entry.ts'), { cacheDir });
+    await markBuildInUse(inUse); // this process: alive
+    await utimes(dirname(inUse), hourAgo, hourAgo);
+    await writeFile(join(sources, 'greeting.ts'), "export const greeting: string = 'third';\n");
+    const next = await buildEntry(join(sources, 'entry.ts'), { cacheDir });
+    const builds = async () => (await readdir(cacheDir)).filter((name) => /^entry-[0-9a-f]{16}-[0-9a-f]{16}$/.test(name));
+    expect(await builds()).toEqual(expect.arrayContaining([dirname(inUse).split('/').at(-1), dirname(next).split('/').at(-1)]));
+    // A marker left by a process that is gone (pid 2^22 + 1 is above Linux's pid_max) keeps nothing.
+    await mkdir(join(dirname(next), '.in-use'), { recursive: true });
+    await writeFile(join(dirname(next), '.in-use', '4194305'), '123');
+    await utimes(dirname(next), hourAgo, hourAgo);
+    await writeFile(join(sources, 'greeting.ts'), "export const greeting: string = 'fourth';\n");
+    const last = await buildEntry(join(sources, 'entry.ts'), { cacheDir });
+    expect((await builds()).sort()).toEqual([dirname(inUse).split('/').at(-1), dirname(last).split('/').at(-1)].sort());
+    await rm(cacheDir, { recursive: true, force: true });
   });
 
   it('should refuse a source that does not compile with esbuild’s message naming the file', async () => {

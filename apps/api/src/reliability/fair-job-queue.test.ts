@@ -75,27 +75,30 @@ async function cancelAll(url: string, created: Created[]): Promise<void> {
   }
 }
 
+/** Jobs per key in the alternation tests: enough for a dozen contested turns, few enough to stay cheap. */
+const PER_KEY = 12;
+
 /**
- * Twenty jobs of each of two keys, the second key's queued after the first's: from the moment the
+ * PER_KEY jobs of each of two keys, the second key's queued after the first's: from the moment the
  * second key queued, as long as both keys have jobs waiting, workers take their jobs in turn (no
  * prefix of that start order has more than one job more of one key than of the other).
  */
 async function expectAlternation(url: string, files: FileServer, keys: [string, string]): Promise<void> {
-  const first = await createMany(url, files, keys[0], 'a', SHORT, 20);
+  const first = await createMany(url, files, keys[0], 'a', SHORT, PER_KEY);
   // The second key queues while the first key's first two jobs run (the fake engine's delay): no job
   // of the first key is then between a worker's fetch and its started_at, which would blur the order.
   for (const { id } of first.slice(0, 2)) await waitForPrediction(url, keys[0], id, (p) => p.started_at !== null, 120_000);
   await sleep(300);
-  const second = await createMany(url, files, keys[1], 'b', SHORT, 20);
+  const second = await createMany(url, files, keys[1], 'b', SHORT, PER_KEY);
   for (const { id, key } of [...first, ...second]) await waitForPrediction(url, key, id, isSettled, 240_000);
   const secondQueued = Date.parse(String((await getPrediction(url, keys[1], second[0]!.id)).created_at));
   const times = await startTimes(url, first);
   const startedBefore = first.filter(({ id }) => times.get(id)! <= secondQueued).length; // only the first key had jobs then
   const order = await startOrder(url, [...first, ...second]);
-  expect(order).toHaveLength(40);
+  expect(order).toHaveLength(2 * PER_KEY);
   const contested = order.slice(startedBefore, order.lastIndexOf('a') + 1); // both keys waiting
   console.log(`start order: ${order.join('')} (${startedBefore} of a started before b queued)`);
-  expect(contested.filter((owner) => owner === 'b').length).toBeGreaterThanOrEqual(20 - startedBefore - 1);
+  expect(contested.filter((owner) => owner === 'b').length).toBeGreaterThanOrEqual(PER_KEY - startedBefore - 1);
   expect(largestLead(contested, 'a', 'b')).toBeLessThanOrEqual(1);
 }
 
@@ -153,14 +156,14 @@ describe('fair job queue across keys', () => {
       },
     );
 
-    it('should alternate two keys of twenty jobs each within one', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
+    it('should alternate two keys of a dozen jobs each within one', { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS }, async () => {
       const keys: [string, string] = [await createKeyFor(env, 'c'), await createKeyFor(env, 'd')];
       await expectAlternation(service!.url, files, keys);
     });
 
     it('should count the waits by engine and the errors of the estimated starts the logs said in /metrics', async () => {
       const text = await (await fetch(`${service!.url}/metrics`)).text();
-      expect(readMetric(text, 'transcribe_queue_wait_seconds_count{engine="fake"}')).toBeGreaterThanOrEqual(40);
+      expect(readMetric(text, 'transcribe_queue_wait_seconds_count{engine="fake"}')).toBeGreaterThanOrEqual(2 * PER_KEY);
       const said = ['late', 'early'].map((direction) =>
         readMetric(text, `transcribe_queue_start_estimate_error_seconds_count{engine="fake",direction="${direction}"}`),
       );
@@ -187,7 +190,7 @@ describe('fair job queue across keys', () => {
     });
 
     it(
-      'should alternate two keys of twenty jobs each within one across the workers',
+      'should alternate two keys of a dozen jobs each within one across the workers',
       { timeout: MULTI_PROCESS_TEST_TIMEOUT_MS },
       async () => {
         api = await spawnService(fakeEngineEnv(dataDir, database.url, { WORKER_CONCURRENCY: '0' }), SPAWN_TIMEOUT_MS);

@@ -50,7 +50,9 @@ describe('splitCues', () => {
         for (const cue of cues) {
           expect(cue.lines.length).toBeLessThanOrEqual(options.maxLines);
           for (const line of cue.lines) expect(textLength(line)).toBeLessThanOrEqual(options.maxLineChars);
-          expect(cue.end - cue.start).toBeLessThanOrEqual(options.maxDuration + 1e-9);
+          // 1 µs of slack: a token's share of a segment's time is a sum of doubles (a 58-character
+          // token at the generator's 3 s bound came out at 3.000000001 s).
+          expect(cue.end - cue.start).toBeLessThanOrEqual(options.maxDuration + 1e-6);
           expect(cue.end).toBeGreaterThanOrEqual(cue.start);
           expect(cue.lines[0]!.startsWith(prefix)).toBe(true);
         }
