@@ -65,6 +65,7 @@ export {
   createVoiceSchema,
   parseVoiceRequest,
   parseKnownSpeakers,
+  MAX_KNOWN_SPEAKERS,
   MAX_SAMPLE_SECONDS,
   MIN_SAMPLE_SECONDS,
 } from './contract/validation/known-voices-schema.ts';

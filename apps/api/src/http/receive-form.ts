@@ -14,6 +14,19 @@ export const MAX_PARTS = 64;
 /** Room for the non-file parts on top of the file limit when a Content-Length is declared, in bytes. */
 const FORM_OVERHEAD_BYTES = MAX_PARTS * MAX_FIELD_BYTES;
 
+/**
+ * Text parts allowed to be longer than MAX_FIELD_BYTES, such as OpenAI's `known_speaker_references[]`
+ * (a 2–10 s clip as a `data:` URL, which the official SDKs send as a text part).
+ */
+export interface LargeFields {
+  /** Part names that may be long. */
+  names: readonly string[];
+  /** Longest such part, in bytes. */
+  maxBytes: number;
+  /** Most such parts in one form (all names together): bounds what one request can hold in memory. */
+  maxCount: number;
+}
+
 export interface ReceivedForm {
   /** Text parts (and small file parts other than the file) by name, in arrival order. */
   fields: [string, string][];
@@ -26,16 +39,25 @@ export interface ReceivedForm {
  * `POST /v1/files`). The part named `fileField` is streamed to a new file in `dir` (one chunk in
  * memory at a time) with its size and SHA-256; other parts are read as text up to MAX_FIELD_BYTES.
  * On failure the parser stops reading the body and the partial file is removed.
- * @param maxBytes limit of the file in bytes (spec 8: 300 MiB).
+ * @param options.maxBytes limit of the file in bytes (spec 8: 300 MiB).
+ * @param options.largeFields text parts that may be longer than MAX_FIELD_BYTES (LargeFields).
  * @throws AppError `payload_too_large` (413) past the limit (declared Content-Length or counted);
  *   `invalid_input` (422) for a malformed body, a second file, too many or too long parts.
  */
-export async function receiveForm(req: Request, options: { fileField: string; dir: string; maxBytes: number }): Promise<ReceivedForm> {
+export async function receiveForm(req: Request, options: FormOptions): Promise<ReceivedForm> {
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > options.maxBytes + FORM_OVERHEAD_BYTES) throw uploadTooLargeError(options.maxBytes);
-  const parser = openParser(req, options.maxBytes);
+  const largeRoom = options.largeFields ? options.largeFields.maxBytes * options.largeFields.maxCount : 0;
+  if (declared > options.maxBytes + FORM_OVERHEAD_BYTES + largeRoom) throw uploadTooLargeError(options.maxBytes);
+  const parser = openParser(req, options.maxBytes, Math.max(MAX_FIELD_BYTES, options.largeFields?.maxBytes ?? 0));
   await mkdir(options.dir, { recursive: true });
   return new FormReception(req, parser, options).run();
+}
+
+interface FormOptions {
+  fileField: string;
+  dir: string;
+  maxBytes: number;
+  largeFields?: LargeFields;
 }
 
 /** File part names other APIs use for the upload, answered with the name this endpoint reads. */
@@ -48,12 +70,13 @@ class FormReception {
   private current: Readable | null = null;
   private saving: Promise<void> = Promise.resolve();
   private failed = false;
+  private largeCount = 0;
   private settle: { resolve(form: ReceivedForm): void; reject(error: unknown): void } | null = null;
 
   constructor(
     private readonly req: Request,
     private readonly parser: Busboy,
-    private readonly options: { fileField: string; dir: string; maxBytes: number },
+    private readonly options: FormOptions,
   ) {}
 
   run(): Promise<ReceivedForm> {
@@ -61,14 +84,7 @@ class FormReception {
       this.settle = { resolve, reject };
       const { parser, req } = this;
       parser.on('file', (name, stream, info) => this.onFile(name, stream, info));
-      parser.on('field', (name, value, info) => {
-        if (!info.valueTruncated) return void this.fields.push([name, value]);
-        this.fail(
-          invalid(
-            `The form part ${name.slice(0, 64)} is longer than ${MAX_FIELD_BYTES / 1024} KiB; send the recording as a file part with a filename.`,
-          ),
-        );
-      });
+      parser.on('field', (name, value, info) => this.onField(name, value, info.valueTruncated));
       for (const event of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
         parser.on(event, () => this.fail(invalid(`The form has too many parts (at most ${MAX_PARTS}).`)));
       }
@@ -81,6 +97,28 @@ class FormReception {
       });
       req.pipe(parser);
     });
+  }
+
+  /** A text part: kept, or refused when longer than its limit (MAX_FIELD_BYTES, or LargeFields') or one large part too many. */
+  private onField(name: string, value: string, truncated: boolean): void {
+    if (this.failed) return;
+    const large = this.options.largeFields;
+    if (large?.names.includes(name)) {
+      if (truncated || Buffer.byteLength(value) > large.maxBytes) {
+        return this.fail(invalid(`The form part ${name.slice(0, 64)} is longer than ${large.maxBytes / 1024 / 1024} MiB.`, name));
+      }
+      this.largeCount += 1;
+      if (this.largeCount > large.maxCount) {
+        return this.fail(invalid(`The form has more than ${large.maxCount} parts named ${large.names.join(' or ')}.`, name));
+      }
+      return void this.fields.push([name, value]);
+    }
+    if (!truncated && Buffer.byteLength(value) <= MAX_FIELD_BYTES) return void this.fields.push([name, value]);
+    this.fail(
+      invalid(
+        `The form part ${name.slice(0, 64)} is longer than ${MAX_FIELD_BYTES / 1024} KiB; send the recording as a file part with a filename.`,
+      ),
+    );
   }
 
   /** The upload part is streamed to disk; any other file part is read as a small text part. */
@@ -124,11 +162,11 @@ class FormReception {
   }
 }
 
-function openParser(req: Request, maxBytes: number): Busboy {
+function openParser(req: Request, maxBytes: number, fieldSize: number): Busboy {
   try {
     return busboy({
       headers: req.headers,
-      limits: { fileSize: maxBytes + 1, fieldSize: MAX_FIELD_BYTES, parts: MAX_PARTS, fields: MAX_PARTS, files: MAX_PARTS },
+      limits: { fileSize: maxBytes + 1, fieldSize, parts: MAX_PARTS, fields: MAX_PARTS, files: MAX_PARTS },
     });
   } catch (error) {
     throw invalid(`The multipart/form-data body could not be read: ${(error as Error).message}.`);

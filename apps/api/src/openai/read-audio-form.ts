@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Request } from 'express';
-import { AppError, parseKnownSpeakers, type ServiceContext } from '@transcribe/core';
+import { AppError, MAX_KNOWN_SPEAKERS, parseKnownSpeakers, type ServiceContext } from '@transcribe/core';
 import { formFieldsToInput } from '../http/form-fields-to-input.ts';
 import { contentTypeOf } from '../http/read-create-request.ts';
-import { receiveForm } from '../http/receive-form.ts';
+import { receiveForm, type LargeFields } from '../http/receive-form.ts';
 import type { ReceivedFile } from '../http/receive-raw-body.ts';
 
 /** `response_format` values of OpenAI's transcription and translation endpoints. */
@@ -54,6 +54,17 @@ export interface AudioForm {
 const KNOWN_SPEAKER_FIELDS = ['known_speaker_names[]', 'known_speaker_names', 'known_speaker_references[]', 'known_speaker_references'];
 
 /**
+ * `known_speaker_references[]` parts: OpenAI takes each as a `data:` URL of a 2–10 s clip, which the
+ * official SDKs send as a text part (10 s of 48 kHz stereo 16-bit WAV is 1.9 MB, 2.6 MB in base64;
+ * 8 MiB also holds a JSON-array part of several), at most MAX_KNOWN_SPEAKERS of them.
+ */
+const REFERENCE_PARTS: LargeFields = {
+  names: ['known_speaker_references[]', 'known_speaker_references'],
+  maxBytes: 8 * 1024 * 1024,
+  maxCount: MAX_KNOWN_SPEAKERS,
+};
+
+/**
  * Reads the multipart form of OpenAI's audio endpoints (API reference, "Create transcription"):
  * the `file` part is streamed to disk with the 300 MiB limit (spec 8) checked while it arrives
  * (receiveForm), the other fields are checked here: `model` required, `response_format` one of
@@ -78,7 +89,12 @@ export async function readAudioForm(ctx: ServiceContext, req: Request, allowed: 
       { param: 'file' },
     );
   }
-  const form = await receiveForm(req, { fileField: 'file', dir: join(ctx.config.dataDir, 'uploads'), maxBytes: ctx.config.maxMediaBytes });
+  const form = await receiveForm(req, {
+    fileField: 'file',
+    dir: join(ctx.config.dataDir, 'uploads'),
+    maxBytes: ctx.config.maxMediaBytes,
+    largeFields: allowed.has('known_speaker_names[]') ? REFERENCE_PARTS : undefined,
+  });
   try {
     if (!form.file) throw invalid('file', 'file is required: send the recording as a multipart part named "file".');
     if (form.file.bytes === 0) throw invalid('file', 'The uploaded file is empty.');
