@@ -359,8 +359,10 @@ function sweepTable(halves: Half[]): string[] {
   return lines;
 }
 
+const CACHE_USED = CACHE !== undefined && existsSync(CACHE);
+
 async function pocketsphinxRecordings(clips: string[]): Promise<Recorded[]> {
-  if (CACHE && existsSync(CACHE)) {
+  if (CACHE && CACHE_USED) {
     const cached = JSON.parse(await readFile(CACHE, 'utf8')) as { evidence: Evidence; recordings: Array<Omit<Recorded, 'evidence'>> };
     return cached.recordings.map((recorded) => ({ ...recorded, evidence: cached.evidence }));
   }
@@ -494,6 +496,8 @@ out.push(
   'sherpa-onnx-node gives no token scores for Whisper and SenseVoice models (`ys_log_probs` is empty), so there is nothing to calibrate: their words have `confidence` null and no `low_logprob` can fire. ' +
     'No transducer model (which does give token scores) is installed on this machine, so none is measured.',
   '',
-  `(${((performance.now() - started) / 1000).toFixed(0)} s.)`,
+  `(${((performance.now() - started) / 1000).toFixed(0)} s${
+    CACHE_USED ? `; PocketSphinx's transcripts read from CONFIDENCE_BENCH_CACHE, decoded by an earlier run of this script` : ''
+  }.)`,
 );
 await writeResult('confidence', out, 'npx tsx bench/confidence.ts');
