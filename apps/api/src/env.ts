@@ -170,7 +170,8 @@ const envSchema = z.object({
   ASR_MAX_CHUNK_SECONDS: z.coerce.number().positive().default(300),
   VAD_MODEL_PATH: z.string().optional(),
   /** Segment flags (docs/formats.md, "Flags"): low_logprob below, compression above, no_speech above. */
-  FLAG_LOGPROB_BELOW: z.coerce.number().max(0).default(-1),
+  /** Unset: the engine's own limit (PocketSphinx ln 0.5 on its calibrated scale), else Whisper's −1 (resolveFlagThresholds). */
+  FLAG_LOGPROB_BELOW: z.coerce.number().max(0).optional(),
   FLAG_COMPRESSION_ABOVE: z.coerce.number().positive().default(2.4),
   FLAG_NO_SPEECH_ABOVE: z.coerce.number().min(0).max(1).default(0.6),
   POCKETSPHINX_BIN: z.string().optional(),

@@ -134,7 +134,7 @@ export async function startService(
       allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK,
       vadModelPath: vadModelPath(env),
       flagThresholds: {
-        logprobBelow: env.FLAG_LOGPROB_BELOW,
+        ...(env.FLAG_LOGPROB_BELOW === undefined ? {} : { logprobBelow: env.FLAG_LOGPROB_BELOW }),
         compressionAbove: env.FLAG_COMPRESSION_ABOVE,
         noSpeechAbove: env.FLAG_NO_SPEECH_ABOVE,
       },

@@ -164,12 +164,19 @@ export { decodeChannelsToPcm } from './pipeline/decode/decode-channels-to-pcm.ts
 // Pipeline, VAD: Silero voice-activity detection.
 export { assertVadModel, resolveDefaultVadModelPath } from './pipeline/vad/locate-vad-model.ts';
 export { detectSpeech, detectSpeechLevels } from './pipeline/vad/detect-speech.ts';
+export type { SpeechScores } from './pipeline/vad/detect-speech.ts';
 export { createVadWorkerPool, type VadWorkerPool } from './pipeline/vad/create-vad-worker-pool.ts';
 
 // Pipeline, recognize: the engines, one recording at a time, and the word error rate.
 export type { RecognitionEngine, RecognizedSegment } from './pipeline/recognize/recognition-engine.ts';
 export { selectRecognitionEngine } from './pipeline/recognize/select-recognition-engine.ts';
 export { createPocketsphinxEngine } from './pipeline/recognize/engines/pocketsphinx/pocketsphinx-engine.ts';
+export {
+  POCKETSPHINX_CALIBRATION,
+  POCKETSPHINX_LOW_LOGPROB_LIMIT,
+  pocketsphinxCalibratedConfidence,
+  pocketsphinxPosteriorFeature,
+} from './pipeline/recognize/engines/pocketsphinx/calibrate-pocketsphinx-posterior.ts';
 export { createSherpaOnnxEngine } from './pipeline/recognize/engines/sherpa-onnx/sherpa-onnx-engine.ts';
 export { createOpenAiAsrEngine } from './pipeline/recognize/engines/openai-asr/openai-asr-engine.ts';
 export { transcribeRecording } from './pipeline/recognize/transcribe-recording.ts';
@@ -180,10 +187,19 @@ export {
   dropFlaggedSegments,
   hasRepetitionLoop,
   noSpeechProbability,
+  resolveFlagThresholds,
 } from './pipeline/recognize/assess-segments.ts';
 export type { FlagThresholds } from './pipeline/recognize/assess-segments.ts';
 export { readWavLayout } from './pipeline/decode/read-wav-layout.ts';
 export { normalizeForWer, wordErrorRate } from './pipeline/recognize/word-error-rate.ts';
+export {
+  expectedCalibrationError,
+  fitPlattScaling,
+  markRightWords,
+  plattProbability,
+  reliabilityBins,
+} from './pipeline/recognize/confidence-calibration.ts';
+export type { PlattScaling, ReliabilityBin, ScoredWord } from './pipeline/recognize/confidence-calibration.ts';
 
 // Pipeline, recognize/models: the catalog and `npm run models` (install, list, remove, lock).
 export { MODEL_CATALOG, findCatalogModel } from './pipeline/recognize/models/model-catalog.ts';

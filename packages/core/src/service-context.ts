@@ -45,9 +45,10 @@ export interface ServiceConfig {
   vadModelPath: string;
   /**
    * Limits of the segment flags (pipeline/recognize/assess-segments.ts: FLAG_LOGPROB_BELOW,
-   * FLAG_COMPRESSION_ABOVE, FLAG_NO_SPEECH_ABOVE); absent: Whisper's defaults (−1, 2.4, 0.6).
+   * FLAG_COMPRESSION_ABOVE, FLAG_NO_SPEECH_ABOVE) as the operator set them; an absent limit is the
+   * engine's own or Whisper's default (−1, 2.4, 0.6): resolveFlagThresholds.
    */
-  flagThresholds?: FlagThresholds;
+  flagThresholds?: Partial<FlagThresholds>;
   /** Lifetime of stored downloads and transcripts, and the free-repeat window, in days (spec 2.6.1: 27). */
   cacheTtlDays: number;
   /** Price of one audio minute for the usage ledger; 0 records usage only (prices are not in the spec). */

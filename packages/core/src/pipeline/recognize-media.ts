@@ -17,7 +17,7 @@ import { recognitionSlotPriority } from './recognition-slot-priority.ts';
 import { runInRecognitionSlot } from './run-in-recognition-slot.ts';
 import { startDiarization, type DiarizationRun } from './start-diarization.ts';
 import { restoreSourceTimes } from './restore-source-times.ts';
-import { assessSegments, DEFAULT_FLAG_THRESHOLDS } from './recognize/assess-segments.ts';
+import { assessSegments, resolveFlagThresholds } from './recognize/assess-segments.ts';
 import type { SpeechScores } from './vad/detect-speech.ts';
 import type { StageLog } from './stage-log.ts';
 import type { SpeakerTurn } from './diarize/speaker-turn.ts';
@@ -121,7 +121,7 @@ function recognizeWav(
   diarize: boolean,
 ): Promise<Transcript> {
   const { params } = job;
-  const flagThresholds = ctx.config.flagThresholds ?? DEFAULT_FLAG_THRESHOLDS;
+  const flagThresholds = resolveFlagThresholds(ctx.config.flagThresholds, ctx.engine);
   return runInRecognitionSlot(
     ctx.recognitionQueue,
     async () => {

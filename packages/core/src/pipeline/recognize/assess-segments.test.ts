@@ -9,6 +9,7 @@ import {
   dropFlaggedSegments,
   hasRepetitionLoop,
   noSpeechProbability,
+  resolveFlagThresholds,
 } from './assess-segments.ts';
 
 const WINDOW = 0.032;
@@ -85,6 +86,24 @@ describe('assessSegments', () => {
     expect(low!.flags).toEqual(['low_logprob']);
     expect(unscored!.avgLogprob).toBeNull();
     expect(unscored!.flags).toEqual([]);
+  });
+
+  it("should take the engine's own low_logprob limit unless the operator set one (resolveFlagThresholds)", () => {
+    const pocketsphinxLike = { lowLogprobLimit: Math.log(0.5) };
+    expect(resolveFlagThresholds(undefined, {})).toEqual(DEFAULT_FLAG_THRESHOLDS);
+    expect(resolveFlagThresholds(undefined, pocketsphinxLike)).toEqual({ ...DEFAULT_FLAG_THRESHOLDS, logprobBelow: Math.log(0.5) });
+    expect(resolveFlagThresholds({ logprobBelow: -2 }, pocketsphinxLike).logprobBelow).toBe(-2);
+    expect(resolveFlagThresholds({ logprobBelow: undefined, compressionAbove: 3 }, pocketsphinxLike)).toEqual({
+      logprobBelow: Math.log(0.5),
+      compressionAbove: 3,
+      noSpeechAbove: 0.6,
+    });
+    // the same segment: doubtful on the calibrated scale (geometric mean 0.45 < 0.5), not under Whisper's −1
+    const calibrated = segment('and so my fellow americans', 1, 4, { avgLogprob: Math.log(0.45) });
+    const [engineLimit] = assessSegments([calibrated], { ...EVIDENCE, thresholds: resolveFlagThresholds(undefined, pocketsphinxLike) });
+    const [whisperLimit] = assessSegments([calibrated], EVIDENCE);
+    expect(engineLimit!.flags).toEqual(['low_logprob']);
+    expect(whisperLimit!.flags).toEqual([]);
   });
 
   it('should flag compression above 2.4', () => {

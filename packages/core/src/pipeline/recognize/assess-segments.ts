@@ -7,7 +7,8 @@ import { collapseRepeatedRuns } from './collapse-repeats.ts';
  * The limits past which a segment is flagged (docs/formats.md, "Flags"). Defaults are Whisper's
  * (openai/whisper `transcribe.py`: `logprob_threshold=-1.0`, `compression_ratio_threshold=2.4`,
  * `no_speech_threshold=0.6`), also faster-whisper's; the operator changes them with
- * `FLAG_LOGPROB_BELOW`, `FLAG_COMPRESSION_ABOVE`, `FLAG_NO_SPEECH_ABOVE` (docs/deployment.md).
+ * `FLAG_LOGPROB_BELOW`, `FLAG_COMPRESSION_ABOVE`, `FLAG_NO_SPEECH_ABOVE` (README); an engine whose
+ * avg_logprob is on another scale brings its own `low_logprob` limit (resolveFlagThresholds).
  */
 export interface FlagThresholds {
   /** `low_logprob` when avg_logprob < this (natural log; default −1). */
@@ -19,6 +20,23 @@ export interface FlagThresholds {
 }
 
 export const DEFAULT_FLAG_THRESHOLDS: FlagThresholds = { logprobBelow: -1, compressionAbove: 2.4, noSpeechAbove: 0.6 };
+
+/**
+ * The limits a recording is flagged with: the operator's where set (`configured`, from
+ * FLAG_LOGPROB_BELOW / FLAG_COMPRESSION_ABOVE / FLAG_NO_SPEECH_ABOVE), else for `low_logprob` the
+ * engine's own limit (RecognitionEngine.lowLogprobLimit: PocketSphinx's calibrated scale), else
+ * Whisper's defaults (DEFAULT_FLAG_THRESHOLDS). Members of `configured` that are undefined count as unset.
+ */
+export function resolveFlagThresholds(
+  configured: Partial<FlagThresholds> | undefined,
+  engine: { readonly lowLogprobLimit?: number },
+): FlagThresholds {
+  return {
+    logprobBelow: configured?.logprobBelow ?? engine.lowLogprobLimit ?? DEFAULT_FLAG_THRESHOLDS.logprobBelow,
+    compressionAbove: configured?.compressionAbove ?? DEFAULT_FLAG_THRESHOLDS.compressionAbove,
+    noSpeechAbove: configured?.noSpeechAbove ?? DEFAULT_FLAG_THRESHOLDS.noSpeechAbove,
+  };
+}
 
 /** A word counts as outside speech when less than this share of its time lies in VAD speech. */
 const OUTSIDE_SPEECH_SHARE = 0.5;

@@ -88,6 +88,14 @@ export interface RecognitionEngine {
   readonly languages: readonly string[] | 'any';
   /** Language used when the request leaves `language` null and the engine cannot detect. */
   readonly defaultLanguage: string;
+  /**
+   * This engine's own `low_logprob` limit (natural log), for an engine whose `avgLogprob` is on
+   * another scale than Whisper's token log-probabilities, with the measurement it was chosen from
+   * (PocketSphinx: ln 0.5 on calibrated word probabilities, bench/results/confidence.md). Absent:
+   * the general limit (FlagThresholds.logprobBelow, Whisper's −1). FLAG_LOGPROB_BELOW, when the
+   * operator sets it, overrides both (resolveFlagThresholds).
+   */
+  readonly lowLogprobLimit?: number;
   /** The engine translates speech into English itself (`task: 'translate'`; sherpa-onnx with multilingual Whisper). */
   readonly translates?: boolean;
   /**

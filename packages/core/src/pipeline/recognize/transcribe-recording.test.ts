@@ -2,6 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Transcript } from '../../contract/output/transcript-model.ts';
 import { resolveDefaultVadModelPath } from '../vad/locate-vad-model.ts';
 import { createPocketsphinxEngine } from './engines/pocketsphinx/pocketsphinx-engine.ts';
+import {
+  POCKETSPHINX_LOW_LOGPROB_LIMIT,
+  pocketsphinxCalibratedConfidence,
+} from './engines/pocketsphinx/calibrate-pocketsphinx-posterior.ts';
 import { readWavLayout } from '../decode/read-wav-layout.ts';
 import { audioPath, readReference } from './shared-audio.test-helper.ts';
 import { describeSpeech, spellingHintsFor, transcribeRecording } from './transcribe-recording.ts';
@@ -75,6 +79,14 @@ describe('transcribeRecording', () => {
     }
     const measures = transcript.segments.map((segment) => `${segment.avgLogprob} ${segment.noSpeechProb}`);
     expect(new Set(measures).size).toBe(transcript.segments.length); // each segment its own
+    // Calibrated (bench/results/confidence.md): jfk's raw posteriors go down to 0.000, the reported
+    // probabilities never below what a posterior of 0 maps to; low_logprob on PocketSphinx's own limit.
+    for (const word of words) {
+      expect(word.confidence).toBeGreaterThanOrEqual(pocketsphinxCalibratedConfidence(0));
+      expect(word.confidence).toBeLessThanOrEqual(pocketsphinxCalibratedConfidence(1));
+    }
+    for (const segment of transcript.segments)
+      expect((segment.flags ?? []).includes('low_logprob')).toBe(segment.avgLogprob! < POCKETSPHINX_LOW_LOGPROB_LIMIT);
   });
 });
 

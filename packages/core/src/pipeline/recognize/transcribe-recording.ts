@@ -6,7 +6,7 @@ import { detectSpeechLevels } from '../vad/detect-speech.ts';
 import type { VadWorkerPool } from '../vad/create-vad-worker-pool.ts';
 import { orderDecodedUtterances } from './order-decoded-utterances.ts';
 import { gateWordsToSpeech } from './gate-words-to-speech.ts';
-import { assessSegments, DEFAULT_FLAG_THRESHOLDS, hasRepetitionLoop, type FlagThresholds } from './assess-segments.ts';
+import { assessSegments, hasRepetitionLoop, resolveFlagThresholds, type FlagThresholds } from './assess-segments.ts';
 import type { SpeechScores } from '../vad/detect-speech.ts';
 import { DEFAULT_PRONUNCIATION_DICTIONARY } from './hints/read-pronunciations.ts';
 import type { NativeHints, RecognitionEngine, RecognizedSegment } from './recognition-engine.ts';
@@ -63,8 +63,11 @@ export interface TranscribeRecordingInput {
    * early (`stream=true`, docs/live.md); the returned transcript stays the answer.
    */
   onSegment?: (segment: EarlySegment) => void;
-  /** Limits of the segment flags (assess-segments.ts); absent: Whisper's defaults. */
-  flagThresholds?: FlagThresholds;
+  /**
+   * Limits of the segment flags the operator set (assess-segments.ts); an absent limit is the
+   * engine's own (`low_logprob`: RecognitionEngine.lowLogprobLimit) or Whisper's default (resolveFlagThresholds).
+   */
+  flagThresholds?: Partial<FlagThresholds>;
   /** A lower VAD onset whose speech the same VAD pass also reports to `onSpeech` (the built-in diarizer's quiet speech). */
   quietSpeechThreshold?: number;
   /**
@@ -148,7 +151,7 @@ export async function transcribeRecording(input: TranscribeRecordingInput): Prom
   });
   const segments = assessSegments(
     kept.map((s) => toTranscriptSegment(s, language)),
-    { scores, speech, thresholds: input.flagThresholds ?? DEFAULT_FLAG_THRESHOLDS },
+    { scores, speech, thresholds: resolveFlagThresholds(input.flagThresholds, input.engine) },
   );
   return { source, segments, vad: speech, language, languages, speakers: [] };
 }

@@ -1,5 +1,7 @@
 import type { TranscriptWord } from '../../../../contract/output/transcript-model.ts';
 import type { RecognizedSegment } from '../../recognition-engine.ts';
+import type { PlattScaling } from '../../confidence-calibration.ts';
+import { LEAST_POSTERIOR, POCKETSPHINX_CALIBRATION, pocketsphinxCalibratedConfidence } from './calibrate-pocketsphinx-posterior.ts';
 
 /** Frames per second of pocketsphinx (its default `-frate 100`). */
 export const POCKETSPHINX_FRAME_RATE = 100;
@@ -17,14 +19,23 @@ const HEADER_FIELDS = 9;
  *   posterior a probability 0..1 from the word lattice's forward-backward pass: pocketsphinx's
  *   `ps_seg_prob`, written by pocketsphinx_batch after its bestpath search). Each utterance's CTM
  *   words are matched to its hypseg words in order; when they differ, that utterance has no scores.
+ * @param calibration the map from posterior to the probability that the word is right (default
+ *   POCKETSPHINX_CALIBRATION, fitted in bench/confidence.ts); null: the raw posteriors.
  * @returns one segment per utterance that has real words, times in seconds from the start of the
  *   recording (rounded to ms), `language` null; with a matching CTM each word's `confidence` is its
- *   posterior and the segment's `avgLogprob` the mean of their natural logs (a posterior of 0 counts
- *   as 0.001, pocketsphinx's CTM precision), else `confidence` and `avgLogprob` are null.
+ *   calibrated posterior (pocketsphinxCalibratedConfidence; the raw posterior when `calibration` is
+ *   null) and the segment's `avgLogprob` the mean of the natural logs of those confidences (a raw
+ *   posterior of 0 counts as 0.001, pocketsphinx's CTM precision), else `confidence` and
+ *   `avgLogprob` are null.
  *   Fillers (`<s>`, `</s>`, `<sil>`, `[NOISE]`, `++GARBAGE++`) are dropped and alternatives
  *   such as `can(2)` become `can`. Lines that do not parse are skipped.
  */
-export function parsePocketsphinxHypseg(output: string, utteranceStarts: readonly number[], ctm = ''): RecognizedSegment[] {
+export function parsePocketsphinxHypseg(
+  output: string,
+  utteranceStarts: readonly number[],
+  ctm = '',
+  calibration: PlattScaling | null = POCKETSPHINX_CALIBRATION,
+): RecognizedSegment[] {
   const posteriors = parseCtmPosteriors(ctm);
   const segments: RecognizedSegment[] = [];
   for (const line of output.split('\n')) {
@@ -34,7 +45,10 @@ export function parsePocketsphinxHypseg(output: string, utteranceStarts: readonl
     const parsed = parseWordGroups(fields.slice(HEADER_FIELDS), offset);
     const scored = posteriors.get(fields[0]!);
     const matches = scored !== undefined && scored.length === parsed.length && scored.every((entry, i) => entry.word === parsed[i]!.text);
-    const words = matches ? parsed.map((word, i) => ({ ...word, confidence: scored[i]!.posterior })) : parsed;
+    const confidences = matches
+      ? scored.map((entry) => (calibration === null ? entry.posterior : pocketsphinxCalibratedConfidence(entry.posterior, calibration)))
+      : [];
+    const words = matches ? parsed.map((word, i) => ({ ...word, confidence: confidences[i]! })) : parsed;
     const first = words[0];
     const last = words.at(-1);
     if (!first || !last) continue;
@@ -44,7 +58,7 @@ export function parsePocketsphinxHypseg(output: string, utteranceStarts: readonl
       text: words.map((word) => word.text).join(' '),
       words,
       language: null,
-      avgLogprob: matches ? meanLog(scored.map((entry) => entry.posterior)) : null,
+      avgLogprob: matches ? meanLog(confidences) : null,
     });
   }
   return segments;
@@ -62,9 +76,6 @@ function parseWordGroups(groups: string[], offsetSeconds: number): TranscriptWor
   }
   return words;
 }
-
-/** Smallest posterior taken for a log: the CTM writes three decimals, so 0.000 means below 0.0005. */
-const LEAST_POSTERIOR = 0.001;
 
 function meanLog(values: readonly number[]): number {
   const sum = values.reduce((total, value) => total + Math.log(Math.max(LEAST_POSTERIOR, value)), 0);

@@ -2,6 +2,8 @@ import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../../platform/errors/app-error.ts';
 import { parsePocketsphinxHypseg } from './parse-pocketsphinx-hypseg.ts';
+import { POCKETSPHINX_CALIBRATION, POCKETSPHINX_LOW_LOGPROB_LIMIT } from './calibrate-pocketsphinx-posterior.ts';
+import type { PlattScaling } from '../../confidence-calibration.ts';
 import { decodeInParallel } from '../../decode-in-parallel.ts';
 import { pocketsphinxBeamArgs } from '../../recognition-profile.ts';
 import { planUtterances, type PlanUtterancesOptions } from '../../plan-utterances.ts';
@@ -19,6 +21,11 @@ export interface PocketsphinxOptions {
   processes?: number;
   /** How VAD intervals become utterances (see plan-utterances.ts). */
   plan?: PlanUtterancesOptions;
+  /**
+   * The map from lattice posterior to the reported word confidence (default POCKETSPHINX_CALIBRATION,
+   * fitted in bench/confidence.ts); null: report the raw posteriors (the bench fits on them).
+   */
+  calibration?: PlattScaling | null;
 }
 
 const INSTALL_HINT = 'install it with `apt-get install pocketsphinx pocketsphinx-en-us`';
@@ -47,15 +54,21 @@ export async function assertPocketsphinxAvailable(options: PocketsphinxOptions =
 /**
  * Offline English recogniser on CMU PocketSphinx 5prealpha (Debian's "0.8"), run as
  * `pocketsphinx_batch` processes over the VAD speech intervals (padded and merged into
- * utterances). Word times come from `-hypseg`; it gives no word confidence (null).
+ * utterances). Word times come from `-hypseg`; word confidence is the word's lattice posterior from
+ * `-ctm`, calibrated into the probability that the word is right (options.calibration), and a
+ * segment's `avgLogprob` the mean natural log of its words' confidences (docs/formats.md, "Confidence");
+ * its `lowLogprobLimit` is POCKETSPHINX_LOW_LOGPROB_LIMIT (ln 0.5) on that calibrated scale.
  * Its n-gram decoder has no biasing, so `prompt` and `hotwords` are not used natively
  * (`nativeHints`): transcribe-recording.ts applies them afterwards as spelling hints.
  * @throws from recognize: AppError `invalid_input` (language other than en), `engine_unavailable`,
  *   `recognition_failed`, `media_unreadable`; `signal.reason` when aborted.
  */
 export function createPocketsphinxEngine(options: PocketsphinxOptions = {}): RecognitionEngine {
+  const calibrated = options.calibration !== null;
   return {
     name: 'pocketsphinx',
+    // on the calibrated scale a segment is doubtful below ln 0.5; raw posteriors keep Whisper's −1
+    ...(calibrated ? { lowLogprobLimit: POCKETSPHINX_LOW_LOGPROB_LIMIT } : {}),
     languages: ['en'],
     defaultLanguage: 'en',
     identifiesLanguages: false, // English only: `multilingual: true` is refused before download
@@ -93,6 +106,7 @@ async function recognizeWithPocketsphinx(
     output.hypseg,
     utterances.map((u) => u.start),
     output.ctm,
+    options.calibration,
   );
   return segments.map((segment) => ({ ...segment, language: 'en' }));
 }
@@ -115,5 +129,6 @@ function withDefaults(options: PocketsphinxOptions) {
     modelDir: options.modelDir ?? '/usr/share/pocketsphinx/model/en-us',
     timeoutFactor: options.timeoutFactor ?? 10,
     processes: Math.max(1, options.processes ?? 2),
+    calibration: options.calibration === undefined ? POCKETSPHINX_CALIBRATION : options.calibration,
   };
 }
