@@ -58,7 +58,8 @@ export function attachRealtimeServer(
     handleProtocols: (protocols) =>
       protocols.has('realtime') ? 'realtime' : ([...protocols].find((p) => !p.startsWith(KEY_PROTOCOL)) ?? false),
   });
-  const openPerKey = new Map<string, number>();
+  /** Each key's sessions that count against LIVE_MAX_SESSIONS_PER_KEY (see `counts`), removed when their TCP socket closes. */
+  const slotsPerKey = new Map<string, Set<Slot>>();
   let vadModel: Promise<SileroModel> | null = null;
   const loadVad = () => (vadModel ??= loadSileroModel(ctx.config.vadModelPath));
   const sessions = new Set<{ socket: WebSocket; session: LiveSession; ended: Promise<void> }>();
@@ -67,9 +68,12 @@ export function attachRealtimeServer(
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/v1/realtime')
       return refuse(socket, 404, 'not_found', 'No WebSocket is served at this path; use /v1/realtime?intent=transcription.', null);
-    void admit(req, url)
-      .then((key) => {
-        wss.handleUpgrade(req, socket, head, (ws) => open(ws, key));
+    void admit(req, url, socket)
+      .then(({ key, slot }) => {
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          slot.ws = ws;
+          open(ws, key, socket);
+        });
       })
       .catch((error: unknown) => {
         const known = error instanceof AppError ? error : new AppError('internal', 'The session could not be opened.');
@@ -78,7 +82,7 @@ export function attachRealtimeServer(
       });
   };
 
-  async function admit(req: IncomingMessage, url: URL): Promise<ApiKeyRow> {
+  async function admit(req: IncomingMessage, url: URL, socket: Duplex): Promise<{ key: ApiKeyRow; slot: Slot }> {
     for (const name of ['api_key', 'key', 'token', 'apikey', 'access_token']) {
       if (url.searchParams.has(name)) {
         throw new AppError(
@@ -106,17 +110,29 @@ export function attachRealtimeServer(
         `No API key was sent. Send "Authorization: Bearer <key>", or the subprotocol "${KEY_PROTOCOL}<key>".`,
       );
     const key = await authenticateApiKey(ctx.database.db, presented, new Date(), ctx.apiKeyCache);
-    if ((openPerKey.get(key.id) ?? 0) >= limits.maxSessionsPerKey) {
+    // Checked and taken in one step (no await between), so sessions opening at once cannot overshoot.
+    const slots = slotsPerKey.get(key.id) ?? new Set<Slot>();
+    if ([...slots].filter(counts).length >= limits.maxSessionsPerKey) {
       throw new AppError(
         'rate_limited',
         `This key already has ${limits.maxSessionsPerKey} live sessions open (LIVE_MAX_SESSIONS_PER_KEY); close one first.`,
       );
     }
-    return key;
+    const slot: Slot = { ws: null };
+    slots.add(slot);
+    slotsPerKey.set(key.id, slots);
+    // The TCP socket's end frees the slot whatever ended it: a close by either side, a protocol error,
+    // a reset, or an upgrade that failed after this check (then the session never opened).
+    const release = () => {
+      slots.delete(slot);
+      if (slots.size === 0 && slotsPerKey.get(key.id) === slots) slotsPerKey.delete(key.id);
+    };
+    if (socket.destroyed) release();
+    else socket.once('close', release);
+    return { key, slot };
   }
 
-  function open(ws: WebSocket, key: ApiKeyRow): void {
-    openPerKey.set(key.id, (openPerKey.get(key.id) ?? 0) + 1);
+  function open(ws: WebSocket, key: ApiKeyRow, socket: Duplex): void {
     observer.sessionOpened?.();
     const startedAt = new Date();
     const session = new LiveSession({
@@ -154,17 +170,20 @@ export function attachRealtimeServer(
     let resolveEnded!: () => void;
     const entry = { socket: ws, session, ended: new Promise<void>((resolve) => (resolveEnded = resolve)) };
     sessions.add(entry);
+    // Any bytes from the client are activity (a 15 MiB append takes a while to arrive), and so is the
+    // time the server took to handle a message (a loaded machine must not make a client idle).
+    socket.on('data', touch);
     ws.on('message', (data, isBinary) => {
       touch();
-      if (isBinary) return session.error('invalid_json', 'Send events as JSON text messages.', null);
-      session.handle(data.toString());
+      if (isBinary) session.error('invalid_json', 'Send events as JSON text messages.', null);
+      else session.handle(data.toString());
+      touch();
     });
     ws.on('close', () => {
+      socket.off('data', touch);
       clearTimeout(idle);
       clearTimeout(lifetime);
       session.stop();
-      openPerKey.set(key.id, (openPerKey.get(key.id) ?? 1) - 1);
-      if (openPerKey.get(key.id) === 0) openPerKey.delete(key.id);
       observer.sessionClosed?.(session.audioSeconds);
       void recordLiveSession(ctx, {
         sessionId: session.id,
@@ -198,6 +217,21 @@ export function attachRealtimeServer(
     for (const entry of sessions) entry.socket.terminate();
     wss.close();
   };
+}
+
+/** A session's place in its key's count: `ws` is null while the upgrade is under way. */
+interface Slot {
+  ws: WebSocket | null;
+}
+
+/**
+ * Whether a slot counts against the key's limit: while the upgrade is under way and while the
+ * WebSocket is open. Once either side has begun the closing handshake (the socket is CLOSING) the
+ * session takes no more audio, so it no longer counts, though its TCP socket may take a moment to end
+ * (a client that reconnects right after its close is not refused).
+ */
+function counts(slot: Slot): boolean {
+  return slot.ws === null || slot.ws.readyState === slot.ws.OPEN;
 }
 
 /** Answers an upgrade request with an HTTP error in OpenAI's shape and closes the socket. */

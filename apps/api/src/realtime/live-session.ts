@@ -167,7 +167,11 @@ export class LiveSession {
       });
     }
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(event.audio)) throw new AppError('invalid_input', 'audio is not valid base64.', { param: 'audio' });
-    const samples = this.resampler.push(decodeLiveAudio(Buffer.from(event.audio, 'base64'), this.settings.format));
+    this.take(this.resampler.push(decodeLiveAudio(Buffer.from(event.audio, 'base64'), this.settings.format)));
+  }
+
+  /** Adds 16 kHz samples to the input buffer (and to the VAD's queue with turn detection on). */
+  private take(samples: Float32Array): void {
     if (samples.length === 0) return;
     this.audioSeconds += samples.length / RATE;
     this.chunks.push(samples);
@@ -200,7 +204,7 @@ export class LiveSession {
       this.speechItem = null;
       const end = this.bufferEnd - this.vadPending;
       this.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: toMs(end), item_id: item });
-      this.commit(item, this.bufferStart, end);
+      this.commit(item, this.bufferStart, end, true);
     }
   }
 
@@ -214,10 +218,12 @@ export class LiveSession {
     this.speechItem = null;
     const end = Math.min(this.bufferEnd, event.end + shift);
     this.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: toMs(end), item_id: item });
-    this.commit(item, Math.max(this.bufferStart, event.from + shift), end);
+    this.commit(item, Math.max(this.bufferStart, event.from + shift), end, true);
   }
 
   private commitByClient(): void {
+    this.take(this.resampler.flush()); // the last few ms the resampler held back for its look-ahead
+    if (this.closed) return;
     if (this.bufferEnd === this.bufferStart) {
       throw new AppError('invalid_input', 'The input audio buffer is empty: append audio before committing it.', { param: 'type' });
     }
@@ -233,18 +239,22 @@ export class LiveSession {
     const item = this.speechItem ?? newId('item');
     this.speechItem = null;
     this.vad?.reset();
-    this.commit(item, this.bufferStart, this.bufferEnd);
+    this.commit(item, this.bufferStart, this.bufferEnd, false);
   }
 
   private clear(): void {
+    this.resampler = createStreamResampler(LIVE_FORMAT_RATE[this.settings.format], RATE); // drops what it held back too
     this.dropBefore(this.bufferEnd);
     this.speechItem = null;
     this.vad?.reset();
     this.emit({ type: 'input_audio_buffer.cleared' });
   }
 
-  /** Commits [from, to) of the session clock as item `item` and queues its recognition. */
-  private commit(item: string, from: number, to: number): void {
+  /**
+   * Commits [from, to) of the session clock as item `item` and queues its recognition; `cutByVad`: the
+   * server VAD cut it tightly around its speech (recognizeTurn's `cutByVad`), not the client's commit.
+   */
+  private commit(item: string, from: number, to: number, cutByVad: boolean): void {
     const samples = this.slice(from, to);
     this.dropBefore(to);
     this.emit({ type: 'input_audio_buffer.committed', item_id: item, previous_item_id: this.previousItem });
@@ -258,6 +268,7 @@ export class LiveSession {
       try {
         const transcript = await recognizeTurn(this.deps.engine, {
           samples,
+          cutByVad,
           language: settings.language,
           prompt: settings.prompt,
           signal: this.abort.signal,

@@ -8,6 +8,11 @@ import type { ExternalCallCounter } from '../../platform/metrics/count-external-
 export interface LiveTurn {
   /** The turn's audio, 16 kHz mono samples in [-1, 1]. */
   samples: Float32Array;
+  /**
+   * The server VAD cut the turn: it starts `prefix_padding_ms` before its speech and ends with it.
+   * false: the client's commit ended it (its buffer may hold any amount of silence, as a file does).
+   */
+  cutByVad?: boolean;
   /** Spec 2.5 language code, or null for the engine's choice. */
   language: string | null;
   /** Free-text hint (OpenAI's `transcription.prompt`), or null. */
@@ -20,7 +25,8 @@ export interface LiveTurn {
  * Recognises one turn of a live session as one short recording, with any engine: the samples are
  * written as a 16 kHz 16-bit WAV into a work folder (made by makeWorkFolder: removed after, swept
  * after a crash) and given to `engine.recognize` as one speech interval spanning the whole turn
- * (the server VAD already cut it).
+ * (the server VAD already cut it, or the client's commit); a VAD-cut turn is marked `tightCut`
+ * (PocketSphinx then skips its noise removal).
  * @returns the recognised text, segments joined with spaces ('' when nothing was recognised).
  * @throws what `engine.recognize` throws (AppError `recognition_failed`, `engine_unavailable`,
  *   `invalid_input` for a language the engine lacks); `signal.reason` when aborted.
@@ -42,6 +48,7 @@ export async function recognizeTurn(engine: RecognitionEngine, turn: LiveTurn): 
       language: turn.language,
       prompt: turn.prompt,
       hotwords: [],
+      tightCut: turn.cutByVad === true,
       ...(turn.signal ? { signal: turn.signal } : {}),
       ...(turn.metrics ? { metrics: turn.metrics } : {}),
     });

@@ -18,6 +18,12 @@ export interface RecognitionRequest {
   hotwords: string[];
   /** Spec 2.2 `efficiency`: engines map it to model size / beam width (docs/recognition.md). */
   efficiency?: Efficiency | null;
+  /**
+   * The audio is one turn of a live session cut tightly around its speech by the server VAD
+   * (recognizeTurn): engines that learn the background from the start of each utterance should not
+   * (PocketSphinx turns its noise removal off). Absent: a recording.
+   */
+  tightCut?: boolean;
   /** Spec 2.2 `domain`: engines may use it as a hint (docs/recognition.md). */
   domain?: Domain | null;
   /**
