@@ -33,7 +33,7 @@ class Client {
     this.ws.send(JSON.stringify(event));
   }
   /** Waits for the `count`-th event of `type` (1-based) and returns it. */
-  async next(type: string, count = 1, timeoutMs = 60_000): Promise<Event> {
+  async next(type: string, count = 1, timeoutMs = 240_000): Promise<Event> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.events.filter((event) => event.type === type);
