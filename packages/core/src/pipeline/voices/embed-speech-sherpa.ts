@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { AppError, type AppErrorCode } from '../../platform/errors/app-error.ts';
-import { forkNodeChild } from '../../platform/work/fork-node-child.ts';
+import { runNodeChildOnce } from '../../platform/work/run-node-child-once.ts';
 import { assertPcm16kMono, readWavLayout } from '../decode/read-wav-layout.ts';
 import type { TimeRegion } from '../diarize/speaker-turn.ts';
 import { speechSeconds } from './embed-speech-builtin.ts';
@@ -8,9 +7,6 @@ import { unitVector, type SpeechEmbedding } from './voice-embedding.ts';
 
 const CHILD_SCRIPT = fileURLToPath(new URL('./embed-speech-sherpa.child.cjs', import.meta.url));
 const SAMPLE_RATE = 16000;
-const STDERR_TAIL_BYTES = 4096;
-
-type ChildMessage = { type: 'done'; vectors: (number[] | null)[] } | { type: 'error'; code: AppErrorCode; message: string };
 
 /** A sherpa-onnx speaker-embedding model: its catalog name (the embedding kind) and its ONNX file. */
 export interface SpeakerEmbeddingModel {
@@ -38,7 +34,8 @@ export async function embedSpeechSherpa(
   signal?.throwIfAborted();
   const layout = await readWavLayout(wavPath);
   assertPcm16kMono(layout, wavPath);
-  const vectors = await runChild(
+  const { vectors } = await runNodeChildOnce<{ vectors: (number[] | null)[] }>(
+    CHILD_SCRIPT,
     {
       wavPath,
       dataOffset: layout.dataOffset,
@@ -46,44 +43,10 @@ export async function embedSpeechSherpa(
       model: model.path,
       groups: groups.map((regions) => regions.map((r) => [Math.round(r.start * SAMPLE_RATE), Math.round(r.end * SAMPLE_RATE)])),
     },
+    { label: 'Speaker embedding', closeHint: 'damaged model file?' },
     signal,
   );
   return vectors.map((vector, i) =>
     vector === null || vector.length === 0 ? null : { kind: model.name, vector: unitVector(vector), seconds: speechSeconds(groups[i]!) },
   );
-}
-
-function runChild(options: Record<string, unknown>, signal?: AbortSignal): Promise<(number[] | null)[]> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) return reject(signal.reason);
-    const child = forkNodeChild(CHILD_SCRIPT, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES)));
-    let settled = false;
-    const finish = (settle: () => void) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      settle();
-    };
-    const onAbort = () => finish(() => reject(signal?.reason));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('message', (message: ChildMessage) => {
-      if (message.type === 'done') finish(() => resolve(message.vectors));
-      else finish(() => reject(new AppError(message.code, `Speaker embedding failed: ${message.message}`)));
-    });
-    child.on('error', (error) =>
-      finish(() => reject(new AppError('engine_unavailable', `Speaker embedding could not start: ${error.message}`, { cause: error }))),
-    );
-    child.on('close', (code, killedBy) => {
-      const how = killedBy === null ? `exited with code ${code}` : `was killed by ${killedBy}`;
-      finish(() =>
-        reject(
-          new AppError('engine_unavailable', `Speaker embedding ${how} (damaged model file?)`, { cause: new Error(stderr.trim() || how) }),
-        ),
-      );
-    });
-    child.send(options);
-  });
 }
