@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchVoices, maximumWeightAssignment } from './match-voices.ts';
+import { matchMaximumWeight } from '../diarize/scoring/match-maximum-weight.ts';
+import { matchVoices } from './match-voices.ts';
 import { addToEmbeddings, cosineSimilarity } from './voice-embedding.ts';
 
 /** A unit vector at `degrees` in the plane: cosines between them are known exactly. */
@@ -67,7 +68,7 @@ describe('matchVoices: exclusive, optimal, thresholded', () => {
   });
 });
 
-describe('maximumWeightAssignment', () => {
+describe('matchMaximumWeight, as matchVoices uses it', () => {
   it('should find the best assignment of a rectangular matrix (checked against every permutation)', () => {
     const weights = [
       [7, 3, 9, 1],
@@ -81,7 +82,7 @@ describe('maximumWeightAssignment', () => {
           .flatMap((b) => [0, 1, 2, 3].filter((c) => c !== a && c !== b).map((c) => weights[0]![a]! + weights[1]![b]! + weights[2]![c]!)),
       ),
     );
-    const assignment = maximumWeightAssignment(weights);
+    const assignment = matchMaximumWeight(weights);
     expect(new Set(assignment).size).toBe(3);
     expect(assignment.reduce((sum, col, row) => sum + weights[row]![col]!, 0)).toBe(best);
   });
