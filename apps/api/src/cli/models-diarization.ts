@@ -231,10 +231,22 @@ export async function installDiarizationFiles(modelsDir: string, files: readonly
 
 /** `remove NAME [--unpin]` for a diarization model. */
 export async function removeDiarization(modelsDir: string, name: string, values: Values): Promise<void> {
-  const { removed, unpinned } = await removeDiarizationModel(modelsDir, name, { unpin: values.unpin === true });
+  sayRemoved(name, modelsDir, await removeDiarizationModel(modelsDir, name, { unpin: values.unpin === true }), values.unpin === true);
+}
+
+/**
+ * Prints what `remove NAME` did, for a recognition or a diarization model: removed or not installed,
+ * and what became of its pin in models.lock.json (dropped, or kept with how to drop it).
+ */
+export function sayRemoved(
+  name: string,
+  modelsDir: string,
+  { removed, unpinned }: { removed: boolean; unpinned: boolean },
+  unpinAsked: boolean,
+): void {
   const pin = unpinned
     ? ' and dropped its pin'
-    : values.unpin
+    : unpinAsked
       ? ''
       : '; its pin in models.lock.json stays (a reinstall must match it; --unpin drops it)';
   console.log(

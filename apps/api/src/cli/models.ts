@@ -36,6 +36,7 @@ import {
   listDiarization,
   printDiarizationCatalog,
   removeDiarization,
+  sayRemoved,
 } from './models-diarization.ts';
 import { megabytes, progressReporter } from './report-download-progress.ts';
 import { unreachableHostLine } from '../select-engine.ts';
@@ -254,17 +255,7 @@ async function installLocal(modelsDir: string, files: string[], values: Values):
 async function remove(modelsDir: string, name: string | undefined, values: Values): Promise<void> {
   if (!name) return missingArgument('remove', 'the NAME of an installed model (`npm run models -- list` shows them)');
   if (isDiarizationName(name) && name !== 'diarization') return removeDiarization(modelsDir, name, values);
-  const { removed, unpinned } = await removeModel(modelsDir, name, { unpin: values.unpin === true });
-  const pin = unpinned
-    ? ' and dropped its pin'
-    : values.unpin
-      ? ''
-      : '; its pin in models.lock.json stays (a reinstall must match it; --unpin drops it)';
-  console.log(
-    removed
-      ? `Removed ${name} from ${modelsDir}${pin}.`
-      : `${name} was not installed in ${modelsDir}${unpinned ? '; dropped its pin' : ''}.`,
-  );
+  sayRemoved(name, modelsDir, await removeModel(modelsDir, name, { unpin: values.unpin === true }), values.unpin === true);
 }
 
 /**
