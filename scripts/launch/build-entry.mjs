@@ -117,6 +117,7 @@ export async function buildEntry(entry, { cacheDir = ENTRY_CACHE_DIR } = {}) {
   const fresh = await findFreshBuild(entryPath, cacheDir);
   if (fresh) return fresh;
   const { build } = await import('esbuild');
+  const buildStartedMs = Date.now();
   const outdir = path.join(cacheDir, 'out');
   const result = await build({
     absWorkingDir: REPO_ROOT,
@@ -166,6 +167,8 @@ export async function buildEntry(entry, { cacheDir = ENTRY_CACHE_DIR } = {}) {
   for (const input of Object.keys(result.metafile.inputs)) {
     const file = path.resolve(REPO_ROOT, input);
     const now = await stat(file).catch(() => null);
+    // Edited while esbuild read it: this build may hold the old text, so no manifest vouches for it.
+    if (now && now.mtimeMs >= buildStartedMs) return main;
     if (now) inputs[file] = [now.mtimeMs, now.size];
   }
   const manifest = manifestPath(entryPath, cacheDir);
