@@ -8,7 +8,7 @@
  *
  * The entry sees `process.argv` as if it had been started directly: `[node, <entry>, …args]`.
  * When the build cannot be kept (a read-only checkout without a prebuilt copy: EACCES, EROFS,
- * EPERM), the entry runs under tsx as before.
+ * EPERM; or a full disk: ENOSPC), the entry runs under tsx as before.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,7 +27,7 @@ try {
   built = await buildEntry(entryPath);
   await markBuildInUse(built);
 } catch (error) {
-  if (!['EACCES', 'EROFS', 'EPERM'].includes(error?.code)) throw error;
+  if (!['EACCES', 'EROFS', 'EPERM', 'ENOSPC'].includes(error?.code)) throw error;
 }
 if (built) {
   process.setSourceMapsEnabled(true);
