@@ -104,9 +104,17 @@ describe('two `npm run worker` processes on one PostgreSQL queue', () => {
     expect((await fetch(`http://127.0.0.1:${metricsPorts[0]}/v1/predictions`)).status).toBe(404); // nothing but /metrics
     const sql = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
-      const jobs = await sql<{ state: string; retry_count: number }[]>`SELECT state, retry_count FROM pgboss.job WHERE name = 'transcribe'`;
+      // pg-boss completes a job after its handler returns, which is after the prediction was written
+      // `succeeded`: on a loaded machine the last jobs may still be `active` for a moment, so wait for them.
+      const readJobs = () =>
+        sql<{ id: string; state: string; retry_count: number }[]>`SELECT id, state, retry_count FROM pgboss.job WHERE name = 'transcribe'`;
+      let jobs = await readJobs();
+      for (let waited = 0; jobs.some((job) => job.state === 'active') && waited < 30_000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        jobs = await readJobs();
+      }
       expect(jobs).toHaveLength(PREDICTIONS);
-      expect(jobs.every((job) => job.state === 'completed' && job.retry_count === 0)).toBe(true);
+      expect(jobs.filter((job) => job.state !== 'completed' || job.retry_count !== 0)).toEqual([]); // each ran once, no try spent
     } finally {
       await sql.end();
     }
