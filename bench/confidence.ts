@@ -525,7 +525,7 @@ out.push(
   '',
   'sherpa-onnx-node 1.13.8 gives no token scores for Whisper and SenseVoice models (`ys_log_probs` is empty): their words have `confidence` null and no `low_logprob` or `no_speech` can fire. ' +
     'The NeMo TDT transducer fills `ys_log_probs` (one natural-log probability per token): its segments get `avg_logprob` (mean over the tokens) and its words a `confidence` (geometric mean of their tokens). ' +
-    'Random weights spread the probability over 141 tokens, so the chosen token rarely gets more than 1/e: the flags must fire there. ' +
+    'Random weights spread the probability over the 142 tokens, so the chosen tokens average under 1/e (avg_logprob below −1): `low_logprob` must fire on every transducer segment, and does. ' +
     'No trained transducer is installed on this machine, so there is nothing to calibrate yet.',
   '',
   `(${((performance.now() - started) / 1000).toFixed(0)} s${
