@@ -57,6 +57,19 @@ export { toPublicVoice } from './resources/voices/public-voice.ts';
 export { voiceAccountOf, DEFAULT_MAX_VOICES_PER_ACCOUNT } from './resources/voices/voice-account.ts';
 export { discardVoiceSamples } from './resources/voices/measure-voice-samples.ts';
 export { measureReferenceVoices } from './resources/voices/measure-reference-voices.ts';
+export { checkVoiceRoom } from './resources/voices/create-voice.ts';
+export {
+  rememberPredictionVoice,
+  speakerSpans,
+  RECORDING_GONE,
+  RECORDING_NOT_KEPT,
+} from './resources/voices/remember-prediction-voice.ts';
+export { cutVoiceExcerpt, voiceExcerptState, EXCERPT_GONE, NO_EXCERPT_KEPT } from './resources/voices/cut-voice-excerpt.ts';
+export type { VoiceExcerptState } from './resources/voices/cut-voice-excerpt.ts';
+export { findPredictionRecording } from './resources/voices/find-prediction-recording.ts';
+export { checkSpeakerName, renamePredictionSpeaker } from './resources/portal/rename-prediction-speaker.ts';
+export { renameTranscriptSpeakers } from './contract/output/rename-transcript-speakers.ts';
+export { cutSpeechSpans } from './pipeline/voices/cut-speech-spans.ts';
 export type { KnownVoice } from './pipeline/voices/identify-speakers.ts';
 export type { VoiceSampleSource } from './resources/voices/measure-voice-samples.ts';
 export type { PublicVoice } from './resources/voices/public-voice.ts';
@@ -295,7 +308,7 @@ export type { Database, Db } from './platform/db/open-database.ts';
 export { findDatabase } from './platform/db/find-database.ts';
 export type { FoundDatabase } from './platform/db/find-database.ts';
 export { apiKeys, files, predictions, voices } from './platform/db/schema.ts';
-export type { ApiKeyRow, PredictionRow } from './platform/db/schema.ts';
+export type { ApiKeyRow, PredictionRow, VoiceRow } from './platform/db/schema.ts';
 export { mediaCache, transcriptCache, usageLedger } from './platform/db/cache-schema.ts';
 export { webhookDeliveries } from './platform/db/webhook-schema.ts';
 export { rateLimits } from './platform/db/rate-limit-schema.ts';
