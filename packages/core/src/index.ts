@@ -67,6 +67,7 @@ export {
 export { cutVoiceExcerpt, voiceExcerptState, EXCERPT_GONE, NO_EXCERPT_KEPT } from './resources/voices/cut-voice-excerpt.ts';
 export type { VoiceExcerptState } from './resources/voices/cut-voice-excerpt.ts';
 export { findPredictionRecording } from './resources/voices/find-prediction-recording.ts';
+export type { PredictionRecording } from './resources/voices/find-prediction-recording.ts';
 export { checkSpeakerName, renamePredictionSpeaker } from './resources/portal/rename-prediction-speaker.ts';
 export { renameTranscriptSpeakers } from './contract/output/rename-transcript-speakers.ts';
 export { cutSpeechSpans } from './pipeline/voices/cut-speech-spans.ts';
