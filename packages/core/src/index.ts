@@ -58,12 +58,7 @@ export { voiceAccountOf, DEFAULT_MAX_VOICES_PER_ACCOUNT } from './resources/voic
 export { discardVoiceSamples } from './resources/voices/measure-voice-samples.ts';
 export { measureReferenceVoices } from './resources/voices/measure-reference-voices.ts';
 export { checkVoiceRoom } from './resources/voices/create-voice.ts';
-export {
-  rememberPredictionVoice,
-  speakerSpans,
-  RECORDING_GONE,
-  RECORDING_NOT_KEPT,
-} from './resources/voices/remember-prediction-voice.ts';
+export { rememberPredictionVoice, speakerSpans, RECORDING_GONE, RECORDING_NOT_KEPT } from './resources/voices/remember-prediction-voice.ts';
 export { cutVoiceExcerpt, voiceExcerptState, EXCERPT_GONE, NO_EXCERPT_KEPT } from './resources/voices/cut-voice-excerpt.ts';
 export type { VoiceExcerptState } from './resources/voices/cut-voice-excerpt.ts';
 export { findPredictionRecording } from './resources/voices/find-prediction-recording.ts';

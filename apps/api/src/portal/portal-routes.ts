@@ -66,7 +66,8 @@ export function portalRoutes(ctx: ServiceContext): Router {
     express.static(STATIC_DIR, { index: false, maxAge: '1h', setHeaders: (res) => res.set('X-Content-Type-Options', 'nosniff') }),
   );
   portal.use(securityHeaders, loadPortalSession(ctx), portalLocale(ctx));
-  for (const routes of [signInRoutes, keyRoutes, transcribeRoutes, predictionViewRoutes, speakerRoutes, usageRoutes, voicePageRoutes]) portal.use(routes(ctx));
+  for (const routes of [signInRoutes, keyRoutes, transcribeRoutes, predictionViewRoutes, speakerRoutes, usageRoutes, voicePageRoutes])
+    portal.use(routes(ctx));
   portal.use((req, res) => sendErrorPage(res, res.locals.portal, 404, readerOf(res.locals).t('portal-no-such-page')));
   portal.use(portalErrors);
   router.use('/portal', portal);

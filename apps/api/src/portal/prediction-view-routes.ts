@@ -106,7 +106,10 @@ function downloadBody(row: PredictionRow, format: string): string {
     throw new AppError('not_found', `This transcription has no transcript yet (status ${row.status}).`);
   }
   if (format === 'results') return JSON.stringify(row.results ?? {}, null, 2);
-  const rendered = renderTranscript(renameTranscriptSpeakers(row.transcript, row.speakerNames), format as Exclude<DownloadFormat, 'docx' | 'pdf'>);
+  const rendered = renderTranscript(
+    renameTranscriptSpeakers(row.transcript, row.speakerNames),
+    format as Exclude<DownloadFormat, 'docx' | 'pdf'>,
+  );
   return typeof rendered === 'string' ? rendered : JSON.stringify(rendered, null, 2);
 }
 

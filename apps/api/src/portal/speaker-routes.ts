@@ -1,5 +1,11 @@
 import express, { Router } from 'express';
-import { checkSpeakerName, findAccountPrediction, rememberPredictionVoice, renamePredictionSpeaker, type ServiceContext } from '@transcribe/core';
+import {
+  checkSpeakerName,
+  findAccountPrediction,
+  rememberPredictionVoice,
+  renamePredictionSpeaker,
+  type ServiceContext,
+} from '@transcribe/core';
 import { abortOnClose } from './abort-on-close.ts';
 import { requireCsrf, requireSession } from './portal-guards.ts';
 

@@ -102,7 +102,13 @@ ${transcript.segments.length === 0 ? html`<p>${t('portal-no-speech')}</p>` : seg
  * POST of `label` (the stored transcript's label), `name` and, when the recording is still stored,
  * the "Remember this voice" box (else why voices cannot be remembered from it), with the CSRF token.
  */
-function speakerSection(row: PredictionRow, stored: Transcript, csrfToken: string, options: SpeakerOptions, { t }: PortalReader): SafeHtml | '' {
+function speakerSection(
+  row: PredictionRow,
+  stored: Transcript,
+  csrfToken: string,
+  options: SpeakerOptions,
+  { t }: PortalReader,
+): SafeHtml | '' {
   if (stored.speakers.length === 0) return '';
   const names = row.speakerNames ?? {};
   const canRemember = options.recording === 'stored';

@@ -46,7 +46,9 @@ export async function cutVoiceExcerpt(
   const { voice } = request;
   if (!voice.sourcePredictionId || !voice.sourceSpans?.length) throw new AppError('not_found', NO_EXCERPT_KEPT);
   const row = await findAccountPrediction(db, voice.sourcePredictionId, request.owner).catch(() => null);
-  const recording = row ? await findPredictionRecording(ctx, row, { checkLink: true, ...(request.signal ? { signal: request.signal } : {}) }) : null;
+  const recording = row
+    ? await findPredictionRecording(ctx, row, { checkLink: true, ...(request.signal ? { signal: request.signal } : {}) })
+    : null;
   if (recording?.kind !== 'stored') throw new AppError('not_found', EXCERPT_GONE);
   const source = await mediaStoreOf(ctx.config).open(recording.entry.path, join(request.workDir, 'source'), request.signal);
   const excerptPath = join(request.workDir, 'excerpt.wav');

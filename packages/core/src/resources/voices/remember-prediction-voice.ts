@@ -53,7 +53,10 @@ export async function rememberPredictionVoice(
   await checkVoiceRoom(ctx, request.account, request.name);
   const spans = speakerSpans(request.row, request.label);
   if (spans.length === 0) throw new AppError('not_found', `This transcript has no speech of ${request.label.slice(0, 64)}.`);
-  const recording = await findPredictionRecording(ctx, request.row, { checkLink: true, ...(request.signal ? { signal: request.signal } : {}) });
+  const recording = await findPredictionRecording(ctx, request.row, {
+    checkLink: true,
+    ...(request.signal ? { signal: request.signal } : {}),
+  });
   if (recording.kind === 'upload') throw new AppError('invalid_input', RECORDING_NOT_KEPT, { param: 'recording' });
   if (recording.kind === 'gone') throw new AppError('invalid_input', RECORDING_GONE, { param: 'recording' });
   const workDir = join(ctx.config.dataDir, 'work', `voice-${newPredictionId()}`);
