@@ -1,7 +1,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { Db } from '../../platform/db/open-database.ts';
-import { voices, type VoiceRow } from '../../platform/db/schema.ts';
+import { voices, type VoiceRow, type VoiceSourceSpan } from '../../platform/db/schema.ts';
 import { addToEmbeddings } from '../../pipeline/voices/voice-embedding.ts';
 import { newPredictionId } from '../predictions/new-prediction-id.ts';
 import type { ServiceContext } from '../../service-context.ts';
@@ -13,17 +13,25 @@ import { DEFAULT_MAX_VOICES_PER_ACCOUNT } from './voice-account.ts';
  * measures every sample (measureVoiceSamples: fetched, checked, embedded, the audio removed), then
  * stores the voice as its embeddings only.
  * @param request.name already validated (voiceNameSchema); unique within the account.
+ * @param request.source when the sample was cut from a stored recording (the portal's "remember this
+ *   voice"): the prediction and the spans of its recording, kept as a reference only (no audio).
  * @returns the stored row and the seconds of speech used.
  * @throws AppError `conflict` (409) when the account already holds VOICES_PER_ACCOUNT voices or a voice
  *   of that name; the errors of measureVoiceSamples (422 refusals of samples, fetch errors).
  */
 export async function createVoice(
   ctx: ServiceContext,
-  request: { account: string; name: string; samples: readonly VoiceSampleSource[]; signal?: AbortSignal },
+  request: {
+    account: string;
+    name: string;
+    samples: readonly VoiceSampleSource[];
+    source?: { predictionId: string; spans: VoiceSourceSpan[] };
+    signal?: AbortSignal;
+  },
 ): Promise<VoiceRow> {
   const db = ctx.database.db;
   try {
-    await checkRoom(db, request.account, request.name, ctx.config.maxVoicesPerAccount ?? DEFAULT_MAX_VOICES_PER_ACCOUNT);
+    await checkVoiceRoom(ctx, request.account, request.name);
   } catch (error) {
     await discardVoiceSamples(request.samples);
     throw error;
@@ -45,6 +53,8 @@ export async function createVoice(
         embeddings,
         speechSeconds,
         samples: measured.length,
+        sourcePredictionId: request.source?.predictionId ?? null,
+        sourceSpans: request.source?.spans ?? null,
         createdAt: now,
         updatedAt: now,
       })
@@ -58,9 +68,14 @@ export async function createVoice(
 }
 
 /**
- * @throws AppError `conflict` when the account is full or the name is taken.
+ * Whether `account` may enroll a voice named `name`: it holds fewer than VOICES_PER_ACCOUNT voices
+ * (default DEFAULT_MAX_VOICES_PER_ACCOUNT) and none of that name. Cheap: callers check it before any
+ * audio work (createVoice, rememberPredictionVoice).
+ * @throws AppError `conflict` (409) when the account is full or the name is taken.
  */
-async function checkRoom(db: Db, account: string, name: string, most: number): Promise<void> {
+export async function checkVoiceRoom(ctx: ServiceContext, account: string, name: string): Promise<void> {
+  const db: Db = ctx.database.db;
+  const most = ctx.config.maxVoicesPerAccount ?? DEFAULT_MAX_VOICES_PER_ACCOUNT;
   const [held] = await db.select({ n: count() }).from(voices).where(eq(voices.account, account));
   if ((held?.n ?? 0) >= most) {
     throw new AppError(
