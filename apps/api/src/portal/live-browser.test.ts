@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { access, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
@@ -31,10 +31,11 @@ describe('the portal Live page in chromium', () => {
   let page: Page;
   const problems: string[] = [];
   const sockets: string[] = [];
+  let serviceStopped = false;
 
   beforeAll(async () => {
     await access(CLIP); // chromium plays its own beeps when the file is missing: say so here instead
-    test = await startTestService('pglite');
+    test = await startTestService('pglite', { LIVE_MAX_SESSIONS_PER_KEY: '2' });
     browser = await launchTestBrowser(undefined, [
       '--use-fake-ui-for-media-stream',
       '--use-fake-device-for-media-stream',
@@ -52,7 +53,9 @@ describe('the portal Live page in chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await test?.stop();
+    if (serviceStopped)
+      await rm(test.dataDir, { recursive: true, force: true }); // the last test stopped the service
+    else await test?.stop();
   });
 
   const phrases = () => page.locator('#live-turns li');
@@ -153,6 +156,56 @@ describe('the portal Live page in chromium', () => {
     expect(refused.events[0]!.error!.message).toMatch(/sign-in has ended/);
   });
 
+  it('should say how to allow the microphone when the browser refuses it, and open no socket', async () => {
+    // A browser without --use-fake-ui-for-media-stream: it refuses the microphone, as when a person clicks Block.
+    const refusing = await launchTestBrowser(undefined, ['--use-fake-device-for-media-stream']);
+    try {
+      await refusing.context.addCookies(await browser.context.cookies()); // the same signed-in person
+      const other = await refusing.context.newPage();
+      const opened: string[] = [];
+      other.on('websocket', (socket) => opened.push(socket.url()));
+      await other.goto(`${origin()}/portal/live`);
+      await other.getByRole('button', { name: 'Start' }).click();
+      const error = other.locator('#live-error');
+      await error.waitFor({ state: 'visible' });
+      expect(await error.textContent()).toBe(
+        'The browser was not allowed to use the microphone. Allow it (the icon in the address bar, or the site settings) and press Start again.',
+      );
+      expect(await other.locator('#live-status').textContent()).toBe('Stopped.');
+      expect(await other.getByRole('button', { name: 'Start' }).count()).toBe(1);
+      expect(opened).toEqual([]);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('should say that too many live sessions are open when the person’s key has its most (LIVE_MAX_SESSIONS_PER_KEY)', async () => {
+    await page.goto(`${origin()}/portal/live`);
+    const cookie = (await browser.context.cookies()).find((item) => item.name === SESSION_COOKIE)!;
+    const url = `${test.url.replace('http:', 'ws:')}${LIVE_SOCKET_PATH}?intent=transcription`;
+    const held = await Promise.all(
+      [1, 2].map(
+        () =>
+          new Promise<WebSocket>((resolve, reject) => {
+            const ws = new WebSocket(url, ['realtime'], { headers: { Origin: origin(), Cookie: `${SESSION_COOKIE}=${cookie.value}` } });
+            ws.once('message', () => resolve(ws)); // session.created
+            ws.once('error', reject);
+          }),
+      ),
+    );
+    try {
+      await page.getByRole('button', { name: 'Start' }).click();
+      const error = page.locator('#live-error');
+      await error.waitFor({ state: 'visible', timeout: 60_000 });
+      expect(await error.textContent()).toBe(
+        'You already have as many live sessions open as are allowed at once. Close the Live page in another tab or window, then press Start again.',
+      );
+      expect(await page.locator('#live-status').textContent()).toBe('Stopped.');
+    } finally {
+      for (const ws of held) ws.close(1000);
+    }
+  });
+
   it('should tell on the page that the sign-in has ended when the socket refuses the session', async () => {
     await page.goto(`${origin()}/portal/live`);
     await page.getByRole('button', { name: 'Start' }).waitFor();
@@ -165,5 +218,23 @@ describe('the portal Live page in chromium', () => {
     expect(await page.locator('#live-status').textContent()).toBe('Stopped.');
     expect(await page.getByRole('button', { name: 'Start' }).count()).toBe(1);
     await saveScreenshot(page, '20-live-signed-out');
+  });
+
+  it('should say that the connection closed when the service ends the session, and stop listening', async () => {
+    const link = await createPortalLoginLink(test.service.ctx, 'portal:ana');
+    await page.goto(`${link.url}&lang=en`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/portal$/);
+    await page.goto(`${origin()}/portal/live`);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await expect.poll(() => page.locator('#live-status').textContent(), { timeout: 60_000 }).toMatch(/^(Listening\.|Hearing speech…)$/);
+    serviceStopped = true;
+    const stopping = test.service.stop(); // closes every live session first (1001, "server stopping"), then waits for HTTP connections
+    const error = page.locator('#live-error');
+    await error.waitFor({ state: 'visible', timeout: 60_000 });
+    expect(await error.textContent()).toBe('The connection to the service closed (server stopping). Press Start to begin again.');
+    expect(await page.locator('#live-status').textContent()).toBe('Stopped.');
+    expect(await page.getByRole('button', { name: 'Start' }).count()).toBe(1);
+    await stopping;
   });
 });
