@@ -171,7 +171,9 @@
           speaking = id;
           turn(id).start = event.audio_start_ms;
           if (state === 'running') status.textContent = say('portal-live-status-speech');
-          return render(id);
+          render(id);
+          return commitIfSpeaking(); // heard only after Stop (the VAD runs a little behind): end it now
+
         case 'input_audio_buffer.speech_stopped':
           if (speaking === id) speaking = null;
           turn(id).end = event.audio_end_ms;
@@ -237,11 +239,15 @@
         return setState('idle', 'portal-live-status-stopped');
       }
       setState('finishing', 'portal-live-status-finishing');
-      if (speaking) {
-        stopCommit = 'event_stop_' + Date.now();
-        socket.send(JSON.stringify({ type: 'input_audio_buffer.commit', event_id: stopCommit }));
-      }
+      commitIfSpeaking();
       finishIfDone();
+    }
+
+    /** While stopping: ends the phrase being spoken (the microphone is off, so its speech will not stop by itself). */
+    function commitIfSpeaking() {
+      if (state !== 'finishing' || !speaking || !socket || socket.readyState !== 1) return;
+      stopCommit = 'event_stop_' + speaking;
+      socket.send(JSON.stringify({ type: 'input_audio_buffer.commit', event_id: stopCommit }));
     }
 
     /** While stopping: closes the socket once every phrase heard has its text. */
