@@ -35,7 +35,10 @@ describe('the portal Live page in chromium', () => {
 
   beforeAll(async () => {
     await access(CLIP); // chromium plays its own beeps when the file is missing: say so here instead
-    test = await startTestService('pglite', { LIVE_MAX_SESSIONS_PER_KEY: '2' });
+    test = await startTestService('pglite', {
+      LIVE_MAX_SESSIONS_PER_KEY: '2',
+      SHUTDOWN_TIMEOUT_MS: '3000', // the last test stops the service: not 30 s waiting for the browser's keep-alive connections
+    });
     browser = await launchTestBrowser(undefined, [
       '--use-fake-ui-for-media-stream',
       '--use-fake-device-for-media-stream',
