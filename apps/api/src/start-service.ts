@@ -35,6 +35,7 @@ import { createPredictionBodyCache, UNFINISHED_ANSWER_TTL_MS } from './http/pred
 import { watchPredictionChanges } from './http/watch-prediction-changes.ts';
 import { relayEarlySegments } from './http/relay-early-segments.ts';
 import { attachRealtimeServer } from './realtime/attach-realtime-server.ts';
+import { portalLiveEntrance } from './portal/authenticate-live-socket.ts';
 import { observeRealtime } from './metrics/observe-realtime.ts';
 import { checkReadiness } from './http/check-readiness.ts';
 import { createServiceMetrics } from './metrics/create-service-metrics.ts';
@@ -229,6 +230,7 @@ export async function startService(
           maxTurnSeconds: env.LIVE_MAX_TURN_SECONDS,
         },
         observeRealtime(metrics.registry),
+        [portalLiveEntrance(ctx)], // the portal's Live page, with its session cookie (docs/portal.md)
       )
     : null; // GET /v1/realtime: live transcription (docs/live.md)
   // Without the API, an embedded database's owner still serves the CLIs' admin routes on loopback.

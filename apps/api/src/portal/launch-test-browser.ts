@@ -18,8 +18,11 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Starts headless chromium with a fresh profile (no sandbox: CI runs as root), no background traffic. */
-export async function launchTestBrowser(viewport = { width: 1280, height: 900 }): Promise<TestBrowser> {
+/**
+ * Starts headless chromium with a fresh profile (no sandbox: CI runs as root), no background traffic;
+ * `extraArgs` are added to its command line (e.g. the fake microphone of the Live page's test).
+ */
+export async function launchTestBrowser(viewport = { width: 1280, height: 900 }, extraArgs: readonly string[] = []): Promise<TestBrowser> {
   const profile = await mkdtemp(join(tmpdir(), 'portal-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
@@ -34,6 +37,7 @@ export async function launchTestBrowser(viewport = { width: 1280, height: 900 })
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
   return {

@@ -5,6 +5,7 @@ import { handleError } from '../http/map-error.ts';
 import { describePortalError } from './describe-portal-error.ts';
 import { portalLocale, readerOf } from './portal-locale.ts';
 import { keyRoutes } from './key-routes.ts';
+import { liveRoutes } from './live-routes.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { sendErrorPage } from './pages/error-page.ts';
 import { wantsJson } from './portal-guards.ts';
@@ -68,6 +69,7 @@ export function portalRoutes(ctx: ServiceContext): Router {
   portal.use(securityHeaders, loadPortalSession(ctx), portalLocale(ctx));
   for (const routes of [signInRoutes, keyRoutes, transcribeRoutes, predictionViewRoutes, speakerRoutes, usageRoutes, voicePageRoutes])
     portal.use(routes(ctx));
+  portal.use(liveRoutes());
   portal.use((req, res) => sendErrorPage(res, res.locals.portal, 404, readerOf(res.locals).t('portal-no-such-page')));
   portal.use(portalErrors);
   router.use('/portal', portal);

@@ -76,6 +76,9 @@ describe('portal sessions and CSRF (HTTP)', () => {
     const page = await anonymous.request('/portal/api');
     expect(page.status).toBe(401);
     expect(await page.text()).toContain('npm run portal -- login-link');
+    const live = await anonymous.request('/portal/live'); // the Live page too (its socket refuses in band: live-browser.test.ts)
+    expect(live.status).toBe(401);
+    expect(await live.text()).toContain('npm run portal -- login-link');
     const json = await anonymous.request('/portal/predictions/abc/progress.json');
     expect(json.status).toBe(401);
     expect(json.headers.get('content-type')).toContain('application/problem+json');
@@ -85,7 +88,7 @@ describe('portal sessions and CSRF (HTTP)', () => {
 
   it('should treat a malformed session cookie as no session (401), never as a server error', async () => {
     for (const value of ['%', '%ZZ', '%E0%A4%A', 'a%']) {
-      for (const path of ['/portal', '/portal/api', '/portal/usage', '/portal/predictions/abc/progress.json']) {
+      for (const path of ['/portal', '/portal/api', '/portal/usage', '/portal/live', '/portal/predictions/abc/progress.json']) {
         const answer = await fetch(`${test.url}${path}`, { headers: { cookie: `portal_session=${value}` }, redirect: 'manual' });
         expect(answer.status, `${path} with portal_session=${value}`).toBeLessThan(500);
         expect([200, 302, 303, 401]).toContain(answer.status);

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { findPortalSession, serviceRootUrl, type ServiceContext } from '@transcribe/core';
 
@@ -26,8 +27,8 @@ declare global {
   }
 }
 
-/** The value of cookie `name` in the request, or undefined. */
-export function readCookie(req: Request, name: string): string | undefined {
+/** The value of cookie `name` in the request (an Express request or a WebSocket upgrade's), or undefined. */
+export function readCookie(req: Pick<IncomingMessage, 'headers'>, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key !== name) continue;

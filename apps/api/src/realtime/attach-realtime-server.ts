@@ -1,15 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import {
-  AppError,
-  authenticateApiKey,
-  loadSileroModel,
-  recordLiveSession,
-  type ApiKeyRow,
-  type ServiceContext,
-  type SileroModel,
-} from '@transcribe/core';
+import { AppError, authenticateApiKey, loadSileroModel, recordLiveSession, type ServiceContext, type SileroModel } from '@transcribe/core';
 import { readPresentedKey } from '../http/authenticate.ts';
 import { LiveSession, MAX_APPEND_BYTES, type LiveSessionLimits } from './live-session.ts';
 
@@ -30,6 +23,27 @@ export interface RealtimeObserver {
   turnDone?(audioSeconds: number, latencySeconds: number): void;
 }
 
+/**
+ * Another upgrade path serving the same sessions for a page of the service itself, with its own
+ * credential (the portal's Live page: its session cookie, portal/authenticate-live-socket.ts).
+ * Its refusals other than the origin's come after the upgrade, as an `error` event and the close code
+ * 4000 + the HTTP status (4401, 4429, 4400), because a browser's WebSocket cannot read a refused
+ * upgrade's status or body.
+ */
+export interface RealtimeEntrance {
+  /** The upgrade path, e.g. `/portal/live/socket`. */
+  path: string;
+  /** Cache namespace the ended session is recorded in (recordLiveSession). */
+  namespace: 'api' | 'portal';
+  /** False refuses the upgrade with 403 before anything else (a page of another site: cross-site WebSocket hijacking). */
+  allowsOrigin(req: IncomingMessage): boolean;
+  /**
+   * The id of the API key the session counts against and is charged to.
+   * @throws AppError `unauthenticated` when the request carries no valid credential.
+   */
+  authenticate(req: IncomingMessage): Promise<string>;
+}
+
 /** The subprotocol prefix OpenAI's browser clients carry the key in (openai-node realtime/websocket.ts). */
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
 
@@ -43,7 +57,8 @@ const KEY_PROTOCOL = 'openai-insecure-api-key.';
  * the key's open sessions counted against `maxSessionsPerKey` (429). Refusals are HTTP answers with
  * OpenAI's error body. Each session ends at `maxSessionSeconds`, after `idleTimeoutSeconds` without a
  * client message, or when it falls behind, each with an `error` event first; its audio is then recorded
- * and charged in the `api` namespace (recordLiveSession).
+ * and charged in the `api` namespace (recordLiveSession). `entrances` serve the same sessions at other
+ * paths with their own credential (RealtimeEntrance).
  * @returns the function that closes every session and stops serving.
  */
 export function attachRealtimeServer(
@@ -51,6 +66,7 @@ export function attachRealtimeServer(
   ctx: ServiceContext,
   limits: RealtimeLimits,
   observer: RealtimeObserver = {},
+  entrances: readonly RealtimeEntrance[] = [],
 ): () => Promise<void> {
   const wss = new WebSocketServer({
     noServer: true,
@@ -66,23 +82,51 @@ export function attachRealtimeServer(
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/v1/realtime')
+    const entrance = entrances.find((item) => item.path === url.pathname) ?? null;
+    if (url.pathname !== '/v1/realtime' && !entrance)
       return refuse(socket, 404, 'not_found', 'No WebSocket is served at this path; use /v1/realtime?intent=transcription.', null);
-    void admit(req, url, socket)
-      .then(({ key, slot }) => {
+    if (entrance && !entrance.allowsOrigin(req))
+      return refuse(socket, 403, 'forbidden_origin', 'This socket is only for pages of this service (the Origin is another site).', null);
+    void admit(req, url, socket, entrance)
+      .then(({ keyId, slot }) => {
         wss.handleUpgrade(req, socket, head, (ws) => {
           slot.ws = ws;
-          open(ws, key, socket);
+          open(ws, keyId, entrance?.namespace ?? 'api', socket);
         });
       })
       .catch((error: unknown) => {
         const known = error instanceof AppError ? error : new AppError('internal', 'The session could not be opened.');
         const status = known.code === 'unauthenticated' ? 401 : known.code === 'rate_limited' ? 429 : known.code === 'internal' ? 500 : 400;
-        refuse(socket, status, known.code === 'unauthenticated' ? 'invalid_api_key' : known.code, known.message, known.param ?? null);
+        const code = known.code === 'unauthenticated' ? 'invalid_api_key' : known.code;
+        if (entrance && !socket.destroyed) return refuseInBand(req, socket, head, status, code, known.message, known.param ?? null);
+        refuse(socket, status, code, known.message, known.param ?? null);
       });
   };
 
-  async function admit(req: IncomingMessage, url: URL, socket: Duplex): Promise<{ key: ApiKeyRow; slot: Slot }> {
+  /** An entrance's refusal: the upgrade, an `error` event, and the close code 4000 + status (a browser can read both). */
+  function refuseInBand(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    status: number,
+    code: string,
+    message: string,
+    param: string | null,
+  ) {
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const error = { type: status >= 500 ? 'server_error' : 'invalid_request_error', code, message, param, event_id: null };
+      ws.send(JSON.stringify({ type: 'error', event_id: `event_${randomBytes(10).toString('hex')}`, error }));
+      ws.close(4000 + status, code);
+      ws.on('error', () => ws.terminate());
+    });
+  }
+
+  async function admit(
+    req: IncomingMessage,
+    url: URL,
+    socket: Duplex,
+    entrance: RealtimeEntrance | null,
+  ): Promise<{ keyId: string; slot: Slot }> {
     for (const name of ['api_key', 'key', 'token', 'apikey', 'access_token']) {
       if (url.searchParams.has(name)) {
         throw new AppError(
@@ -104,14 +148,16 @@ export function attachRealtimeServer(
       .find((p) => p.startsWith(KEY_PROTOCOL))
       ?.slice(KEY_PROTOCOL.length);
     const presented = readPresentedKey(req.headers) ?? fromProtocol ?? null;
-    if (!presented)
+    if (!presented && !entrance)
       throw new AppError(
         'unauthenticated',
         `No API key was sent. Send "Authorization: Bearer <key>", or the subprotocol "${KEY_PROTOCOL}<key>".`,
       );
-    const key = await authenticateApiKey(ctx.database.db, presented, new Date(), ctx.apiKeyCache);
+    const keyId = entrance
+      ? await entrance.authenticate(req)
+      : (await authenticateApiKey(ctx.database.db, presented!, new Date(), ctx.apiKeyCache)).id;
     // Checked and taken in one step (no await between), so sessions opening at once cannot overshoot.
-    const slots = slotsPerKey.get(key.id) ?? new Set<Slot>();
+    const slots = slotsPerKey.get(keyId) ?? new Set<Slot>();
     if ([...slots].filter(counts).length >= limits.maxSessionsPerKey) {
       throw new AppError(
         'rate_limited',
@@ -120,19 +166,19 @@ export function attachRealtimeServer(
     }
     const slot: Slot = { ws: null };
     slots.add(slot);
-    slotsPerKey.set(key.id, slots);
+    slotsPerKey.set(keyId, slots);
     // The TCP socket's end frees the slot whatever ended it: a close by either side, a protocol error,
     // a reset, or an upgrade that failed after this check (then the session never opened).
     const release = () => {
       slots.delete(slot);
-      if (slots.size === 0 && slotsPerKey.get(key.id) === slots) slotsPerKey.delete(key.id);
+      if (slots.size === 0 && slotsPerKey.get(keyId) === slots) slotsPerKey.delete(keyId);
     };
     if (socket.destroyed) release();
     else socket.once('close', release);
-    return { key, slot };
+    return { keyId, slot };
   }
 
-  function open(ws: WebSocket, key: ApiKeyRow, socket: Duplex): void {
+  function open(ws: WebSocket, keyId: string, namespace: RealtimeEntrance['namespace'], socket: Duplex): void {
     observer.sessionOpened?.();
     const startedAt = new Date();
     const session = new LiveSession({
@@ -187,12 +233,13 @@ export function attachRealtimeServer(
       observer.sessionClosed?.(session.audioSeconds);
       void recordLiveSession(ctx, {
         sessionId: session.id,
-        apiKeyId: key.id,
+        apiKeyId: keyId,
         startedAt,
         endedAt: new Date(),
         audioSeconds: session.audioSeconds,
         language: session.language,
         turns: session.turns,
+        namespace,
       })
         .catch((error: unknown) =>
           ctx.logger?.error({ err: error, component: 'realtime' }, `live session ${session.id} could not be recorded`),

@@ -35,8 +35,9 @@ export function describeStatus(status: string, t: PortalTranslate): string {
   return ['processing', 'starting', 'succeeded', 'failed', 'canceled'].includes(status) ? t(`portal-state-${status}`) : status;
 }
 
-/** The recording of a prediction in words: `upload:talk.wav` → `talk.wav`; a link stays a link. */
+/** The recording of a prediction in words: `upload:talk.wav` → `talk.wav`, `live:sess_…` → `Live session`; a link stays a link. */
 export function describeAudio(audio: string, t: PortalTranslate): string {
+  if (audio.startsWith('live:')) return t('portal-live-session');
   if (audio.startsWith('upload:')) return audio.slice('upload:'.length) || t('portal-uploaded-file');
   if (audio.startsWith('data:')) return t('portal-inline-data');
   return audio.length > 80 ? `${audio.slice(0, 77)}…` : audio;

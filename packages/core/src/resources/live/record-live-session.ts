@@ -18,10 +18,13 @@ export interface LiveSessionRecord {
   language: string | null;
   /** The recognised turns, times in seconds on the session's audio clock. */
   turns: { start: number; end: number; text: string }[];
+  /** Cache namespace of the stored prediction (spec 2.6.6): `api` (default) or `portal` (the portal's Live page). */
+  namespace?: 'api' | 'portal';
 }
 
 /**
- * Stores an ended live session (docs/live.md) as a finished prediction in the `api` namespace,
+ * Stores an ended live session (docs/live.md) as a finished prediction in the `api` namespace (or
+ * `session.namespace`: `portal` for the portal's Live page),
  * status `succeeded`, its transcript the session's turns, and charges its audio seconds through
  * chargePrediction (reason `recognition`), so the usage ledger, `GET …/v1/account`, the prediction
  * list and the portal show it like any other transcription of the key. Its `input` is
@@ -51,7 +54,7 @@ export async function recordLiveSession(
   await db.insert(predictions).values({
     id,
     apiKeyId: session.apiKeyId,
-    namespace: 'api',
+    namespace: session.namespace ?? 'api',
     status: 'succeeded',
     input: { live_session: session.sessionId },
     params: {
