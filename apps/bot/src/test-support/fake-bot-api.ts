@@ -2,7 +2,7 @@
  * A local HTTP server speaking the Telegram Bot API for tests, driven by the real grammY client
  * (`client.apiRoot` pointing at it). It serves `getUpdates` (long polling with offsets), `getMe`,
  * `getFile` and file downloads (`/file/bot<token>/<path>`), takes `sendMessage`, `editMessageText`,
- * `sendDocument` (multipart), `deleteMessage` (the message leaves `messages`), `answerCallbackQuery`,
+ * `sendDocument` and `sendVoice` (multipart), `deleteMessage` (the message leaves `messages`), `answerCallbackQuery`,
  * `getChatMember` (see `admins`) and any other method, and records every call.
  */
 import { createReadStream } from 'node:fs';
@@ -149,6 +149,13 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc', options: 
         return ok(storeMessage(payload, { text: payload.text }));
       case 'sendDocument':
         return ok(storeMessage(payload, { document: { file_id: 'doc', file_unique_id: 'doc' }, caption: payload.caption }));
+      case 'sendVoice':
+        return ok(
+          storeMessage(payload, {
+            voice: { file_id: 'voice', file_unique_id: 'voice', duration: Number(payload.duration ?? 0) },
+            caption: payload.caption,
+          }),
+        );
       case 'editMessageText': {
         const message = messages.get(Number(payload.message_id));
         if (!message) return error(400, 'Bad Request: message to edit not found');

@@ -1,12 +1,9 @@
-import { and, count, eq } from 'drizzle-orm';
-import { AppError } from '../../platform/errors/app-error.ts';
-import type { Db } from '../../platform/db/open-database.ts';
-import { voices, type VoiceRow } from '../../platform/db/schema.ts';
+import type { VoiceRow } from '../../platform/db/schema.ts';
 import { addToEmbeddings } from '../../pipeline/voices/voice-embedding.ts';
-import { newPredictionId } from '../predictions/new-prediction-id.ts';
 import type { ServiceContext } from '../../service-context.ts';
 import { discardVoiceSamples, measureVoiceSamples, type VoiceSampleSource } from './measure-voice-samples.ts';
 import { DEFAULT_MAX_VOICES_PER_ACCOUNT } from './voice-account.ts';
+import { checkVoiceRoom, insertVoice } from './insert-voice.ts';
 
 /**
  * Enrolls a new voice (`POST /v1/voices`): checks the account's room and the name first (cheap), then
@@ -23,7 +20,7 @@ export async function createVoice(
 ): Promise<VoiceRow> {
   const db = ctx.database.db;
   try {
-    await checkRoom(db, request.account, request.name, ctx.config.maxVoicesPerAccount ?? DEFAULT_MAX_VOICES_PER_ACCOUNT);
+    await checkVoiceRoom(db, request.account, request.name, ctx.config.maxVoicesPerAccount ?? DEFAULT_MAX_VOICES_PER_ACCOUNT);
   } catch (error) {
     await discardVoiceSamples(request.samples);
     throw error;
@@ -34,62 +31,5 @@ export async function createVoice(
     measured.flatMap((sample) => sample.embeddings),
   );
   const speechSeconds = Math.round(measured.reduce((sum, sample) => sum + sample.speechSeconds, 0) * 1000) / 1000;
-  const now = new Date();
-  try {
-    const [row] = await db
-      .insert(voices)
-      .values({
-        id: `voice_${newPredictionId()}`,
-        account: request.account,
-        name: request.name,
-        embeddings,
-        speechSeconds,
-        samples: measured.length,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    if (!row) throw new Error('insert into voices returned no row');
-    return row;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(request.name);
-    throw error;
-  }
-}
-
-/**
- * @throws AppError `conflict` when the account is full or the name is taken.
- */
-async function checkRoom(db: Db, account: string, name: string, most: number): Promise<void> {
-  const [held] = await db.select({ n: count() }).from(voices).where(eq(voices.account, account));
-  if ((held?.n ?? 0) >= most) {
-    throw new AppError(
-      'conflict',
-      `This account already holds ${most} voices, the most allowed; delete one (DELETE /v1/voices/{id}) before enrolling another.`,
-      { param: 'name' },
-    );
-  }
-  const [same] = await db
-    .select({ id: voices.id })
-    .from(voices)
-    .where(and(eq(voices.account, account), eq(voices.name, name)))
-    .limit(1);
-  if (same) throw nameTaken(name);
-}
-
-function nameTaken(name: string): AppError {
-  return new AppError(
-    'conflict',
-    `A voice named ${JSON.stringify(name.slice(0, 64))} already exists; add samples to it (POST /v1/voices/{id}/samples) or choose another name.`,
-    { param: 'name' },
-  );
-}
-
-/** PostgreSQL's unique_violation (23505), from the postgres driver or PGlite, possibly wrapped by drizzle. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error || (typeof e === 'object' && e !== null); e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-    if ((e as { cause?: unknown }).cause === undefined) break;
-  }
-  return false;
+  return insertVoice(db, { account: request.account, name: request.name, embeddings, speechSeconds, samples: measured.length });
 }
