@@ -128,7 +128,10 @@ naming-name-twice = You already gave the name “{ $name }” to another speaker
 naming-saved = ✅ { $label } is { $name }. I'll recognise this voice in your next recordings.
 naming-added = ✅ { $label } is { $name }: I added this to the voice “{ $name }” you named before.
 naming-too-little = { $label } speaks too little in this recording to remember the voice ({ $seconds } s; at least { $min } s are needed). Skipped.
-naming-full = You have { $max } named voices, the most allowed, so “{ $name }” was not saved. Delete a voice through the API (DELETE /v1/voices/…) first.
+naming-full = You already have { $max ->
+    [one] { $max } named voice
+   *[other] { $max } named voices
+  }, the most allowed, so “{ $name }” was not saved. Delete one through the API (DELETE /v1/voices/…) first.
 naming-skipped = { $label } skipped.
 naming-done = Done: { $count ->
     [0] no voice named.
