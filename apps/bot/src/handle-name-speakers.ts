@@ -132,7 +132,8 @@ export function handleNameSpeakers(deps: BotDeps): Composer<BotContext> {
     const t = textsFor(deps, ctx.from);
     const [, predictionId, index] = SKIP_PATTERN.exec(ctx.callbackQuery.data)!;
     const naming = ctx.chat ? current(ctx.chat.id, ctx.from.id) : null;
-    if (!naming || naming.predictionId !== predictionId || naming.index !== Number(index)) {
+    const asked = ctx.callbackQuery.message?.message_id;
+    if (!naming || naming.predictionId !== predictionId || naming.index !== Number(index) || asked !== naming.askMessageId) {
       return void (await ctx.answerCallbackQuery({ text: t('naming-gone') }));
     }
     await ctx.answerCallbackQuery();

@@ -204,7 +204,10 @@ describe('naming speakers in the bot', () => {
     from = fake.calls.length;
     fake.pushUpdate(messageUpdate(user, { text: 'Jack' }));
     await next(fake, from, (c) => c.method === 'sendMessage' && c.payload.text === english('send-a-recording'));
-    pressButton(fake, user, two.id, /^Skip$/);
+    // Its Skip was taken off once answered; a stale press (an old client) is answered all the same.
+    expect(fake.messages.get(two.id)!.reply_markup).toEqual({ inline_keyboard: [] });
+    const skip = (two.payload.reply_markup as { inline_keyboard: { callback_data: string }[][] }).inline_keyboard[0]![0]!.callback_data;
+    pressData(fake, user, fake.messages.get(two.id)!, skip);
     const gone = await next(fake, from, (c) => c.method === 'answerCallbackQuery' && c.payload.text === english('naming-gone'));
     expect(gone).toBeDefined();
 
