@@ -162,7 +162,6 @@ export function handleNameSpeakers(deps: BotDeps): Composer<BotContext> {
     const name = parsed.data;
     if ([...naming.names.values()].includes(name)) return void (await answer(t('naming-name-twice', { name })));
     const speaker = naming.speakers[naming.index]!;
-    await closeQuestion(deps, naming);
     try {
       const stored = await enrollSpeakerVoice(deps.service, {
         account: telegramOwner(naming.userId),
@@ -179,8 +178,9 @@ export function handleNameSpeakers(deps: BotDeps): Composer<BotContext> {
       } else if (isAppError(error, 'invalid_input')) {
         const seconds = speaker.speechSeconds.toFixed(1);
         await answer(t('naming-too-little', { label: speaker.label, seconds, min: MIN_SAMPLE_SPEECH_SECONDS }));
-      } else throw error;
+      } else throw error; // logged and answered by bot.catch; the question stays open
     }
+    await closeQuestion(deps, naming);
     naming.index += 1;
     await askNext(deps, naming, t, forget);
   });
