@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Composer, InputFile } from 'grammy';
+import { Composer, GrammyError, InputFile } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import {
   AppError,
@@ -294,11 +294,17 @@ async function askNext(deps: BotDeps, naming: Naming, t: Translate, forget: (nam
     const keyboard: InlineKeyboardMarkup = {
       inline_keyboard: [[{ text: t('button-skip-speaker'), callback_data: `nk:${naming.predictionId}:${naming.index}` }]],
     };
-    const sent = await deps.api.sendVoice(naming.chatId, new InputFile(speaker.excerpt, `${speaker.label}.ogg`), {
+    const options = {
       caption,
       duration: Math.max(1, Math.round(speaker.excerptSeconds)),
       reply_markup: keyboard,
       ...sendOptions(naming.threadId, naming.transcriptMessageId),
+    };
+    const file = () => new InputFile(speaker.excerpt, `${speaker.label}.ogg`);
+    const sent = await deps.api.sendVoice(naming.chatId, file(), options).catch((error: unknown) => {
+      // A person may forbid voice messages (Telegram privacy settings): the excerpt then comes as an audio file.
+      if (!(error instanceof GrammyError && /VOICE_MESSAGES_FORBIDDEN/i.test(error.description))) throw error;
+      return deps.api.sendAudio(naming.chatId, file(), { ...options, title: speaker.label });
     });
     naming.askMessageId = sent.message_id;
     naming.touchedAt = Date.now();

@@ -48,13 +48,9 @@ function textAfter(fake: FakeBotApi, from: number, chatId: number, text: RegExp)
   return next(fake, from, (c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === chatId && text.test(String(c.payload.text)));
 }
 
-/** The excerpt (a voice message) after `from` whose caption matches. */
-function excerptAfter(fake: FakeBotApi, from: number, chatId: number, caption: RegExp): Promise<Sent> {
-  return next(
-    fake,
-    from,
-    (c) => c.method === 'sendVoice' && Number(c.payload.chat_id) === chatId && caption.test(String(c.payload.caption)),
-  );
+/** The excerpt (a voice message, or an audio file) after `from` whose caption matches. */
+function excerptAfter(fake: FakeBotApi, from: number, chatId: number, caption: RegExp, method = 'sendVoice'): Promise<Sent> {
+  return next(fake, from, (c) => c.method === method && Number(c.payload.chat_id) === chatId && caption.test(String(c.payload.caption)));
 }
 
 /** Seconds and codec of an excerpt the bot sent, read by ffprobe. */
@@ -245,19 +241,25 @@ describe('naming speakers in the bot', () => {
     // Only the asker's transcript is theirs to name.
     let from = fake.calls.length;
     pressButton(fake, speaker, transcript.id, /Name speakers/);
-    await textAfter(fake, from, GROUP.id, /./);
-    expect(fake.calls.slice(from).filter((c) => c.method === 'sendVoice')).toEqual([]);
+    const refused = await textAfter(fake, from, GROUP.id, /./);
+    expect(refused.payload.text).toBe(english('error-not-found'));
+    expect(fake.calls.slice(from).filter((c) => c.method === 'sendVoice' || c.method === 'sendAudio')).toEqual([]);
 
+    // The asker forbids voice messages (a Telegram privacy setting): the excerpts come as audio files.
+    fake.refusals.set('sendVoice', { code: 400, description: 'Bad Request: VOICE_MESSAGES_FORBIDDEN' });
     from = fake.calls.length;
     pressButton(fake, asker, transcript.id, /Name speakers/);
-    const one = await excerptAfter(fake, from, GROUP.id, /^Speaker 1 of 2 \(SPEAKER_1\)\. Who is this\? Reply to this message/);
+    const audio = 'sendAudio';
+    const one = await excerptAfter(fake, from, GROUP.id, /^Speaker 1 of 2 \(SPEAKER_1\)\. Who is this\? Reply to this message/, audio);
+    expect((await probeExcerpt(one, t.workDir)).codec).toBe('opus');
     // Group talk that does not answer the excerpt is not a name.
     const chatter = groupText(asker, 'lunch?');
     fake.pushUpdate(chatter);
     fake.pushUpdate(groupText(asker, 'Ann', fake.messages.get(one.id)!));
     await textAfter(fake, from, GROUP.id, /^✅ SPEAKER_1 is Ann\./);
     expect(fake.calls.filter((c) => replyToOf(c) === chatter.message.message_id)).toEqual([]);
-    const two = await excerptAfter(fake, from, GROUP.id, /^Speaker 2 of 2/);
+    const two = await excerptAfter(fake, from, GROUP.id, /^Speaker 2 of 2/, audio);
+    fake.refusals.delete('sendVoice');
     pressButton(fake, asker, two.id, /^Skip$/);
     await textAfter(fake, from, GROUP.id, /^Done: 1 voice named\./);
     expect((await listVoices(db, telegramOwner(asker.id))).map((voice) => voice.name)).toEqual(['Ann']);
