@@ -20,8 +20,10 @@
  *   calibrated ones (the old behaviour: raw, Whisper's −1; the new: calibrated, PocketSphinx's own
  *   limit ln 0.5, POCKETSPHINX_LOW_LOGPROB_LIMIT); words wrong in flagged vs unflagged segments;
  *   and a sweep of the `low_logprob` limit on calibrated avg_logprob.
- * - sherpa-onnx: the random-weight fixture models (Whisper tiny, SenseVoice) are run on two clips to
- *   show whether they give any score to calibrate.
+ * - sherpa-onnx: the random-weight fixture models (Whisper tiny, SenseVoice, NeMo TDT transducer) are
+ *   run on two clips: whether they give scores at all, and that the flags fire on their noise output.
+ *   CONFIDENCE_BENCH_FIXTURES_ONLY=1 prints only this table (nothing decoded with PocketSphinx, no
+ *   result file written).
  * CONFIDENCE_BENCH_CACHE=<file>: keep PocketSphinx's raw transcripts there and reuse them (for
  * re-running the analysis without decoding again); absent, everything is measured afresh.
  */
@@ -376,20 +378,43 @@ async function pocketsphinxRecordings(clips: string[]): Promise<Recorded[]> {
   return recordings;
 }
 
+/** The random-weight fixture models, one per family whose result shape differs (token scores or not). */
+const FIXTURE_NAMES = [
+  'sherpa-onnx-whisper-tiny',
+  'sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17',
+  'sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8',
+];
+
+/** How many of `segments` carry each flag, e.g. `low_logprob 2, repetition 1`, or – when none. */
+function flagCounts(segments: readonly TranscriptSegment[]): string {
+  const counts = SEGMENT_FLAGS.map((flag) => [flag, segments.filter((segment) => segment.flags?.includes(flag)).length] as const);
+  return (
+    counts
+      .filter(([, count]) => count > 0)
+      .map(([flag, count]) => `${flag} ${count}`)
+      .join(', ') || '–'
+  );
+}
+
 async function fixtures(clips: string[]): Promise<string[]> {
   const lines = [
-    '| fixture model | clip | segments | words | words with a score | segments with avg_logprob | flagged segments | flags seen |',
-    '|---|---|---:|---:|---:|---:|---:|---|',
+    '| fixture model | clip | segments | words | words with a score | word probability min – max | segments with avg_logprob | avg_logprob min – max | flagged segments | flags (segments) |',
+    '|---|---|---:|---:|---:|---|---:|---|---:|---|',
   ];
-  for (const name of ['sherpa-onnx-whisper-tiny', 'sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17']) {
+  const range = (values: number[], places: number) =>
+    values.length === 0 ? '–' : `${fixed(Math.min(...values), places)} – ${fixed(Math.max(...values), places)}`;
+  for (const name of FIXTURE_NAMES) {
     const engine = createSherpaOnnxEngine({ modelsDir: FIXTURE_MODELS, models: [findCatalogModel(name)!], maxThreads: 1 });
     for (const clip of clips) {
       const { segments } = await transcribeFile(engine, join(AUDIO, clip));
       const words = segments.flatMap((segment) => segment.words);
+      const scores = words.flatMap((word) => (word.confidence === null ? [] : [word.confidence]));
+      const logprobs = segments.flatMap((segment) =>
+        segment.avgLogprob === null || segment.avgLogprob === undefined ? [] : [segment.avgLogprob],
+      );
       const flagged = segments.filter((segment) => (segment.flags ?? []).length > 0);
-      const seen = [...new Set(flagged.flatMap((segment) => segment.flags ?? []))].join(', ') || '–';
       lines.push(
-        `| ${name} | ${clip} | ${segments.length} | ${words.length} | ${words.filter((w) => w.confidence !== null).length} | ${segments.filter((s) => s.avgLogprob !== null && s.avgLogprob !== undefined).length} | ${flagged.length} | ${seen} |`,
+        `| ${name} | ${clip} | ${segments.length} | ${words.length} | ${scores.length} | ${range(scores, 3)} | ${logprobs.length} | ${range(logprobs, 3)} | ${flagged.length} | ${flagCounts(segments)} |`,
       );
     }
   }
@@ -397,6 +422,11 @@ async function fixtures(clips: string[]): Promise<string[]> {
 }
 
 const clips = await englishClips();
+const FIXTURE_CLIPS = clips.filter((clip) => clip === 'jfk.wav' || clip.startsWith('librispeech')).slice(0, 2);
+if (process.env.CONFIDENCE_BENCH_FIXTURES_ONLY) {
+  console.log((await fixtures(FIXTURE_CLIPS)).join('\n'));
+  process.exit(0); // a bench script, never reached by tests: skip the PocketSphinx part
+}
 const recordings = await pocketsphinxRecordings(clips);
 const halves: Half[] = [
   { name: 'calibration half', recordings: recordings.filter((_, k) => k % 2 === 0) },
@@ -491,10 +521,12 @@ out.push(
   '',
   'The fixtures in packages/core/src/pipeline/recognize/test-support/models have random weights; whether they give scores at all:',
   '',
-  ...(await fixtures(clips.filter((clip) => clip === 'jfk.wav' || clip.startsWith('librispeech')).slice(0, 2))),
+  ...(await fixtures(FIXTURE_CLIPS)),
   '',
-  'sherpa-onnx-node gives no token scores for Whisper and SenseVoice models (`ys_log_probs` is empty), so there is nothing to calibrate: their words have `confidence` null and no `low_logprob` can fire. ' +
-    'No transducer model (which does give token scores) is installed on this machine, so none is measured.',
+  'sherpa-onnx-node 1.13.8 gives no token scores for Whisper and SenseVoice models (`ys_log_probs` is empty): their words have `confidence` null and no `low_logprob` or `no_speech` can fire. ' +
+    'The NeMo TDT transducer fills `ys_log_probs` (one natural-log probability per token): its segments get `avg_logprob` (mean over the tokens) and its words a `confidence` (geometric mean of their tokens). ' +
+    'Random weights spread the probability over the 142 tokens, so the chosen tokens average under 1/e (avg_logprob below −1): `low_logprob` must fire on every transducer segment, and does. ' +
+    'No trained transducer is installed on this machine, so there is nothing to calibrate yet.',
   '',
   `(${((performance.now() - started) / 1000).toFixed(0)} s${
     CACHE_USED ? `; PocketSphinx's transcripts read from CONFIDENCE_BENCH_CACHE, decoded by an earlier run of this script` : ''

@@ -574,3 +574,48 @@ portal-languages-col-code = Code
 portal-languages-col-recognised = Recognised here
 portal-yes = yes
 portal-no = no
+
+# Portal: speakers renamed on a transcript, and the voices of the account (docs/portal.md, "Speakers and voices").
+portal-nav-voices = Voices
+portal-rename-title = Speakers
+portal-rename-intro = Give a speaker a name: this page and its downloads show it. Tick "Remember this voice" to keep a voiceprint of the speaker in your Voices, so later transcriptions that ask for known voices name them.
+portal-rename-new-name = New name for { $label }
+portal-rename-button = Rename
+portal-rename-remember = Remember this voice
+portal-rename-not-kept = The recording of this transcript is not kept (uploaded files are deleted once transcribed), so voices cannot be remembered from it.
+portal-rename-gone = The recording of this transcript is no longer stored, so voices cannot be remembered from it.
+portal-renamed = Speaker renamed.
+portal-remembered = Speaker renamed and voice remembered as { $name }. See it on the Voices page.
+portal-voices-title = Voices
+portal-voices-intro = Voices you named on a transcript or enrolled through the API. Transcriptions that ask for known voices name these speakers. Only a voiceprint (numbers measured from the speech) is stored, never the audio; deleting a voice removes it at once.
+portal-voices-none = You have no voices yet. On a transcript with several speakers, rename one and tick "Remember this voice".
+portal-voices-col-name = Name
+portal-voices-col-created = Created
+portal-voices-col-speech = Speech
+portal-voices-col-excerpt = Sample excerpt
+portal-voices-col-action = Action
+portal-voices-seconds = { $seconds } s
+portal-voices-delete = Delete
+portal-voices-delete-named = Delete the voice { $name }
+portal-voices-deleted = The voice was deleted; nothing of it is kept.
+portal-voices-excerpt-none = No excerpt kept (only the voiceprint is stored).
+portal-voices-excerpt-gone = The recording it was taken from is no longer stored.
+portal-voices-excerpt-label = Excerpt of { $name }
+portal-voices-from-transcript = from this transcript
+portal-voices-account = Your voices
+portal-voices-manage = Listen to excerpts on the Voices page
+portal-voice-error-not-kept = The recording of this transcript is not kept (uploaded files are deleted once transcribed), so the voice cannot be taken from it. The speaker was not renamed.
+portal-voice-error-gone = The recording of this transcript is no longer stored, so the voice cannot be taken from it. The speaker was not renamed.
+portal-voice-error-no-speech = No speech was found in this speaker's part of the recording, so the voice cannot be remembered. The speaker was not renamed.
+portal-voice-error-too-short = This speaker says too little to measure the voice (at least 2 seconds of speech are needed). The speaker was not renamed.
+portal-voice-error-too-long = This speaker's part is too long to measure as one sample. The speaker was not renamed.
+portal-voice-error-two-voices = This speaker's part holds { $count } voices (the speakers may have been told apart wrongly), so it cannot be remembered as one voice. The speaker was not renamed.
+portal-voice-error-limit = You already have { $most } { $most ->
+        [one] voice
+       *[other] voices
+    }, the most allowed. Delete one on the Voices page first. The speaker was not renamed.
+portal-voice-error-taken = You already have a voice named { $name }. Choose another name, or delete that voice on the Voices page first. The speaker was not renamed.
+portal-voice-error-name = A name must have 1 to 64 characters, no control characters, and must not look like an unnamed speaker's label (SPEAKER_2, A).
+portal-voice-error-name-used = Another speaker of this transcript already has that name; choose another.
+portal-voice-error-no-speaker = This transcript has no such speaker.
+portal-voice-error-no-voice = You have no such voice.

@@ -12,6 +12,7 @@ import {
   isAppError,
   measureTranscriptSpeakers,
   MIN_SAMPLE_SPEECH_SECONDS,
+  renameTranscriptSpeakers,
   telegramOwner,
   voiceNameSchema,
   type MeasuredSpeaker,
@@ -321,22 +322,12 @@ async function askNext(deps: BotDeps, naming: Naming, t: Translate, forget: (nam
         : `\n\n${t('naming-done-off')}\n${t('naming-renamed')}`;
   await deps.api.sendMessage(naming.chatId, `${done}${note}`, sendOptions(naming.threadId, naming.transcriptMessageId));
   if (naming.names.size === 0) return;
-  const named = withNames(naming.transcript, naming.names);
+  const named = renameTranscriptSpeakers(naming.transcript, Object.fromEntries(naming.names));
   const rendered = renderChatTranscript(named, settings.outputFormat, naming.baseName, t);
   await sendChatText(deps.api, naming.chatId, rendered, {
     replyTo: naming.recordingMessageId,
     previewInCaption: naming.chatId !== naming.userId,
   });
-}
-
-/** The transcript with the speaker labels replaced by the names given (the others keep their labels). */
-export function withNames(transcript: Transcript, names: ReadonlyMap<string, string>): Transcript {
-  const rename = (label: string) => names.get(label) ?? label;
-  return {
-    ...transcript,
-    segments: transcript.segments.map((segment) => (segment.speaker === null ? segment : { ...segment, speaker: rename(segment.speaker) })),
-    speakers: transcript.speakers.map((speaker) => ({ ...speaker, label: rename(speaker.label) })),
-  };
 }
 
 /** Removes Skip from the excerpt just answered, so an old button is not pressed again. */

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { isAppError } from '@transcribe/core';
 import { describeError } from './describe-error.ts';
+import { describeVoiceError } from './describe-voice-error.ts';
 import type { PortalReader } from './portal-i18n.ts';
 
 /** The portal page listing the languages (public; the API's own list needs a key, so a browser gets 401 there). */
@@ -30,6 +31,7 @@ const LANGUAGE_LIST_SENTENCE = /\s*See the list of languages (?:at \S+?|in docs\
  * (it names the rule); readers of another language get the field's rule in their language when
  * the error names a form field, else the English detail marked as such. A language error's pointer
  * to the API's language list (which answers 401 in a browser) is replaced by the portal's page.
+ * The refusals of the speaker and voice forms are told in the reader's language (describeVoiceError).
  */
 export function describePortalError(error: unknown, req: Request, { t, locale }: PortalReader): PortalErrorText {
   const { status, detail } = describeError(error, req);
@@ -40,6 +42,8 @@ export function describePortalError(error: unknown, req: Request, { t, locale }:
   const field = param && (FIELDS.has(param) || param === 'old_key') ? param : undefined;
   const english = detail.replace(LANGUAGE_LIST_SENTENCE, '');
   const base = { status, ...(field ? { field } : {}), ...(help ? { help } : {}) };
+  const voice = /\/(?:speakers|voices)(?:\/|$)/.test(req.path) ? describeVoiceError(error, t) : null;
+  if (voice !== null) return { ...base, message: voice, english: false };
   if (locale === 'en') return { ...base, message: english, english: false };
   const key = fieldMessageKey(param, detail);
   return key ? { ...base, message: t(key), english: false } : { ...base, message: english, english: true };

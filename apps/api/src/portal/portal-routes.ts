@@ -11,8 +11,10 @@ import { wantsJson } from './portal-guards.ts';
 import { loadPortalSession } from './portal-session.ts';
 import { predictionViewRoutes } from './prediction-view-routes.ts';
 import { signInRoutes } from './sign-in-routes.ts';
+import { speakerRoutes } from './speaker-routes.ts';
 import { transcribeRoutes } from './transcribe-routes.ts';
 import { usageRoutes } from './usage-routes.ts';
+import { voicePageRoutes } from './voice-page-routes.ts';
 
 /** portal.js and portal.css (no build step). */
 const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
@@ -64,7 +66,8 @@ export function portalRoutes(ctx: ServiceContext): Router {
     express.static(STATIC_DIR, { index: false, maxAge: '1h', setHeaders: (res) => res.set('X-Content-Type-Options', 'nosniff') }),
   );
   portal.use(securityHeaders, loadPortalSession(ctx), portalLocale(ctx));
-  for (const routes of [signInRoutes, keyRoutes, transcribeRoutes, predictionViewRoutes, usageRoutes]) portal.use(routes(ctx));
+  for (const routes of [signInRoutes, keyRoutes, transcribeRoutes, predictionViewRoutes, speakerRoutes, usageRoutes, voicePageRoutes])
+    portal.use(routes(ctx));
   portal.use((req, res) => sendErrorPage(res, res.locals.portal, 404, readerOf(res.locals).t('portal-no-such-page')));
   portal.use(portalErrors);
   router.use('/portal', portal);

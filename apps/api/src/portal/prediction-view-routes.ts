@@ -4,7 +4,9 @@ import {
   AppError,
   cancelPrediction,
   findAccountPrediction,
+  findPredictionRecording,
   getSucceededTranscript,
+  renameTranscriptSpeakers,
   renderTranscript,
   type PredictionRow,
   type ServiceContext,
@@ -14,7 +16,7 @@ import { queuePlaceOf } from '../http/send-prediction.ts';
 import { html } from './html.ts';
 import { describeAudio, describeQueuePlace } from './pages/format.ts';
 import { sendPage } from './pages/layout.ts';
-import { DOWNLOADS, predictionPage, type DownloadFormat } from './pages/prediction-page.ts';
+import { DOWNLOADS, predictionPage, type DownloadFormat, type SpeakerOptions } from './pages/prediction-page.ts';
 import { requireCsrf, requireSession } from './portal-guards.ts';
 import type { PortalReader } from './portal-i18n.ts';
 import { readerOf } from './portal-locale.ts';
@@ -45,7 +47,8 @@ const MEDIA_TYPES: Record<string, string> = {
  * output_format), as .docx and .pdf made as the bot makes them (apps/bot render-transcript-file.ts,
  * loaded on the first such download), and of the post-processing results; Cancel (a form POST with the session's CSRF
  * token) stops a waiting or running one with the core's cancelPrediction, under the key it was made
- * with, whichever namespace (a bot recording's chat then says it was canceled).
+ * with, whichever namespace (a bot recording's chat then says it was canceled). Speakers renamed in the
+ * portal (speaker-routes.ts) carry their names on the page and in every download.
  */
 export function predictionViewRoutes(ctx: ServiceContext): Router {
   const router = Router();
@@ -59,7 +62,7 @@ export function predictionViewRoutes(ctx: ServiceContext): Router {
     sendPage(res, {
       title: reader.t(TITLES[row.status] ?? 'portal-prediction-transcribing'),
       session: res.locals.portal,
-      body: predictionPage(row, progress, res.locals.portal!.csrfToken, wait, reader),
+      body: predictionPage(row, progress, res.locals.portal!.csrfToken, wait, reader, await speakerOptions(ctx, row, req.query)),
       head: progress.done ? undefined : html`<noscript><meta http-equiv="refresh" content="3"></noscript>`,
     });
   });
@@ -103,7 +106,10 @@ function downloadBody(row: PredictionRow, format: string): string {
     throw new AppError('not_found', `This transcription has no transcript yet (status ${row.status}).`);
   }
   if (format === 'results') return JSON.stringify(row.results ?? {}, null, 2);
-  const rendered = renderTranscript(row.transcript, format as Exclude<DownloadFormat, 'docx' | 'pdf'>);
+  const rendered = renderTranscript(
+    renameTranscriptSpeakers(row.transcript, row.speakerNames),
+    format as Exclude<DownloadFormat, 'docx' | 'pdf'>,
+  );
   return typeof rendered === 'string' ? rendered : JSON.stringify(rendered, null, 2);
 }
 
@@ -116,7 +122,7 @@ async function documentBody(row: PredictionRow, format: 'docx' | 'pdf', reader: 
   if (row.status !== 'succeeded' || row.transcript === null) {
     throw new AppError('not_found', `This transcription has no transcript yet (status ${row.status}).`);
   }
-  const transcript = getSucceededTranscript(row);
+  const transcript = renameTranscriptSpeakers(getSucceededTranscript(row), row.speakerNames);
   const { renderTranscriptFile } = await import('@transcribe/bot/transcript-files'); // docx and pdfkit only when asked for
   const details = reader.t('file-heading-details', {
     date: formatSentAt(row.createdAt, reader.locale),
@@ -135,4 +141,19 @@ async function queueWaitInWords(ctx: ServiceContext, row: PredictionRow, reader:
   if (row.startedAt !== null) return null;
   const place = await queuePlaceOf(ctx, row);
   return place ? describeQueuePlace(place, reader) : null;
+}
+
+/**
+ * What the speaker forms of a finished transcript need: whether its recording is still stored (links
+ * not probed: remembering a voice probes), and the notice after a rename (`?renamed=<label>` / `?remembered=<label>`).
+ */
+async function speakerOptions(ctx: ServiceContext, row: PredictionRow, query: Record<string, unknown>): Promise<SpeakerOptions> {
+  const speakers = row.status === 'succeeded' ? (row.transcript?.speakers.length ?? 0) : 0;
+  const recording = speakers > 0 ? (await findPredictionRecording(ctx, row, { checkLink: false })).kind : 'gone';
+  // The query names the label renamed (never the name itself: a link cannot make the page say anything).
+  const names = row.speakerNames ?? {};
+  const renamedLabel = [query.remembered, query.renamed].find((value): value is string => typeof value === 'string');
+  const name = renamedLabel !== undefined && Object.hasOwn(names, renamedLabel) ? names[renamedLabel]! : null;
+  const notice = name === null ? null : { key: typeof query.remembered === 'string' ? 'portal-remembered' : 'portal-renamed', name };
+  return { recording, notice };
 }

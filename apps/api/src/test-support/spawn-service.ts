@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { tieChildToParent } from '@transcribe/core';
 import { seedPgliteDataDir } from './pglite-template.ts';
 import { REPO_ROOT } from './shared-paths.ts';
 
@@ -31,10 +32,14 @@ export async function freePort(): Promise<number> {
  * Runs a repository entry (e.g. `apps/api/src/cli/apikey.ts`) in a child process as the npm scripts
  * do: through scripts/launch/launch-entry.mjs, which builds it with esbuild and runs the JavaScript.
  * The first-start model install is off unless `env` turns it on (tests and benchmarks never reach
- * the internet).
+ * the internet). The child is tied to this process (tieChildToParent, SIGTERM): it ends when this
+ * process dies, however it dies.
  */
 export function runScript(script: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [LAUNCHER, script, ...args], {
+  // Tied to this test process (setpriv --pdeathsig): a vitest worker that is killed or crashes takes
+  // its services with it (SIGTERM, so they stop their own children) instead of leaving them running.
+  const { command, args: line } = tieChildToParent(process.execPath, [LAUNCHER, script, ...args], 'SIGTERM');
+  return spawn(command, line, {
     cwd: REPO_ROOT,
     env: { ...process.env, MODELS_AUTO_INSTALL: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

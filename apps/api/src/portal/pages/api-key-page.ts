@@ -5,15 +5,28 @@ import type { PortalRequestSession } from '../portal-session.ts';
 import { clientBaseUrls, clientExamples } from './client-examples.ts';
 import { formatDateTime } from './format.ts';
 import { withCode } from './home-pages.ts';
+import { voiceTable, type ListedVoice } from './voices-page.ts';
 
-/** Settings → API (spec 5.2): the keys that work now and the "Get key" form. */
-export function apiKeyPage(session: PortalRequestSession, keys: OwnerApiKey[], reader: PortalReader): SafeHtml {
+/**
+ * Settings → API (spec 5.2): the keys that work now and the "Get key" form; then the account's voices
+ * (name, created, seconds of speech, Delete) and a link to the Voices page. `voices.deleted`: a voice was just deleted.
+ */
+export function apiKeyPage(
+  session: PortalRequestSession,
+  keys: OwnerApiKey[],
+  reader: PortalReader,
+  voices: { voices: ListedVoice[]; deleted: boolean } = { voices: [], deleted: false },
+): SafeHtml {
   const { t } = reader;
   return html`<p>${t('portal-key-intro')}</p>
 <h2>${t('portal-key-yours')}</h2>
 ${keys.length === 0 ? html`<p>${t('portal-key-none')}</p>` : keyTable(keys, reader)}
 <h2>${t(keys.length === 0 ? 'portal-key-get' : 'portal-key-get-new')}</h2>
-${getKeyForm(session, keys.length > 0, reader)}`;
+${getKeyForm(session, keys.length > 0, reader)}
+<h2 id="voices">${t('portal-voices-account')}</h2>
+${voices.deleted ? html`<div class="notice success" role="status"><p>${t('portal-voices-deleted')}</p></div>` : ''}
+${voices.voices.length === 0 ? html`<p>${t('portal-voices-none')}</p>` : voiceTable(voices.voices, session.csrfToken, 'api', reader)}
+<p><a href="/portal/voices">${t('portal-voices-manage')}</a></p>`;
 }
 
 function keyTable(keys: OwnerApiKey[], { t }: PortalReader): SafeHtml {

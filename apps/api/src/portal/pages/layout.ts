@@ -10,6 +10,7 @@ const NAV: { href: string; label: string; signedIn: boolean }[] = [
   { href: '/portal/api', label: 'portal-nav-api', signedIn: true },
   { href: '/portal/transcribe', label: 'portal-nav-transcribe', signedIn: true },
   { href: '/portal/usage', label: 'portal-nav-usage', signedIn: true },
+  { href: '/portal/voices', label: 'portal-nav-voices', signedIn: true },
   { href: '/portal/reference', label: 'portal-nav-reference', signedIn: false },
 ];
 

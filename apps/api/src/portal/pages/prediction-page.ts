@@ -1,5 +1,5 @@
-import type { PredictionRow, Transcript } from '@transcribe/core';
-import { getSucceededTranscript } from '@transcribe/core';
+import type { PredictionRecording, PredictionRow, Transcript } from '@transcribe/core';
+import { getSucceededTranscript, renameTranscriptSpeakers } from '@transcribe/core';
 import { html, type SafeHtml } from '../html.ts';
 import type { PortalProgress } from '../describe-portal-progress.ts';
 import type { PortalReader } from '../portal-i18n.ts';
@@ -26,7 +26,8 @@ export const DOWNLOADS: { format: DownloadFormat; label: string; extension: stri
  * bot's labels), and a download of every format, .docx and .pdf too. A failed one says "Failed"
  * with its error, a canceled one says so; while it waits or runs there is a Cancel button (a POST
  * carrying `csrfToken`). `wait`: while it waits, its place and wait in words (portal.js follows
- * `queue.json`). In the reader's language.
+ * `queue.json`). In the reader's language. The speakers are shown with the names given in the portal
+ * (`speaker_names`), each with a rename form (speakerSection).
  */
 export function predictionPage(
   row: PredictionRow,
@@ -34,6 +35,7 @@ export function predictionPage(
   csrfToken: string,
   wait: string | null,
   reader: PortalReader,
+  speakers: SpeakerOptions = { recording: 'gone', notice: null },
 ): SafeHtml {
   const { t } = reader;
   const params = row.params;
@@ -47,7 +49,15 @@ ${progress.done ? '' : progressSection(row.id, progress, wait)}
 ${progress.done ? '' : cancelForm(row.id, csrfToken, reader)}
 ${row.status === 'failed' ? html`<div class="notice error" role="alert"><p><strong>${t('portal-failed')}</strong> ${row.error ?? t('portal-status-failed-unknown')}</p><p><a href="/portal/transcribe">${t('portal-try-another')}</a></p></div>` : ''}
 ${row.status === 'canceled' ? html`<div class="notice" role="status"><p>${t('portal-canceled-text')}</p><p><a href="/portal/transcribe">${t('portal-card-transcribe')}</a></p></div>` : ''}
-${row.status === 'succeeded' && row.transcript ? finished(row, reader) : ''}`;
+${row.status === 'succeeded' && row.transcript ? finished(row, reader, csrfToken, speakers) : ''}`;
+}
+
+/** What the speaker forms need: whether the recording is still stored (so voices can be remembered), and what was just done. */
+export interface SpeakerOptions {
+  /** findPredictionRecording's verdict (links not probed): `stored` offers "Remember this voice". */
+  recording: PredictionRecording['kind'];
+  /** After a rename: the catalog key to say (`portal-renamed`, `portal-remembered`) and the name, else null. */
+  notice: { key: string; name: string } | null;
 }
 
 /** The running transcription's stage and bar; portal.js polls `progress.json` and reloads at the end. */
@@ -67,9 +77,10 @@ function cancelForm(id: string, csrfToken: string, { t }: PortalReader): SafeHtm
 </form>`;
 }
 
-function finished(row: PredictionRow, reader: PortalReader): SafeHtml {
+function finished(row: PredictionRow, reader: PortalReader, csrfToken: string, speakers: SpeakerOptions): SafeHtml {
   const { t } = reader;
-  const transcript = getSucceededTranscript(row);
+  const stored = getSucceededTranscript(row);
+  const transcript = renameTranscriptSpeakers(stored, row.speakerNames);
   const results = (row.results ?? {}) as Record<string, unknown>;
   const downloads = DOWNLOADS.map(
     (item) =>
@@ -82,14 +93,47 @@ function finished(row: PredictionRow, reader: PortalReader): SafeHtml {
   return html`<h2>${t('portal-downloads')}</h2><ul class="downloads">${downloads}</ul>
 ${Object.keys(results).length > 0 ? resultsSection(results, reader) : ''}
 <h2>${t('portal-prediction-transcript')}</h2>
-${speakerSummary(transcript, reader)}
+${speakerSection(row, stored, csrfToken, speakers, reader)}
 ${transcript.segments.length === 0 ? html`<p>${t('portal-no-speech')}</p>` : segmentList(transcript, reader)}`;
 }
 
-function speakerSummary(transcript: Transcript, { t }: PortalReader): SafeHtml | '' {
-  if (transcript.speakers.length === 0) return '';
-  const items = transcript.speakers.map((speaker) => html`<li>${speaker.label}: ${formatDuration(speaker.duration)}</li>`);
-  return html`<p class="meta">${t('portal-speakers')}</p><ul class="inline-list">${items}</ul>`;
+/**
+ * The speakers (names given in the portal shown), each with how long they talk and a rename form: a
+ * POST of `label` (the stored transcript's label), `name` and, when the recording is still stored,
+ * the "Remember this voice" box (else why voices cannot be remembered from it), with the CSRF token.
+ */
+function speakerSection(
+  row: PredictionRow,
+  stored: Transcript,
+  csrfToken: string,
+  options: SpeakerOptions,
+  { t }: PortalReader,
+): SafeHtml | '' {
+  if (stored.speakers.length === 0) return '';
+  const names = row.speakerNames ?? {};
+  const canRemember = options.recording === 'stored';
+  const items = stored.speakers.map((speaker, index) => {
+    const shown = names[speaker.label] ?? speaker.label;
+    const id = `speaker-${index + 1}`;
+    return html`<li class="speaker-item"><p><span class="speaker">${shown}</span>${shown === speaker.label ? '' : html` <span class="hint">(${speaker.label})</span>`}: ${formatDuration(speaker.duration)}</p>
+<form method="post" action="/portal/predictions/${row.id}/speakers" class="rename-form">
+  <input type="hidden" name="csrf" value="${csrfToken}">
+  <input type="hidden" name="label" value="${speaker.label}">
+  <label for="${id}-name">${t('portal-rename-new-name', { label: shown })}</label>
+  <input id="${id}-name" name="name" type="text" maxlength="64" required autocomplete="off" value="${shown === speaker.label ? '' : shown}">
+  ${canRemember ? html`<label class="choice"><input type="checkbox" name="remember" value="1"> ${t('portal-rename-remember')}</label>` : ''}
+  <button type="submit" class="secondary">${t('portal-rename-button')}</button>
+</form></li>`;
+  });
+  const notice = options.notice
+    ? html`<div class="notice success" role="status"><p>${t(options.notice.key, { name: options.notice.name })}</p></div>`
+    : '';
+  const why = canRemember
+    ? ''
+    : html`<p class="hint">${t(options.recording === 'upload' ? 'portal-rename-not-kept' : 'portal-rename-gone')}</p>`;
+  return html`<section id="speakers" aria-labelledby="speakers-title"><h3 id="speakers-title">${t('portal-rename-title')}</h3>
+${notice}<p class="hint">${t('portal-rename-intro')}</p>${why}
+<ul class="speaker-list">${items}</ul></section>`;
 }
 
 /**

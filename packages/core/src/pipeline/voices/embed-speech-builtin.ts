@@ -4,20 +4,21 @@ import { BUILTIN_EMBEDDING_KIND, unitVector, type SpeechEmbedding } from './voic
 
 /**
  * Where the built-in voice statistics are centred and how each is scaled before the cosine is taken:
- * the mean and standard deviation, over the calibration split of the shared clips (HiFi-TTS 6097's first
- * 30 clips, FLEURS de/es/fr/pt 000–001, ru_deepspeech_smoke; bench/speakers.ts `--calibrate` prints them
- * again), of each of the 38 statistics below. Centring on a population mean is what makes the cosine of
+ * the mean and standard deviation, over the 15 voices of the calibration split of the shared clips (one
+ * vector per speaker: FLEURS de/es/fr/pt/en 000–001, ru_deepspeech_smoke, pyannote_sample's two speakers,
+ * stereo_two_speakers' two channels; none of them in the evaluation split; bench/speakers.ts `--calibrate`
+ * prints them again), of each of the 38 statistics below. Centring on a population mean is what makes the cosine of
  * two voices' statistics say how they differ from an average voice rather than that both are speech.
  */
 const CENTRE = [
-  94.9541, 11.9716, 20.8131, -5.194, -17.6672, -18.9114, -13.7787, -16.6177, 3.6291, -8.6689, -8.7686, -9.0588, -7.5164, -11.4702, -11.3191,
-  -7.4898, -5.2746, -9.1725, -2.55, 78.313, 36.7505, 32.383, 25.7153, 26.087, 20.2845, 17.2085, 18.3316, 16.4404, 12.9924, 13.3675, 12.288,
-  11.5036, 11.2833, 10.7042, 10.1701, 8.8335, 9.0365, 8.5127,
+  122.3908, -5.5019, 20.4076, -16.7754, -18.2612, -17.5325, -14.5889, -12.241, -5.2599, -13.8241, -5.8111, -12.0192, -4.3242, -10.7792,
+  -7.9624, -2.9798, -2.6775, -5.8508, 1.0668, 61.1268, 36.6291, 30.7416, 23.6067, 23.7219, 19.2457, 16.3898, 15.8142, 14.6508, 12.7646,
+  11.8323, 12.1163, 10.7921, 9.9456, 10.0827, 9.5491, 9.03, 8.8391, 9.0636,
 ];
 const SCALE = [
-  24.2449, 15.8597, 10.5683, 13.3413, 9.2825, 8.7057, 7.6856, 6.1917, 8.9711, 5.473, 4.9886, 5.4248, 5.7905, 4.9875, 5.7867, 4.0275, 3.9507,
-  4.1211, 3.4634, 20.1169, 5.5291, 6.6259, 5.4647, 5.3426, 3.4556, 3.0082, 3.0774, 2.15, 1.9831, 2.3808, 1.812, 1.5553, 2.0296, 1.1593,
-  1.594, 0.8973, 1.3326, 1.3131,
+  41.8466, 52.368, 7.1161, 15.9416, 21.2331, 11.5909, 15.9915, 7.2445, 8.7412, 10.1072, 5.7226, 7.5054, 7.0362, 4.928, 8.2092, 4.9921,
+  3.8657, 2.5778, 4.741, 14.6176, 5.4528, 4.4931, 4.1964, 3.3644, 2.545, 2.1919, 2.1833, 1.6887, 1.183, 1.4316, 1.7934, 0.9514, 1.085,
+  1.1927, 1.4509, 1.233, 1.5224, 1.9715,
 ];
 
 /** The statistics of the built-in voice embedding, for bench/speakers.ts's calibration. */

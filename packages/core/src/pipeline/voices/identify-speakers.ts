@@ -12,8 +12,12 @@ export interface KnownVoice {
 
 /** Default similarity thresholds per embedding kind (docs/speakers.md, "Threshold"). */
 export const DEFAULT_THRESHOLDS = {
-  /** Calibrated on the calibration split of the shared clips: 2.6 % false accepts between different speakers (bench/results/speakers.md). */
-  builtin: 0.35,
+  /**
+   * The smallest multiple of 0.05 that no pair of different speakers from different recordings of the
+   * calibration split reaches (highest 0.548 of 103 pairs; bench/speakers.ts `--calibrate`): a wrong
+   * name is worse than no name (docs/speakers.md, "Threshold").
+   */
+  builtin: 0.55,
   /** sherpa-onnx's own examples' value for its speaker-identification models (not measured here: no model on the test machine). */
   neural: 0.6,
 } as const;

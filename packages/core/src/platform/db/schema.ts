@@ -58,6 +58,11 @@ export const predictions = pgTable(
     transcript: jsonb('transcript').$type<Transcript>(),
     /** Post-processing results by type (spec 2.3.2), or null. */
     results: json('results'),
+    /**
+     * Speakers renamed in the portal (docs/portal.md, "Speakers"): transcript label → name shown in the
+     * portal's page and downloads of this prediction; null when none was renamed. The API's output is unchanged.
+     */
+    speakerNames: jsonb('speaker_names').$type<Record<string, string>>(),
     error: text('error'),
     errorCode: text('error_code'),
     logs: text('logs').notNull().default(''),

@@ -21,6 +21,14 @@ export const voices = pgTable(
     speechSeconds: doublePrecision('speech_seconds').notNull(),
     /** Samples enrolled. */
     samples: integer('samples').notNull(),
+    /**
+     * Enrolled from a transcript in the portal ("remember this voice"): the prediction whose stored
+     * recording the voice was measured from, and the spans of it used (seconds). A reference only, no
+     * audio: the portal cuts a sample excerpt from that recording on demand while it is still stored
+     * (docs/speakers.md, "Privacy"). Null for voices enrolled with samples (their audio is not kept).
+     */
+    sourcePredictionId: text('source_prediction_id'),
+    sourceSpans: jsonb('source_spans').$type<VoiceSourceSpan[]>(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -28,3 +36,9 @@ export const voices = pgTable(
 );
 
 export type VoiceRow = typeof voices.$inferSelect;
+
+/** A stretch of a recording a voice was enrolled from, seconds from its start. */
+export interface VoiceSourceSpan {
+  start: number;
+  end: number;
+}

@@ -4,8 +4,7 @@ import { voices, type VoiceRow } from '../../platform/db/schema.ts';
 import { MIN_SAMPLE_SPEECH_SECONDS } from '../../contract/validation/known-voices-schema.ts';
 import { addToEmbeddings, type SpeechEmbedding } from '../../pipeline/voices/voice-embedding.ts';
 import type { ServiceContext } from '../../service-context.ts';
-import { checkVoiceRoom, insertVoice } from './insert-voice.ts';
-import { DEFAULT_MAX_VOICES_PER_ACCOUNT } from './voice-account.ts';
+import { checkVoiceRoom, insertVoice } from './create-voice.ts';
 
 /**
  * Stores a speaker measured in a transcribed recording (measureTranscriptSpeakers) under a name in the
@@ -51,7 +50,7 @@ export async function enrollSpeakerVoice(
     return row ?? null;
   });
   if (grown) return { row: grown, added: true };
-  await checkVoiceRoom(db, request.account, request.name, ctx.config.maxVoicesPerAccount ?? DEFAULT_MAX_VOICES_PER_ACCOUNT);
+  await checkVoiceRoom(ctx, request.account, request.name);
   const embeddings = addToEmbeddings({}, request.embeddings);
   const row = await insertVoice(db, { ...request, embeddings, samples: 1 });
   return { row, added: false };

@@ -72,6 +72,7 @@ describe('assertSherpaModelMetadata', () => {
   it('should accept the fixture models, and models whose family reads no metadata', async () => {
     await expect(assertSherpaModelMetadata(WHISPER, path.join(MODELS_DIR, WHISPER.name), 'de')).resolves.toBeUndefined();
     await expect(assertSherpaModelMetadata(SENSE_VOICE, path.join(MODELS_DIR, SENSE_VOICE.name))).resolves.toBeUndefined();
+    await expect(assertSherpaModelMetadata(PARAKEET, path.join(MODELS_DIR, PARAKEET.name))).resolves.toBeUndefined();
     await expect(assertSherpaModelMetadata(MOONSHINE, '/nonexistent')).resolves.toBeUndefined();
   });
 
@@ -111,6 +112,14 @@ describe('assertSherpaModelMetadata', () => {
     await cp(path.join(directory, 'model.int8.onnx'), path.join(directory, PARAKEET.files.encoder!));
     await expect(assertSherpaModelMetadata(PARAKEET, directory)).rejects.toMatchObject({
       message: expect.stringContaining(`lacks the metadata keys 'subsampling_factor', 'pred_rnn_layers', 'pred_hidden'`),
+    });
+    // The transducer fixture (a real NeMo encoder layout) without one key.
+    const fixture = await copyFixture(PARAKEET.name, 'parakeet-fixture');
+    const encoder = path.join(fixture, PARAKEET.files.encoder!);
+    await editMetadata(encoder, 'pred_hidden', '32', null);
+    await expect(assertSherpaModelMetadata(PARAKEET, fixture)).rejects.toMatchObject({
+      code: 'engine_unavailable',
+      message: expect.stringContaining(`${encoder} lacks the metadata key 'pred_hidden'`),
     });
   });
 

@@ -18,6 +18,8 @@ import { assertModelReady, listInstalledModels } from '../../models/list-install
 import { findCatalogModel, type CatalogModel } from '../../models/model-catalog.ts';
 import type { RecognitionRequest, RecognizedSegment } from '../../recognition-engine.ts';
 import { readWavLayout } from '../../../decode/read-wav-layout.ts';
+import { resolveDefaultVadModelPath } from '../../../vad/locate-vad-model.ts';
+import { transcribeRecording } from '../../transcribe-recording.ts';
 import { runSherpaProcess, type SherpaJob } from './run-sherpa-process.ts';
 import { createSherpaOnnxEngine, probeSherpaModel } from './sherpa-onnx-engine.ts';
 import { audioPath } from '../../shared-audio.test-helper.ts';
@@ -25,6 +27,9 @@ import { audioPath } from '../../shared-audio.test-helper.ts';
 const MODELS_DIR = path.join(import.meta.dirname, '../../test-support/models');
 const WHISPER = findCatalogModel('sherpa-onnx-whisper-tiny')!;
 const SENSE_VOICE = findCatalogModel('sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17')!;
+const TDT = findCatalogModel('sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8')!;
+/** Lines of the TDT fixture's tokens.txt (140 pieces, `<unk>` and the blank). */
+const TDT_VOCAB = 142;
 /** The languages the Whisper fixture can identify (its `all_language_codes`). */
 const WHISPER_FIXTURE_LANGUAGES = ['en', 'zh', 'de', 'es', 'ru', 'ko', 'fr', 'ja'];
 const SPEC_CODES = new Set(LANGUAGES.map((language) => language.code));
@@ -53,6 +58,7 @@ const PROCESS_SCRIPT = 'sherpa-onnx-recognize.process.cjs';
 
 const whisper = createSherpaOnnxEngine({ modelsDir: MODELS_DIR, models: [WHISPER], maxThreads: 1 });
 const senseVoice = createSherpaOnnxEngine({ modelsDir: MODELS_DIR, models: [SENSE_VOICE], maxThreads: 1 });
+const transducer = createSherpaOnnxEngine({ modelsDir: MODELS_DIR, models: [TDT], maxThreads: 1 });
 
 function request(
   wavPath: string,
@@ -88,8 +94,12 @@ async function failureOf(promise: Promise<unknown>): Promise<Error & { code?: st
   return error as Error & { code?: string };
 }
 
-/** The invariants every engine's output keeps (as the PocketSphinx and OpenAI engine tests check). */
-function expectWellFormed(segments: RecognizedSegment[], durationSeconds: number, model: CatalogModel) {
+/**
+ * The invariants every engine's output keeps (as the PocketSphinx and OpenAI engine tests check).
+ * `scored`: the model gives token scores (transducers), so every word has a confidence in (0, 1]
+ * and every segment an avg_logprob ≤ 0; otherwise both are null.
+ */
+function expectWellFormed(segments: RecognizedSegment[], durationSeconds: number, model: CatalogModel, scored = false) {
   expect(segments.length).toBeGreaterThan(0);
   segments.forEach((segment, i) => {
     expect(segment.start).toBeGreaterThanOrEqual(0);
@@ -99,12 +109,17 @@ function expectWellFormed(segments: RecognizedSegment[], durationSeconds: number
     expect(segment.text).not.toBe('');
     expect(segment.text).toBe(segment.words.map((word) => word.text).join(' '));
     expect(segment.language === null || model.languages.includes(segment.language)).toBe(true);
+    if (scored) expect(segment.avgLogprob).toBeLessThanOrEqual(0);
+    else expect(segment.avgLogprob ?? null).toBeNull();
     segment.words.forEach((word, j) => {
       expect(word.text).not.toMatch(/\s|▁|<\|/);
       expect(word.start).toBeGreaterThanOrEqual(segment.start);
       expect(word.end).toBeGreaterThanOrEqual(word.start);
       expect(word.end).toBeLessThanOrEqual(segment.end);
-      expect(word.confidence).toBeNull();
+      if (scored) {
+        expect(word.confidence).toBeGreaterThan(0);
+        expect(word.confidence).toBeLessThanOrEqual(1);
+      } else expect(word.confidence).toBeNull();
       if (j > 0) expect(word.start).toBeGreaterThanOrEqual(segment.words[j - 1]!.end);
     });
   });
@@ -135,12 +150,13 @@ async function fixtureJob(
 }
 
 describe('sherpa-onnx fixtures: the service finds and loads them', () => {
-  it('should list both fixture models as ready catalog models of MODELS_DIR and load each in a child process', async () => {
+  it('should list the three fixture models as ready catalog models of MODELS_DIR and load each in a child process', async () => {
     const { models } = await listInstalledModels(MODELS_DIR);
     const ready = models.filter((report) => report.status === 'ready').map((report) => report.model.name);
-    expect(ready).toEqual(expect.arrayContaining([WHISPER.name, SENSE_VOICE.name]));
+    expect(ready).toEqual(expect.arrayContaining([WHISPER.name, SENSE_VOICE.name, TDT.name]));
     expect((await assertModelReady(MODELS_DIR, WHISPER.name)).bytes).toBeLessThan(1_000_000);
-    for (const model of [WHISPER, SENSE_VOICE]) {
+    expect((await assertModelReady(MODELS_DIR, TDT.name)).bytes).toBeLessThan(1_000_000);
+    for (const model of [WHISPER, SENSE_VOICE, TDT]) {
       const began = performance.now();
       expect(await probeSherpaModel(MODELS_DIR, model.name)).toBe(model);
       console.log(`${model.name}: probe (child start + load) ${Math.round(performance.now() - began)} ms`);
@@ -200,6 +216,109 @@ describe.each([
     controller.abort(new Error('cancelled early'));
     await expect(engine.recognize(request(JFK, 11, JFK_SPEECH, { signal: controller.signal }))).rejects.toThrow('cancelled early');
     expect(recognitionChildren()).toEqual([]);
+  });
+});
+
+describe('sherpa-onnx engine on the NeMo TDT transducer fixture: token scores', () => {
+  /** Mean of `values`. */
+  const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+  it("should get one log-probability per token from sherpa-onnx, each that of the greedy step's most likely token", async () => {
+    const job = await fixtureJob(TDT, JFK, JFK_SPEECH);
+    const { results } = await runSherpaProcess(job, { timeoutMs: 60_000 });
+    expect(results).toHaveLength(4);
+    for (const result of results) {
+      expect(result.tokens.length).toBeGreaterThan(3);
+      expect(result.logProbs).toHaveLength(result.tokens.length);
+      expect(result.timestamps).toHaveLength(result.tokens.length);
+      expect(result.durations).toHaveLength(result.tokens.length);
+      for (const score of result.logProbs!) {
+        // Greedy search keeps the arg max of a softmax over the 142 tokens: its probability is at least 1/142.
+        expect(score).toBeLessThanOrEqual(0);
+        expect(score).toBeGreaterThanOrEqual(-Math.log(TDT_VOCAB) - 1e-4);
+      }
+      expect(new Set(result.logProbs).size).toBeGreaterThan(result.tokens.length / 2);
+      // Times and TDT durations on the 80 ms grid of the encoder (10 ms frames, subsampling 8).
+      for (const seconds of [...result.timestamps, ...result.durations!])
+        expect(Math.abs(seconds / 0.08 - Math.round(seconds / 0.08))).toBeLessThan(1e-3);
+    }
+    // The four stretches of speech score differently: the scores follow the audio.
+    expect(new Set(results.map((result) => mean(result.logProbs!).toFixed(3))).size).toBeGreaterThan(1);
+  });
+
+  it('should turn them into each segment avg_logprob (their mean) and each word a confidence (exp of its tokens mean)', async () => {
+    const job = await fixtureJob(TDT, JFK, [{ start: 0, end: 11 }]);
+    const [raw] = (await runSherpaProcess(job, { timeoutMs: 60_000 })).results;
+    const segments = await transducer.recognize(request(JFK, 11, [{ start: 0, end: 11 }], { language: 'en' }));
+    expectWellFormed(segments, 11, TDT, true);
+    expect(segments).toHaveLength(1);
+    const [segment] = segments;
+    expect(segment!.avgLogprob).toBeCloseTo(mean(raw!.logProbs!), 3);
+    const confidences = segment!.words.map((word) => word.confidence!);
+    expect(new Set(confidences).size).toBeGreaterThan(confidences.length / 3);
+    // Each word's tokens: a token with a leading space (sherpa-onnx's rendering of ▁) starts a word.
+    expect(raw!.tokens.filter((piece) => piece.startsWith(' ')).length).toBe(segment!.words.length);
+    let token = 0;
+    for (const word of segment!.words) {
+      const scores = [raw!.logProbs![token]!];
+      for (token += 1; token < raw!.tokens.length && !/^[\s▁]/.test(raw!.tokens[token]!); token += 1) scores.push(raw!.logProbs![token]!);
+      expect(word.confidence).toBeCloseTo(Math.exp(mean(scores)), 3);
+    }
+    expect(token).toBe(raw!.tokens.length);
+  });
+
+  it('should decode jfk.wav and a LibriSpeech clip with model token times on the 80 ms grid and different scores', async () => {
+    const jfk = await transducer.recognize(request(JFK, 11, JFK_SPEECH, { language: 'en' }));
+    expectWellFormed(jfk, 11, TDT, true);
+    for (const segment of jfk)
+      for (const word of segment.words) {
+        const steps = (word.start - segment.start) / 0.08;
+        expect(Math.abs(steps - Math.round(steps))).toBeLessThan(0.05);
+      }
+    const { durationSeconds } = await readWavLayout(LIBRISPEECH);
+    const libri = await transducer.recognize(
+      request(LIBRISPEECH, durationSeconds, [{ start: 0, end: durationSeconds }], { language: 'en' }),
+    );
+    expectWellFormed(libri, durationSeconds, TDT, true);
+    expect(libri[0]!.avgLogprob).not.toBe(jfk[0]!.avgLogprob);
+  });
+
+  it('should give scores with modified beam search too (accurate, and hotwords)', async () => {
+    for (const extra of [{ efficiency: 'accurate' as const }, { hotwords: ['bara', 'zi ti'] }]) {
+      expect(transducer.nativeHints?.({ language: 'en', efficiency: extra.efficiency ?? null })).toEqual({ prompt: false, hotwords: true });
+      const segments = await transducer.recognize(request(JFK, 11, JFK_SPEECH, { language: 'en', ...extra }));
+      expectWellFormed(segments, 11, TDT, true);
+    }
+  });
+
+  it('should flag segments from those scores: low_logprob exactly where avg_logprob is below the limit', async () => {
+    const transcribe = (flagThresholds: { logprobBelow: number }) =>
+      transcribeRecording({
+        wavPath: LIBRISPEECH,
+        durationSeconds: 10.435,
+        formatName: 'wav',
+        engine: transducer,
+        vadModelPath: resolveDefaultVadModelPath(),
+        language: 'en',
+        prompt: null,
+        hotwords: [],
+        flagThresholds,
+      });
+    const whisperLimit = await transcribe({ logprobBelow: -1 });
+    const segments = whisperLimit.segments;
+    expect(segments.length).toBeGreaterThan(0);
+    for (const segment of segments) {
+      expect(segment.avgLogprob).toBeLessThan(0);
+      expect(segment.flags?.includes('low_logprob')).toBe(segment.avgLogprob! < -1);
+      expect(segment.noSpeechProb).not.toBeNull();
+    }
+    // Random weights spread the probability over 142 tokens: the noise they speak is flagged.
+    expect(segments.some((segment) => segment.flags?.includes('low_logprob'))).toBe(true);
+    // The same scores under a limit below the lowest: no low_logprob (so it comes from the scores).
+    const lowest = Math.min(...segments.map((segment) => segment.avgLogprob!));
+    const lenient = await transcribe({ logprobBelow: lowest - 0.01 });
+    expect(lenient.segments.map((segment) => segment.avgLogprob)).toEqual(segments.map((segment) => segment.avgLogprob));
+    expect(lenient.segments.some((segment) => segment.flags?.includes('low_logprob'))).toBe(false);
   });
 });
 
