@@ -114,6 +114,33 @@ recording-gone = I can't find the recording this transcript came from any more. 
 pick-language = Pick the language, or type its name.
 unknown-language = I don't know that language. Type its name or code (e.g. German, deutsch or de), or pick a button.
 working-on-it = Working on it…
+
+## Naming speakers ("Name speakers" under a transcript with two or more speakers)
+
+button-name-speakers = 🏷 Name speakers
+button-skip-speaker = Skip
+naming-preparing = Cutting a short excerpt of each speaker…
+naming-one-speaker = Only one voice speaks in this recording: there is nobody to tell apart.
+naming-ask = Speaker { $index } of { $total } ({ $label }). Who is this? Reply with their name, or press Skip.
+naming-ask-group = Speaker { $index } of { $total } ({ $label }). Who is this? Reply to this message with their name, or press Skip.
+naming-name-invalid = I can't use that name: { $detail } Reply with another name, or press Skip.
+naming-name-twice = You already gave the name “{ $name }” to another speaker of this recording. Reply with another name, or press Skip.
+naming-saved = ✅ { $label } is { $name }. I'll recognise this voice in your next recordings.
+naming-added = ✅ { $label } is { $name }: I added this to the voice “{ $name }” you named before.
+naming-too-little = { $label } speaks too little in this recording to remember the voice ({ $seconds } s; at least { $min } s are needed). Skipped.
+naming-full = You already have { $max ->
+    [one] { $max } named voice
+   *[other] { $max } named voices
+  }, the most allowed, so “{ $name }” was not saved. Delete one through the API (DELETE /v1/voices/…) first.
+naming-skipped = { $label } skipped.
+naming-done = Done: { $count ->
+    [0] no voice named.
+    [one] { $count } voice named.
+   *[other] { $count } voices named.
+  }
+naming-done-off = Recognising named voices is switched off in /settings, so your next recordings keep the labels SPEAKER_1, SPEAKER_2, … Switch it on there to use the names.
+naming-renamed = The transcript with the names follows.
+naming-gone = This naming has ended. Press “Name speakers” under the transcript to start again.
 result-working = ⏳ { $title }: working on it…
 result-done = ✅ { $title }
 result-failed = { $title }: { $reply }
@@ -224,6 +251,7 @@ settings-line-language = • Language: { $value }
 settings-line-format = • Transcript as: { $value }
 settings-line-types = • After each transcript: { $value }
 settings-line-speakers = • Speakers: { $value }
+settings-line-voices = • Named voices: { $value }
 settings-automatic = automatic
 settings-none = none
 settings-question-language = Which language is spoken in your recordings? You can also type its name or code (e.g. German, deutsch, de).
@@ -235,12 +263,17 @@ settings-language-not-here = This server recognises only { $languages }, not { $
 settings-question-format = How should I send transcripts?
 settings-question-types = What should I make after every transcript? Tap to choose (at most { $max }), then Done.
 settings-question-speakers = How many people usually speak? "Automatic" finds out for each recording; for a single recording, use "Speakers…" under its transcript instead. You can also type a number.
+settings-question-voices = Recognise the voices you named? With “🏷 Name speakers” under a transcript you tell me who speaks; with this on, I label those voices by name in your next recordings (also in groups, when you ask).
 settings-pick-a-button = Please pick one of the buttons above (or /cancel).
 settings-tap-then-done = Tap the buttons above, then Done.
 settings-chosen = { $count } chosen
 settings-closed = That question is closed.
 choice-automatic = Automatic
 choice-done = Done
+choice-on = On
+choice-off = Off
+settings-on = on
+settings-off = off
 format-messages = Chat messages
 format-txt = .txt file with times
 format-srt = .srt subtitles

@@ -97,6 +97,7 @@ describe('transcription in chat against the Bot API protocol', () => {
       outputFormat: 'srt',
       postProcess: [],
       speakers: null,
+      knownVoices: true,
     });
     t.fake.pushUpdate(voiceUpdate(user, 'voice-1'));
     const document = await t.fake.waitForCall((c) => c.method === 'sendDocument' && Number(c.payload.chat_id) === user.id);

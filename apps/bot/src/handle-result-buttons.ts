@@ -3,7 +3,7 @@ import { AppError, findOwnedPrediction, telegramOwner, TYPES_NEEDING_TARGET_LANG
 import type { BotContext, BotDeps } from './bot-context.ts';
 import { localeOf, textsFor } from './bot-i18n.ts';
 import { deliverResult } from './deliver-result.ts';
-import { handleTranscriptButtons } from './handle-transcript-buttons.ts';
+import { canNameSpeakers, handleTranscriptButtons } from './handle-transcript-buttons.ts';
 import { languageFromTelegram, matchLanguage } from './match-language.ts';
 import { isEmptyTranscript } from './render-chat-transcript.ts';
 import { replyForError } from './reply-for-error.ts';
@@ -78,7 +78,8 @@ export function handleResultButtons(deps: BotDeps): Composer<BotContext> {
     if (!action) return void (await ctx.answerCallbackQuery({ text: t('button-gone') }));
     if (!deps.postProcess) return void (await ctx.answerCallbackQuery({ text: t('error-no-language-model'), show_alert: true }));
     if (action.action === 'more') {
-      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { all: true, t }) });
+      const nameSpeakers = await canNameSpeakers(deps, ctx.from.id, action.predictionId);
+      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { all: true, nameSpeakers, t }) });
       return void (await ctx.answerCallbackQuery());
     }
     if (action.action !== 'run' && action.action !== 'languages') return void (await ctx.answerCallbackQuery());
@@ -96,7 +97,10 @@ export function handleResultButtons(deps: BotDeps): Composer<BotContext> {
     pickers.delete(key);
     if (action.targetLanguage && ctx.from) chose(ctx.from.id, action.targetLanguage);
     await ctx.answerCallbackQuery({ text: await startResult(deps, ctx, action, ctx.callbackQuery.message?.message_id) });
-    if (needsLanguage) await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { t }) });
+    if (needsLanguage) {
+      const nameSpeakers = await canNameSpeakers(deps, ctx.from.id, action.predictionId);
+      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { nameSpeakers, t }) });
+    }
   });
 
   composer.on('message:text', async (ctx, next) => {
@@ -121,8 +125,9 @@ export function handleResultButtons(deps: BotDeps): Composer<BotContext> {
       picker.messageId,
     );
     if (text !== t('working-on-it')) return;
+    const nameSpeakers = await canNameSpeakers(deps, ctx.from.id, picker.predictionId);
     await ctx.api
-      .editMessageReplyMarkup(ctx.chat.id, picker.messageId, { reply_markup: resultKeyboard(picker.predictionId, { t }) })
+      .editMessageReplyMarkup(ctx.chat.id, picker.messageId, { reply_markup: resultKeyboard(picker.predictionId, { nameSpeakers, t }) })
       .catch(() => undefined);
   });
   return composer;

@@ -8,7 +8,7 @@ import { findMedia } from './find-media.ts';
 import { isEmptyTranscript } from './render-chat-transcript.ts';
 import { renderTranscriptFile, type FileHeading } from './render-transcript-file.ts';
 import { replyForError } from './reply-for-error.ts';
-import { parseResultAction, resultKeyboard, speakersKeyboard, type ResultAction } from './result-buttons.ts';
+import { parseResultAction, resultKeyboard, severalSpeakers, speakersKeyboard, type ResultAction } from './result-buttons.ts';
 import { transcribeMedia } from './transcribe-media.ts';
 
 /**
@@ -31,16 +31,31 @@ export function handleTranscriptButtons(deps: BotDeps): Composer<BotContext> {
       return void (await ctx.answerCallbackQuery({ text: t('speakers-hint') }));
     }
     if (action.action === 'back') {
-      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { postProcess, t }) });
+      const nameSpeakers = await canNameSpeakers(deps, ctx.from.id, action.predictionId);
+      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { postProcess, nameSpeakers, t }) });
       return void (await ctx.answerCallbackQuery());
     }
     if (action.action === 'file') return void (await sendFile(deps, ctx, action, t));
     if (action.action === 'rerun') {
       await ctx.answerCallbackQuery({ text: await startRerun(deps, ctx, action, t) });
-      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { postProcess, t }) });
+      const nameSpeakers = await canNameSpeakers(deps, ctx.from.id, action.predictionId);
+      await ctx.editMessageReplyMarkup({ reply_markup: resultKeyboard(action.predictionId, { postProcess, nameSpeakers, t }) });
     }
   });
   return composer;
+}
+
+/**
+ * Whether "Name speakers" belongs under the transcript of prediction `predictionId` when its
+ * keyboard is drawn again: the person's own transcript with two or more speakers (severalSpeakers).
+ */
+export async function canNameSpeakers(deps: BotDeps, userId: number, predictionId: string): Promise<boolean> {
+  try {
+    const row = await findOwnedPrediction(deps.service.database.db, predictionId, { owner: telegramOwner(userId), namespace: 'bot' });
+    return row.status === 'succeeded' && row.transcript !== null && severalSpeakers(row.transcript);
+  } catch {
+    return false;
+  }
 }
 
 /** The person's own transcribed prediction, or AppError `not_found`. */

@@ -6,6 +6,7 @@ import { handleCancel } from './handle-cancel.ts';
 import { handleCommands } from './handle-commands.ts';
 import { handleGroupChats } from './handle-group-chats.ts';
 import { handleMediaMessages } from './handle-media-message.ts';
+import { handleNameSpeakers } from './handle-name-speakers.ts';
 import { handleResultButtons } from './handle-result-buttons.ts';
 import { logBotFailure } from './log-bot-failure.ts';
 import { textsFor } from './bot-i18n.ts';
@@ -14,7 +15,7 @@ import { createSettingsConversation } from './settings-conversation.ts';
 
 /**
  * Installs the bot's middleware in order: conversations (the settings conversation sees updates
- * first while active), group rules (private-only commands refused in groups), the API menu, cancel, commands, result buttons, recordings, then a hint for
+ * first while active), group rules (private-only commands refused in groups), the API menu, cancel, commands, naming speakers, result buttons, recordings, then a hint for
  * other text. Errors of a handler are logged (the service's structured logger, component `bot`)
  * and answered in plain words.
  */
@@ -26,6 +27,7 @@ export function installHandlers(bot: Bot<BotContext>, deps: BotDeps): void {
   bot.use(apiMenu);
   bot.use(handleCancel(deps));
   bot.use(handleCommands(deps, apiMenu));
+  bot.use(handleNameSpeakers(deps));
   bot.use(handleResultButtons(deps));
   bot.use(handleMediaMessages(deps));
   bot.chatType('private').on('message:text', (ctx) => ctx.reply(textsFor(deps, ctx.from)('send-a-recording'))); // group talk is not for the bot

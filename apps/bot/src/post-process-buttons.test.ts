@@ -54,6 +54,7 @@ describe('post-processing buttons under a transcript (spec 2.4, 2.6.6)', () => {
       outputFormat: 'messages',
       postProcess: ['key_facts'],
       speakers: null,
+      knownVoices: true,
     });
     const update = voiceUpdate(USER, 'voice');
     t.fake.pushUpdate(update);

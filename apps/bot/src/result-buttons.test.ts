@@ -8,6 +8,7 @@ import {
   LIKELY_TARGET_LANGUAGES,
   parseResultAction,
   resultKeyboard,
+  severalSpeakers,
   speakersKeyboard,
   targetLanguageOrder,
 } from './result-buttons.ts';
@@ -37,6 +38,13 @@ describe('result buttons', () => {
     expect(parseResultAction(`pf:${id}:pdf`)).toEqual({ action: 'file', predictionId: id, format: 'pdf' });
     expect(parseResultAction(`pr:${id}:2`)).toEqual({ action: 'rerun', predictionId: id, speakers: 2 });
     expect(parseResultAction(`ps:${id}`)).toEqual({ action: 'speakers', predictionId: id });
+    const named = resultKeyboard(id, { postProcess: false, nameSpeakers: true, t });
+    expect(named.inline_keyboard.at(-1)!.map((button) => button.text)).toEqual(['👥 Speakers…', '🏷 Name speakers']);
+    expect(parseResultAction(`pn:${id}`)).toEqual({ action: 'name', predictionId: id });
+    expect(parseResultAction(`pn:${id}:1`)).toBeNull();
+    const segment = (speaker: string | null) => ({ start: 0, end: 1, text: 'x', speaker, language: null, words: [] });
+    expect(severalSpeakers({ segments: [segment('SPEAKER_1'), segment('SPEAKER_1'), segment(null)] })).toBe(false);
+    expect(severalSpeakers({ segments: [segment('SPEAKER_1'), segment('SPEAKER_2')] })).toBe(true);
   });
 
   it('should put the preferred languages first in the picker, once each, then the likely ones, then the rest by name', () => {

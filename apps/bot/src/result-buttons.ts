@@ -1,5 +1,5 @@
 import { InlineKeyboard } from 'grammy';
-import { LANGUAGES, POST_PROCESS_TYPE_NAMES, TYPES_NEEDING_TARGET_LANGUAGE, type PostProcessType } from '@transcribe/core';
+import { LANGUAGES, POST_PROCESS_TYPE_NAMES, TYPES_NEEDING_TARGET_LANGUAGE, type PostProcessType, type Transcript } from '@transcribe/core';
 import type { Translate } from './bot-i18n.ts';
 import { languageLabel } from './match-language.ts';
 import { TRANSCRIPT_FILE_FORMATS, type TranscriptFileFormat } from './render-transcript-file.ts';
@@ -12,7 +12,8 @@ import { TRANSCRIPT_FILE_FORMATS, type TranscriptFileFormat } from './render-tra
  * - `pt:<prediction>:<type index>:<language code>` run a translation type into that language;
  * - `pf:<prediction>:<format>` send the transcript as a file (txt, srt, docx, pdf);
  * - `ps:<prediction>` show the speaker counts to re-run with, `pb:<prediction>` back from there;
- * - `pr:<prediction>:<count>` re-run this recording with that many speakers (1..6), settings untouched.
+ * - `pr:<prediction>:<count>` re-run this recording with that many speakers (1..6), settings untouched;
+ * - `pn:<prediction>` name the speakers (two or more voices; handle-name-speakers.ts).
  * Type indexes point into POST_PROCESS_TYPE_NAMES (spec 2.4 order).
  */
 export type ResultAction =
@@ -22,7 +23,8 @@ export type ResultAction =
   | { action: 'file'; predictionId: string; format: TranscriptFileFormat }
   | { action: 'speakers'; predictionId: string }
   | { action: 'back'; predictionId: string }
-  | { action: 'rerun'; predictionId: string; speakers: number };
+  | { action: 'rerun'; predictionId: string; speakers: number }
+  | { action: 'name'; predictionId: string };
 
 /** What the keyboard under a transcript holds, and in which language. */
 export interface ResultKeyboardOptions {
@@ -32,6 +34,8 @@ export interface ResultKeyboardOptions {
   all?: boolean;
   /** Post-processing buttons at all (false when no language model is configured). Default true. */
   postProcess?: boolean;
+  /** "Name speakers": the transcript has two or more speakers (severalSpeakers). Default false. */
+  nameSpeakers?: boolean;
 }
 
 /**
@@ -50,14 +54,15 @@ const LANGUAGES_PER_PAGE = 12;
 /** Speaker counts offered for a re-run; other counts go through /settings. */
 const RERUN_SPEAKERS = [1, 2, 3, 4, 5, 6];
 const PATTERN = /^p([pmlt]):([a-z2-7]{26})(?::(\d{1,2}))?(?::([a-z]{2,3}|\d{1,2}))?$/;
-const TRANSCRIPT_PATTERN = /^p([fsbr]):([a-z2-7]{26})(?::([a-z]{3,4}|\d))?$/;
+const TRANSCRIPT_PATTERN = /^p([fsbrn]):([a-z2-7]{26})(?::([a-z]{3,4}|\d))?$/;
 
 /**
  * The keyboard under a transcript: a few common post-processing types and "More…" (or, `all`,
- * every offered type and "◀ Back" to the few), then the file formats and "Speakers…".
+ * every offered type and "◀ Back" to the few), then the file formats, "Speakers…" and, with two or
+ * more speakers, "Name speakers".
  */
 export function resultKeyboard(predictionId: string, options: ResultKeyboardOptions): InlineKeyboard {
-  const { all = false, postProcess = true, t } = options;
+  const { all = false, postProcess = true, nameSpeakers = false, t } = options;
   const keyboard = new InlineKeyboard();
   if (postProcess) {
     const types = all ? OFFERED_TYPES : FIRST_TYPES;
@@ -71,7 +76,13 @@ export function resultKeyboard(predictionId: string, options: ResultKeyboardOpti
     keyboard.row();
   }
   for (const format of TRANSCRIPT_FILE_FORMATS) keyboard.text(`📄 .${format}`, `pf:${predictionId}:${format}`);
-  return keyboard.row().text(t('button-speakers'), `ps:${predictionId}`);
+  keyboard.row().text(t('button-speakers'), `ps:${predictionId}`);
+  return nameSpeakers ? keyboard.text(t('button-name-speakers'), `pn:${predictionId}`) : keyboard;
+}
+
+/** True when a transcript has two or more speaker labels: then its speakers can be named. */
+export function severalSpeakers(transcript: Pick<Transcript, 'segments'>): boolean {
+  return new Set(transcript.segments.flatMap((segment) => (segment.speaker === null ? [] : [segment.speaker]))).size >= 2;
 }
 
 /** "Re-run with N speakers" for 1..6 and "◀ Back": a choice for this recording only. */
@@ -160,6 +171,7 @@ function parseTranscriptAction([, kind, predictionId = '', last]: RegExpExecArra
     return RERUN_SPEAKERS.includes(speakers) ? { action: 'rerun', predictionId, speakers } : null;
   }
   if (last !== undefined) return null;
+  if (kind === 'n') return { action: 'name', predictionId };
   return kind === 's' ? { action: 'speakers', predictionId } : { action: 'back', predictionId };
 }
 

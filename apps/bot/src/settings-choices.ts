@@ -103,6 +103,14 @@ export function speakerChoices(t: Translate): Choice[] {
   ];
 }
 
+/** Whether named voices are recognised: On (the default), Off. */
+export function knownVoicesChoices(t: Translate): Choice[] {
+  return [
+    { value: 'on', label: t('choice-on') },
+    { value: 'off', label: t('choice-off') },
+  ];
+}
+
 /** A typed speaker count: a whole number 1..100, else null. */
 export function parseSpeakersText(text: string): string | null {
   const count = Number(text.trim());
@@ -143,5 +151,6 @@ export function describeSettings(settings: BotUserSettings, reader: { t: Transla
     t('settings-line-format', { value: t(`format-${settings.outputFormat}`) }),
     t('settings-line-types', { value: types }),
     t('settings-line-speakers', { value: settings.speakers === null ? t('settings-automatic') : String(settings.speakers) }),
+    t('settings-line-voices', { value: t(settings.knownVoices ? 'settings-on' : 'settings-off') }),
   ].join('\n');
 }

@@ -38,7 +38,7 @@ describe('the /settings conversation', () => {
     await t?.stop();
   });
 
-  it('should ask language, format, post-processing and speakers, then save them for the person', async () => {
+  it('should ask language, format, post-processing, speakers and named voices, then save them for the person', async () => {
     const user = testUser(7001);
     const { fake } = t;
     fake.pushUpdate(commandUpdate(user, '/settings'));
@@ -62,30 +62,46 @@ describe('the /settings conversation', () => {
     fake.pushUpdate(messageUpdate(user, { text: 'lots' }));
     await nextMessage(fake, user.id, /pick one of the buttons/, before);
     fake.pushUpdate(messageUpdate(user, { text: '2' }));
+    const voices = await nextMessage(fake, user.id, /Recognise the voices you named\?/);
+    pressButton(fake, user, voices.id, /^Off$/);
     const saved = await nextMessage(fake, user.id, /^Saved/);
     expect(saved.payload.text).toBe(
-      'Saved. From now on:\n• Language: English\n• Transcript as: .srt subtitles\n• After each transcript: Summary, Key facts\n• Speakers: 2',
+      'Saved. From now on:\n• Language: English\n• Transcript as: .srt subtitles\n• After each transcript: Summary, Key facts\n• Speakers: 2\n• Named voices: off',
     );
     expect(fake.messages.get(speakers.id)?.text).toMatch(/→ 2$/);
+    expect(fake.messages.get(voices.id)?.text).toMatch(/→ Off$/);
     expect(await getBotUserSettings(t.service.service.ctx.database.db, String(user.id))).toEqual({
       language: 'en',
       outputFormat: 'srt',
       postProcess: ['summary', 'key_facts'],
       speakers: 2,
+      knownVoices: false,
     });
   });
 
   it('should leave the settings unchanged on /cancel', async () => {
     const user = testUser(7002);
     const db = t.service.service.ctx.database.db;
-    await saveBotUserSettings(db, String(user.id), { language: null, outputFormat: 'txt', postProcess: [], speakers: 3 });
+    await saveBotUserSettings(db, String(user.id), {
+      language: null,
+      outputFormat: 'txt',
+      postProcess: [],
+      speakers: 3,
+      knownVoices: true,
+    });
     t.fake.pushUpdate(commandUpdate(user, '/settings'));
     const language = await nextMessage(t.fake, user.id, /Which language/);
     pressButton(t.fake, user, language.id, /^Automatic$/);
     await nextMessage(t.fake, user.id, /How should I send/);
     t.fake.pushUpdate(commandUpdate(user, '/cancel'));
     await nextMessage(t.fake, user.id, /^Settings unchanged\.$/);
-    expect(await getBotUserSettings(db, String(user.id))).toEqual({ language: null, outputFormat: 'txt', postProcess: [], speakers: 3 });
+    expect(await getBotUserSettings(db, String(user.id))).toEqual({
+      language: null,
+      outputFormat: 'txt',
+      postProcess: [],
+      speakers: 3,
+      knownVoices: true,
+    });
     // The conversation is over: /cancel now has nothing to cancel.
     const from = t.fake.calls.length;
     t.fake.pushUpdate(commandUpdate(user, '/cancel'));

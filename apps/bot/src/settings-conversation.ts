@@ -14,6 +14,7 @@ import {
   DEFAULT_TYPE_CHOICES,
   describeSettings,
   formatChoices,
+  knownVoicesChoices,
   languageQuestion as buildLanguageQuestion,
   parseSpeakersText,
   speakerChoices,
@@ -55,8 +56,8 @@ const MAX_TYPES = 8;
 
 /**
  * The /settings conversation: recognition language, output format, default
- * post-processing types (only with a language model) and the speaker count hint, one question
- * at a time, then saved for the person. /cancel leaves without saving; another command or a
+ * post-processing types (only with a language model), the speaker count hint and whether the
+ * voices they named are recognised (docs/speakers.md), one question at a time, then saved for the person. /cancel leaves without saving; another command or a
  * recording ends it and is handled as usual.
  */
 export function createSettingsConversation(deps: BotDeps) {
@@ -85,11 +86,13 @@ export function createSettingsConversation(deps: BotDeps) {
       choices: speakerChoices(t),
       parseText: parseSpeakersText,
     });
+    const knownVoices = await ask(talk, { step: 'kv', text: t('settings-question-voices'), choices: knownVoicesChoices(t) });
     const next: BotUserSettings = {
       language: language === 'auto' ? null : language,
       outputFormat: format as BotOutputFormat,
       postProcess,
       speakers: speakers === 'auto' ? null : Number(speakers),
+      knownVoices: knownVoices === 'on',
     };
     await conversation.external(() => saveBotUserSettings(db, String(userId), next));
     await ctx.reply(t('settings-saved', { settings: describeSettings(next, reader) }));

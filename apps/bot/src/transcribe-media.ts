@@ -9,6 +9,7 @@ import {
   ensureOwnerApiKey,
   getBotUserSettings,
   isTerminalStatus,
+  listVoices,
   markBotDelivered,
   recordBotDelivery,
   telegramOwner,
@@ -29,7 +30,7 @@ import { downloadTelegramFile } from './download-telegram-file.ts';
 import type { IncomingMedia } from './find-media.ts';
 import { isEmptyTranscript, renderChatTranscript } from './render-chat-transcript.ts';
 import { replyForError, replyForFailedPrediction } from './reply-for-error.ts';
-import { resultKeyboard } from './result-buttons.ts';
+import { resultKeyboard, severalSpeakers } from './result-buttons.ts';
 import { openStatusMessage, type StatusMessage } from './status-message.ts';
 import { watchPrediction, type QueueWait } from './watch-prediction.ts';
 
@@ -130,7 +131,7 @@ export async function followDelivery(deps: BotDeps, delivery: NewBotDelivery, st
     if (isEmptyTranscript(transcript)) return await finish(run, t('error-no-speech'));
     if (!(await markBotDelivered(deps.service.database.db, row.id))) return;
     const group = delivery.chatId !== delivery.userId; // a private chat's id is the person's id
-    const keyboard = resultKeyboard(row.id, { postProcess: deps.postProcess !== null, t });
+    const keyboard = resultKeyboard(row.id, { postProcess: deps.postProcess !== null, nameSpeakers: severalSpeakers(transcript), t });
     const text = renderChatTranscript(transcript, settings.outputFormat, baseName(delivery.fileName), t);
     const transcriptId = await sendChatText(deps.api, delivery.chatId, text, {
       replyTo: delivery.messageId,
@@ -166,6 +167,8 @@ async function queueRecording(
   const { db } = deps.service.database;
   const apiKeyId = await ensureOwnerApiKey(db, telegramOwner(job.userId), BOT_KEY_LABEL);
   const settings = await getBotUserSettings(db, String(job.userId));
+  // The voices the person named ("Name speakers"): asked for in every recording unless switched off in /settings.
+  const named = settings.knownVoices && (await listVoices(db, telegramOwner(job.userId))).length > 0;
   const dir = join(deps.service.config.dataDir, 'uploads');
   await mkdir(dir, { recursive: true });
   const path = join(dir, `bot-${randomUUID()}`);
@@ -177,7 +180,7 @@ async function queueRecording(
     const created = await createPrediction(deps.service, {
       apiKeyId,
       namespace: 'bot',
-      rawInput: predictionInput(job.speakers === undefined ? settings : { ...settings, speakers: job.speakers }),
+      rawInput: predictionInput(job.speakers === undefined ? settings : { ...settings, speakers: job.speakers }, named),
       upload: { path, bytes, name: job.media.fileName },
       expectedAudioSeconds: job.media.durationSeconds ?? null, // the fair queue charges the person's key this much until the file is probed
     });
@@ -245,11 +248,14 @@ function inputBytes(row: PredictionRow): number {
  * The creation input (spec 2.2) of a chat transcription with the person's settings. Default
  * post-processing types are not part of it: they run after the transcript is shown, so a failing
  * language model never costs the person the transcript (spec 3 would fail the whole prediction).
+ * `knownVoices: true` (every voice of the person's registry, docs/speakers.md) when `namedVoices`: the
+ * person has named voices and has not switched recognising them off in /settings.
  */
-export function predictionInput(settings: BotUserSettings): Record<string, unknown> {
+export function predictionInput(settings: BotUserSettings, namedVoices = false): Record<string, unknown> {
   const input: Record<string, unknown> = { output_format: 'json' };
   if (settings.language !== null) input.language = settings.language;
   if (settings.speakers !== null) input.speakers = settings.speakers;
+  if (namedVoices && settings.knownVoices) input.known_voices = true;
   return input;
 }
 

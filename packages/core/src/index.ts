@@ -57,6 +57,8 @@ export { toPublicVoice } from './resources/voices/public-voice.ts';
 export { voiceAccountOf, DEFAULT_MAX_VOICES_PER_ACCOUNT } from './resources/voices/voice-account.ts';
 export { discardVoiceSamples } from './resources/voices/measure-voice-samples.ts';
 export { measureReferenceVoices } from './resources/voices/measure-reference-voices.ts';
+export { measureTranscriptSpeakers, EXCERPT_SECONDS, type MeasuredSpeaker } from './resources/voices/measure-transcript-speakers.ts';
+export { enrollSpeakerVoice } from './resources/voices/enroll-speaker-voice.ts';
 export { checkVoiceRoom } from './resources/voices/create-voice.ts';
 export { rememberPredictionVoice, speakerSpans, RECORDING_GONE, RECORDING_NOT_KEPT } from './resources/voices/remember-prediction-voice.ts';
 export { cutVoiceExcerpt, voiceExcerptState, EXCERPT_GONE, NO_EXCERPT_KEPT } from './resources/voices/cut-voice-excerpt.ts';
@@ -77,6 +79,8 @@ export {
   MAX_KNOWN_SPEAKERS,
   MAX_SAMPLE_SECONDS,
   MIN_SAMPLE_SECONDS,
+  MIN_SAMPLE_SPEECH_SECONDS,
+  voiceNameSchema,
 } from './contract/validation/known-voices-schema.ts';
 
 // Resources: API keys, their cache and the cross-process announcement of revocations.
@@ -229,6 +233,8 @@ export { identifySpeakers, DEFAULT_THRESHOLDS } from './pipeline/voices/identify
 export { embedSpeechGroups, findVoiceEmbedder } from './pipeline/voices/embed-speech.ts';
 export { measureVoiceStatistics } from './pipeline/voices/embed-speech-builtin.ts';
 export { addToEmbeddings, cosineSimilarity } from './pipeline/voices/voice-embedding.ts';
+export { speakerSpeechRegions } from './pipeline/voices/speaker-speech-regions.ts';
+export { chooseExcerpt, cutSpeechExcerpt } from './pipeline/voices/cut-speech-excerpt.ts';
 export { matchVoices } from './pipeline/voices/match-voices.ts';
 export { QUIET_SPEECH_ONSET } from './pipeline/diarize/add-quiet-speech.ts';
 // Pipeline, diarize/models: the neural diarization and speaker-embedding models `npm run models` installs.

@@ -2,7 +2,7 @@
  * A local HTTP server speaking the Telegram Bot API for tests, driven by the real grammY client
  * (`client.apiRoot` pointing at it). It serves `getUpdates` (long polling with offsets), `getMe`,
  * `getFile` and file downloads (`/file/bot<token>/<path>`), takes `sendMessage`, `editMessageText`,
- * `sendDocument` (multipart), `deleteMessage` (the message leaves `messages`), `answerCallbackQuery`,
+ * `sendDocument`, `sendVoice` and `sendAudio` (multipart), refuses methods named in `refusals`, `deleteMessage` (the message leaves `messages`), `answerCallbackQuery`,
  * `getChatMember` (see `admins`) and any other method, and records every call.
  */
 import { createReadStream } from 'node:fs';
@@ -49,6 +49,8 @@ export interface FakeBotApi {
   messages: Map<number, FakeMessage>;
   /** User ids getChatMember reports as `administrator` (everyone else is a `member`). */
   admins: Set<number>;
+  /** Methods answered with this error instead (e.g. `sendVoice` → 400 VOICE_MESSAGES_FORBIDDEN), until deleted. */
+  refusals: Map<string, { code: number; description: string }>;
   /** From now on the server takes every request and never answers it (a Bot API that hangs), until `close()`. */
   stall(): void;
   /** Stops listening and drops every connection (connections are then refused), keeping its state, until `listenAgain()`. */
@@ -70,6 +72,7 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc', options: 
   const updates: Update[] = [];
   const messages = new Map<number, FakeMessage>();
   const admins = new Set<number>();
+  const refusals = new Map<string, { code: number; description: string }>();
   /** Messages of people, from pushed updates, by id (for `reply_to_message`). */
   const received = new Map<number, Message>();
   const waiters = new Set<() => void>();
@@ -123,6 +126,8 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc', options: 
   }
 
   async function handleMethod(method: string, payload: Record<string, unknown>, req: IncomingMessage): Promise<Reply> {
+    const refusal = refusals.get(method);
+    if (refusal) return error(refusal.code, refusal.description);
     switch (method) {
       case 'getMe':
         return ok({ ...FAKE_BOT_USER, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false });
@@ -149,6 +154,20 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc', options: 
         return ok(storeMessage(payload, { text: payload.text }));
       case 'sendDocument':
         return ok(storeMessage(payload, { document: { file_id: 'doc', file_unique_id: 'doc' }, caption: payload.caption }));
+      case 'sendAudio':
+        return ok(
+          storeMessage(payload, {
+            audio: { file_id: 'audio', file_unique_id: 'audio', duration: Number(payload.duration ?? 0) },
+            caption: payload.caption,
+          }),
+        );
+      case 'sendVoice':
+        return ok(
+          storeMessage(payload, {
+            voice: { file_id: 'voice', file_unique_id: 'voice', duration: Number(payload.duration ?? 0) },
+            caption: payload.caption,
+          }),
+        );
       case 'editMessageText': {
         const message = messages.get(Number(payload.message_id));
         if (!message) return error(400, 'Bad Request: message to edit not found');
@@ -205,6 +224,7 @@ export async function startFakeBotApi(token = '123456:TEST-token_abc', options: 
     calls,
     messages,
     admins,
+    refusals,
     addFile: (fileId, file) => void files.set(fileId, file),
     stall: () => void (stalled = true),
     goAway: () =>

@@ -2,7 +2,7 @@
  * The drizzle schema of the service: one schema for PostgreSQL and PGlite alike.
  * Migrations in `drizzle/` are generated from this file with `npm run db:generate`.
  */
-import { doublePrecision, index, integer, json, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, json, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import type { Transcript } from '../../contract/output/transcript-model.ts';
 import type { PredictionInput } from '../../contract/validation/prediction-input.ts';
@@ -110,6 +110,8 @@ export const botUsers = pgTable('bot_users', {
   postProcess: jsonb('post_process').$type<string[]>().notNull().default([]),
   /** Speaker count hint (spec 2.2 `speakers`, >= 1), or null. */
   speakers: integer('speakers'),
+  /** Whether the person's recordings look for the voices they named (docs/speakers.md): `known_voices: true` on their predictions. */
+  knownVoices: boolean('known_voices').notNull().default(true),
   /** Language of the bot's own texts chosen with /language (`en`, `ru`), or null: the person's Telegram language. */
   uiLocale: text('ui_locale'),
   /** The person's name as Telegram gave it (first and last name) when they last asked for a portal link; the portal greets them with it. */

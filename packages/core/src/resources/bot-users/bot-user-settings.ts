@@ -14,6 +14,11 @@ export interface BotUserSettings {
   postProcess: string[];
   /** Expected number of speakers (spec 2.2 `speakers`, integer >= 1), or null. */
   speakers: number | null;
+  /**
+   * Whether the person's recordings are matched against the voices they named ("Name speakers",
+   * docs/speakers.md): their predictions then ask for `known_voices: true`. On by default.
+   */
+  knownVoices: boolean;
 }
 
 export const DEFAULT_BOT_USER_SETTINGS: Readonly<BotUserSettings> = Object.freeze({
@@ -21,6 +26,7 @@ export const DEFAULT_BOT_USER_SETTINGS: Readonly<BotUserSettings> = Object.freez
   outputFormat: 'messages',
   postProcess: [],
   speakers: null,
+  knownVoices: true,
 });
 
 /** Owner string of a Telegram user's keys and work: `telegram:<id>`. */

@@ -15,5 +15,6 @@ export async function getBotUserSettings(db: Db, telegramId: string): Promise<Bo
     outputFormat: isBotOutputFormat(row.outputFormat) ? row.outputFormat : DEFAULT_BOT_USER_SETTINGS.outputFormat,
     postProcess: Array.isArray(row.postProcess) ? row.postProcess.filter((type) => typeof type === 'string') : [],
     speakers: row.speakers,
+    knownVoices: row.knownVoices,
   };
 }

@@ -28,15 +28,17 @@ describe('bot users', () => {
 
   it('should give the defaults before anything is saved, then the saved settings', async () => {
     expect(await getBotUserSettings(database.db, '1')).toEqual(DEFAULT_BOT_USER_SETTINGS);
-    const settings: BotUserSettings = { language: 'en', outputFormat: 'srt', postProcess: ['summary'], speakers: 2 };
+    const settings: BotUserSettings = { language: 'en', outputFormat: 'srt', postProcess: ['summary'], speakers: 2, knownVoices: false };
     await saveBotUserSettings(database.db, '1', settings);
     expect(await getBotUserSettings(database.db, '1')).toEqual(settings);
     await saveBotUserSettings(database.db, '1', { ...settings, speakers: null });
     expect((await getBotUserSettings(database.db, '1')).speakers).toBeNull();
+    await saveBotUserSettings(database.db, '1', { ...settings, knownVoices: true });
+    expect((await getBotUserSettings(database.db, '1')).knownVoices).toBe(true);
   });
 
   it('should refuse settings that break a rule, naming it', async () => {
-    const good: BotUserSettings = { language: null, outputFormat: 'messages', postProcess: [], speakers: null };
+    const good: BotUserSettings = { language: null, outputFormat: 'messages', postProcess: [], speakers: null, knownVoices: true };
     const cases: [Partial<BotUserSettings>, string][] = [
       [{ language: 'xx' }, 'language'],
       [{ outputFormat: 'pdf' as never }, 'output_format'],
@@ -44,6 +46,7 @@ describe('bot users', () => {
       [{ postProcess: ['srt'] }, 'post_process'],
       [{ speakers: 0 }, 'speakers'],
       [{ speakers: 1.5 }, 'speakers'],
+      [{ knownVoices: 'yes' as never }, 'known_voices'],
     ];
     for (const [change, param] of cases) {
       await expect(saveBotUserSettings(database.db, '2', { ...good, ...change })).rejects.toMatchObject({ code: 'invalid_input', param });

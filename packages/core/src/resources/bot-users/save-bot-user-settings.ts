@@ -9,7 +9,7 @@ import { isBotOutputFormat, type BotUserSettings } from './bot-user-settings.ts'
 /**
  * Stores the bot settings of one Telegram user (insert or replace). Rules: `language` a code of
  * spec 2.5 or null; `outputFormat` one of BOT_OUTPUT_FORMATS; `postProcess` unique types of spec 2.4,
- * at most 8 (spec 8); `speakers` an integer >= 1 or null (spec 2.2).
+ * at most 8 (spec 8); `speakers` an integer >= 1 or null (spec 2.2); `knownVoices` a boolean.
  * @throws AppError `invalid_input` naming the broken rule; nothing is stored then.
  */
 export async function saveBotUserSettings(db: Db, telegramId: string, settings: BotUserSettings): Promise<void> {
@@ -19,6 +19,7 @@ export async function saveBotUserSettings(db: Db, telegramId: string, settings: 
     outputFormat: settings.outputFormat,
     postProcess: [...settings.postProcess],
     speakers: settings.speakers,
+    knownVoices: settings.knownVoices,
   };
   await db
     .insert(botUsers)
@@ -44,4 +45,5 @@ function checkSettings(settings: BotUserSettings): void {
   if (settings.speakers !== null && !(Number.isInteger(settings.speakers) && settings.speakers >= 1)) {
     reject('speakers', 'speakers must be a whole number of at least 1, or empty.');
   }
+  if (typeof settings.knownVoices !== 'boolean') reject('known_voices', 'known voices must be on (true) or off (false).');
 }

@@ -2,7 +2,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { Db } from '../../platform/db/open-database.ts';
 import { voices, type VoiceRow, type VoiceSourceSpan } from '../../platform/db/schema.ts';
-import { addToEmbeddings } from '../../pipeline/voices/voice-embedding.ts';
+import { addToEmbeddings, type VoiceEmbeddings } from '../../pipeline/voices/voice-embedding.ts';
 import { newPredictionId } from '../predictions/new-prediction-id.ts';
 import type { ServiceContext } from '../../service-context.ts';
 import { discardVoiceSamples, measureVoiceSamples, type VoiceSampleSource } from './measure-voice-samples.ts';
@@ -42,19 +42,47 @@ export async function createVoice(
     measured.flatMap((sample) => sample.embeddings),
   );
   const speechSeconds = Math.round(measured.reduce((sum, sample) => sum + sample.speechSeconds, 0) * 1000) / 1000;
+  return insertVoice(db, {
+    account: request.account,
+    name: request.name,
+    embeddings,
+    speechSeconds,
+    samples: measured.length,
+    source: request.source,
+  });
+}
+
+/**
+ * Stores a new voice of `account` as its embeddings only (createVoice; the bot's enrollSpeakerVoice).
+ * @param voice.speechSeconds seconds of speech the embeddings came from; `samples` how many samples;
+ *   `source` the prediction and spans the sample was cut from (a reference only), when it was.
+ * @returns the stored row.
+ * @throws AppError `conflict` when the account already has a voice of that name (a race past checkVoiceRoom).
+ */
+export async function insertVoice(
+  db: Db,
+  voice: {
+    account: string;
+    name: string;
+    embeddings: VoiceEmbeddings;
+    speechSeconds: number;
+    samples: number;
+    source?: { predictionId: string; spans: VoiceSourceSpan[] } | undefined;
+  },
+): Promise<VoiceRow> {
   const now = new Date();
   try {
     const [row] = await db
       .insert(voices)
       .values({
         id: `voice_${newPredictionId()}`,
-        account: request.account,
-        name: request.name,
-        embeddings,
-        speechSeconds,
-        samples: measured.length,
-        sourcePredictionId: request.source?.predictionId ?? null,
-        sourceSpans: request.source?.spans ?? null,
+        account: voice.account,
+        name: voice.name,
+        embeddings: voice.embeddings,
+        speechSeconds: voice.speechSeconds,
+        samples: voice.samples,
+        sourcePredictionId: voice.source?.predictionId ?? null,
+        sourceSpans: voice.source?.spans ?? null,
         createdAt: now,
         updatedAt: now,
       })
@@ -62,7 +90,7 @@ export async function createVoice(
     if (!row) throw new Error('insert into voices returned no row');
     return row;
   } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(request.name);
+    if (isUniqueViolation(error)) throw nameTaken(voice.name);
     throw error;
   }
 }

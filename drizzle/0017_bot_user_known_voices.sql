@@ -1,0 +1,1 @@
+ALTER TABLE "bot_users" ADD COLUMN "known_voices" boolean DEFAULT true NOT NULL;
