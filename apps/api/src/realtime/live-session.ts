@@ -104,8 +104,10 @@ export class LiveSession {
     this.streamed?.close();
     const stream = this.deps.engine.openLiveStream?.({ language: this.settings.language }) ?? null;
     this.streamed = stream
-      ? new LiveStreamTurns(stream, (from, to) => this.slice(from, to), (item, delta) =>
-          this.emit({ type: 'conversation.item.input_audio_transcription.delta', item_id: item, content_index: 0, delta }),
+      ? new LiveStreamTurns(
+          stream,
+          (from, to) => this.slice(from, to),
+          (item, delta) => this.emit({ type: 'conversation.item.input_audio_transcription.delta', item_id: item, content_index: 0, delta }),
         )
       : null;
   }

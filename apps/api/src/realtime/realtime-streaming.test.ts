@@ -73,7 +73,12 @@ describe('the realtime WebSocket on a streaming model (fixture)', () => {
       ws.once('open', () => resolve());
       ws.once('error', reject);
     });
-    ws.send(JSON.stringify({ type: 'session.update', session: { type: 'transcription', audio: { input: { transcription: { language: 'en' } } } } }));
+    ws.send(
+      JSON.stringify({
+        type: 'session.update',
+        session: { type: 'transcription', audio: { input: { transcription: { language: 'en' } } } },
+      }),
+    );
     // One streaming child for the session, loaded before any audio.
     expect(await eventually(() => streamChildren().length === 1)).toBe(true);
     const audio = Buffer.concat([pcm24, Buffer.alloc(24_000 * 2 * 2)]); // then 2 s of silence, so the last turn ends

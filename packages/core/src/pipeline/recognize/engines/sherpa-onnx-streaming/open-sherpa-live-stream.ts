@@ -29,7 +29,11 @@ type ChildMessage =
  * The OnlineRecognizer config of a live stream: the model's (buildSherpaConfig, greedy search) with
  * sherpa-onnx's endpoint rules off: the session's server VAD or the client's commit ends a turn.
  */
-export function buildLiveStreamConfig(model: CatalogModel, directory: string, maxThreads: number): SherpaRecognizerConfig & { enableEndpoint: number } {
+export function buildLiveStreamConfig(
+  model: CatalogModel,
+  directory: string,
+  maxThreads: number,
+): SherpaRecognizerConfig & { enableEndpoint: number } {
   return { ...buildSherpaConfig({ model, directory, efficiency: null, language: null, maxThreads }), enableEndpoint: 0 };
 }
 
@@ -80,7 +84,12 @@ export function openSherpaLiveStream(options: OpenSherpaLiveStreamOptions): Live
           finals.delete(message.turn);
         } else {
           const doing = loaded ? 'decode with' : 'load';
-          fail(new AppError(message.code, `sherpa-onnx could not ${doing} model ${model.name}: ${message.message}${stderr ? ` (${tail()})` : ''}`));
+          fail(
+            new AppError(
+              message.code,
+              `sherpa-onnx could not ${doing} model ${model.name}: ${message.message}${stderr ? ` (${tail()})` : ''}`,
+            ),
+          );
         }
       });
       started.on('error', (error) => fail(new AppError('recognition_failed', `sherpa-onnx stream process failed: ${error.message}`)));
