@@ -178,7 +178,8 @@ export class LiveSession {
     const vadChanged = JSON.stringify(next.turnDetection) !== JSON.stringify(this.settings.turnDetection);
     const languageChanged = next.language !== this.settings.language;
     this.settings = next;
-    if (languageChanged && this.deps.engine.openLiveStream && !this.closed) this.openStream();
+    const streamCovers = this.streamed !== null && (next.language === null || this.streamed.stream.languages.includes(next.language));
+    if (languageChanged && this.deps.engine.openLiveStream && !this.closed && !streamCovers) this.openStream();
     if (vadChanged) this.vad = null; // made again with the new settings at the next append
     if (generation === 'ga') this.emit({ type: 'session.updated', session: gaSessionObject(this.id, next) });
     else this.emit({ type: 'transcription_session.updated', session: betaSessionObject(this.id, next) });

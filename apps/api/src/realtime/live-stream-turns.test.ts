@@ -11,6 +11,7 @@ import { LiveStreamTurns } from './live-stream-turns.ts';
  */
 class ScriptedStream implements LiveRecognitionStream {
   readonly model = 'scripted';
+  readonly languages = ['en'];
   readonly pid = null;
   readonly exited = Promise.resolve();
   pendingSeconds = 0;

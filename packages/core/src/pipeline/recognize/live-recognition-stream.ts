@@ -7,6 +7,8 @@
 export interface LiveRecognitionStream {
   /** The catalog name of the streaming model. */
   readonly model: string;
+  /** The spec 2.5 codes the model recognises. */
+  readonly languages: readonly string[];
   /** Process id of the decoding child, or null before it started (tests check it is gone after `close`). */
   readonly pid: number | null;
   /**

@@ -116,6 +116,7 @@ export function openSherpaLiveStream(options: OpenSherpaLiveStreamOptions): Live
 
   return {
     model: model.name,
+    languages: model.languages,
     get pid() {
       return child?.pid ?? null;
     },
