@@ -123,4 +123,52 @@ describe('the realtime WebSocket on a streaming model (fixture)', () => {
     await closed;
     expect(await eventually(() => streamChildren().length === 0)).toBe(true);
   });
+
+  it('should fail the turns, naming why, and keep the session open when the decoding child dies', async () => {
+    const ws = new WebSocket(`${t.url.replace('http', 'ws')}/v1/realtime?intent=transcription`, {
+      headers: { authorization: `Bearer ${t.key}` },
+    });
+    const events: Event[] = [];
+    ws.on('message', (data) => events.push(JSON.parse(data.toString()) as Event));
+    let closedBy: number | null = null;
+    const closed = new Promise<void>((resolve) =>
+      ws.once('close', (code) => {
+        closedBy = code;
+        resolve();
+      }),
+    );
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    expect(await eventually(() => streamChildren().length === 1)).toBe(true);
+    process.kill(streamChildren()[0]!, 'SIGKILL'); // a native crash would end it the same way
+    expect(await eventually(() => streamChildren().length === 0)).toBe(true);
+    const audio = Buffer.concat([pcm24.subarray(0, 24_000 * 2 * 3), Buffer.alloc(24_000 * 2 * 2)]); // 3 s of speech, 2 s of silence
+    for (let at = 0; at < audio.length; at += 4800) {
+      ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: audio.subarray(at, at + 4800).toString('base64') }));
+      await new Promise((wake) => setTimeout(wake, 20));
+    }
+    expect(
+      await eventually(() => events.some((event) => event.type === 'conversation.item.input_audio_transcription.failed'), 60_000),
+    ).toBe(true);
+    const failed = events.find((event) => event.type === 'conversation.item.input_audio_transcription.failed')!;
+    // killed before or after the model loaded (the child's start races the kill): either is named
+    const error = failed.error as { type: string; code: string; message: string };
+    expect(error.type).toBe('server_error');
+    if (error.code === 'engine_unavailable')
+      expect(error.message).toContain(`sherpa-onnx was killed by SIGKILL while loading model ${STREAMING_MODEL}`);
+    else
+      expect(error).toMatchObject({
+        code: 'recognition_failed',
+        message: expect.stringContaining('sherpa-onnx was killed by SIGKILL while decoding'),
+      });
+    expect(events.some((event) => event.type === 'conversation.item.input_audio_transcription.completed')).toBe(false);
+    // the session is still open and answers
+    ws.send(JSON.stringify({ type: 'input_audio_buffer.clear' }));
+    expect(await eventually(() => events.some((event) => event.type === 'input_audio_buffer.cleared'))).toBe(true);
+    expect(closedBy).toBeNull();
+    ws.close();
+    await closed;
+  });
 });
