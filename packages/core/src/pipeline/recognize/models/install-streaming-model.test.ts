@@ -14,9 +14,10 @@ const STREAMING = findCatalogModel('sherpa-onnx-nemo-streaming-fast-conformer-ct
 /**
  * `npm run models` installs a streaming model as it installs the others (lock, self-test on the
  * shared clip): here the random-weight fixture in the real streaming NeMo CTC layout, from a local
- * folder and from a .tar.bz2 of it. Its self-test decodes the clip through sherpa-onnx's
- * OnlineRecognizer (the engine's recording path) and fails on its nonsense words, as it must for a
- * model that is not a real one: activation then needs --force.
+ * folder and from a .tar.bz2 of it (packed with Debian's tar). Its self-test decodes the shipped
+ * clip self-test/jfk.wav through sherpa-onnx's OnlineRecognizer in a child process (the engine's
+ * recording path) and fails on its nonsense words, as it must for a model that is not a real one:
+ * activation then needs --force. (An integration test: a child process, tar, a recording.)
  */
 describe('installing a streaming model', () => {
   let work: string;
