@@ -240,6 +240,7 @@ export class LiveSession {
       this.speechItem = newId('item');
       this.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: toMs(event.at + shift), item_id: this.speechItem });
       const padding = ((this.settings.turnDetection?.prefixPaddingMs ?? 0) * RATE) / 1000;
+      if (this.streamed?.stream.failed) this.openStream(); // its child died or did not load: a new one for this turn
       this.streamed?.begin(this.speechItem, Math.max(this.bufferStart, event.at + shift - padding));
       return;
     }

@@ -15,6 +15,7 @@ class ScriptedStream implements LiveRecognitionStream {
   readonly pid = null;
   readonly exited = Promise.resolve();
   pendingSeconds = 0;
+  failed = false;
   pushed = 0;
   closed = false;
   onText: ((text: string) => void) | null = null;

@@ -27,6 +27,8 @@ export interface LiveRecognitionStream {
   endTurn(): Promise<string>;
   /** Forgets the current turn (`input_audio_buffer.clear`): no more text for it. */
   dropTurn(): void;
+  /** True once the child failed (the model did not load, the child died) or the stream was closed: every later turn fails. */
+  readonly failed: boolean;
   /** Seconds of audio pushed and not yet decoded (what the session counts as its backlog). */
   readonly pendingSeconds: number;
   /** Ends the child (SIGKILL): turns in progress reject. Safe to call twice. */

@@ -120,6 +120,9 @@ export function openSherpaLiveStream(options: OpenSherpaLiveStreamOptions): Live
     get pid() {
       return child?.pid ?? null;
     },
+    get failed() {
+      return failure !== null;
+    },
     get pendingSeconds() {
       return pendingSamples / RATE;
     },
