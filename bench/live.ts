@@ -10,7 +10,14 @@
  *   latency p95 under that load, and the process's resident memory per session (RSS at the peak
  *   less RSS before, divided by the sessions).
  *
- * Run: `nice npx tsx bench/live.ts [--sessions N]`. Writes bench/results/live.md.
+ * - streaming (bench/results/live-streaming.md): one session on the streaming fixture model (random
+ *   weights in the real streaming NeMo CTC layout, sherpa-onnx's OnlineRecognizer in the session's
+ *   child process) and one on PocketSphinx, each on its own service started for it: seconds from a
+ *   turn's `speech_started` to its first delta (goal for the fixture: ≤ 0.5 s), PocketSphinx (one
+ *   delta after the turn ends) as the baseline of the same run.
+ *
+ * Run: `nice npx tsx bench/live.ts [--sessions N] [--streaming-only]`. Writes bench/results/live.md
+ * (not with --streaming-only) and bench/results/live-streaming.md.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -18,11 +25,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import WebSocket from 'ws';
 import { normalizeForWer, wordErrorRate } from '@transcribe/core';
+import { FIXTURE_MODELS_DIR } from '@transcribe/core/testing';
 import { AUDIO_DIR } from '../apps/api/src/test-support/shared-paths.ts';
 import { startTestService } from '../apps/api/src/test-support/start-test-service.ts';
 import { fixed, megabytes, writeResult } from './support/bench-kit.ts';
 
 const SESSIONS = Number(process.argv[process.argv.indexOf('--sessions') + 1]) || 20;
+const STREAMING_ONLY = process.argv.includes('--streaming-only');
+const STREAMING_MODEL = 'sherpa-onnx-nemo-streaming-fast-conformer-ctc-en-80ms-int8';
 const CHUNK_MS = 100;
 const LS = join(AUDIO_DIR, 'librispeech-test-clean');
 const PARTS = [join(AUDIO_DIR, 'jfk.wav'), join(LS, '1089-134686-0001.wav'), join(LS, '1089-134686-0000.wav')];
@@ -30,6 +40,8 @@ const PARTS = [join(AUDIO_DIR, 'jfk.wav'), join(LS, '1089-134686-0001.wav'), joi
 interface SessionResult {
   transcripts: string[];
   latencies: number[];
+  /** Per turn: seconds from its speech_started to its first delta. */
+  firstDeltas: number[];
   fellBehind: boolean;
 }
 
@@ -57,8 +69,9 @@ async function makeClip(rate: number): Promise<Buffer> {
 /** One session fed at real-time pace; resolves once every committed turn completed. */
 async function feedSession(url: string, key: string, pcm24: Buffer): Promise<SessionResult> {
   const ws = new WebSocket(url, { headers: { authorization: `Bearer ${key}` } });
-  const result: SessionResult = { transcripts: [], latencies: [], fellBehind: false };
+  const result: SessionResult = { transcripts: [], latencies: [], firstDeltas: [], fellBehind: false };
   const stoppedAt = new Map<string, number>();
+  const startedAt = new Map<string, number>();
   let committed = 0;
   let completed = 0;
   let finished = () => {};
@@ -67,6 +80,11 @@ async function feedSession(url: string, key: string, pcm24: Buffer): Promise<Ses
   ws.on('message', (data) => {
     const event = JSON.parse(data.toString()) as { type: string; item_id?: string; transcript?: string; error?: { code: string } };
     if (event.type === 'input_audio_buffer.speech_stopped') stoppedAt.set(event.item_id!, performance.now());
+    if (event.type === 'input_audio_buffer.speech_started') startedAt.set(event.item_id!, performance.now());
+    if (event.type === 'conversation.item.input_audio_transcription.delta' && startedAt.has(event.item_id!)) {
+      result.firstDeltas.push((performance.now() - startedAt.get(event.item_id!)!) / 1000);
+      startedAt.delete(event.item_id!);
+    }
     if (event.type === 'input_audio_buffer.committed') committed++;
     if (event.type === 'conversation.item.input_audio_transcription.completed') {
       completed++;
@@ -99,79 +117,123 @@ async function feedSession(url: string, key: string, pcm24: Buffer): Promise<Ses
   return result;
 }
 
-const service = await startTestService('pglite', { LIVE_MAX_SESSIONS_PER_KEY: String(SESSIONS + 1), LOG_LEVEL: 'silent' });
-try {
-  const url = `${service.url.replace('http', 'ws')}/v1/realtime?intent=transcription`;
+/**
+ * First delta after speech_started: one session on the streaming fixture model, one on PocketSphinx
+ * (the baseline), each on a service of its own; writes bench/results/live-streaming.md.
+ */
+async function measureFirstDelta(): Promise<void> {
   const pcm24 = await makeClip(24_000);
-  const clipSeconds = pcm24.length / 48_000;
-  const reference = (
-    await Promise.all([
-      readFile(join(AUDIO_DIR, 'jfk.txt'), 'utf8'),
-      readFile(join(LS, '1089-134686-0001.txt'), 'utf8'),
-      readFile(join(LS, '1089-134686-0000.txt'), 'utf8'),
-    ])
-  ).join(' ');
-  const wer = (text: string) => wordErrorRate(normalizeForWer(reference), normalizeForWer(text)).wer;
-
-  // Baseline: the same clip as a file.
-  const form = new FormData();
-  const file16 = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      ...PARTS.flatMap((part) => ['-i', part]),
-      '-filter_complex',
-      '[0:a]apad=pad_dur=1.5[a];[1:a]apad=pad_dur=1.5[b];[2:a]apad=pad_dur=2[c];[a][b][c]concat=n=3:v=0:a=1',
-      '-f',
-      'wav',
-      '-ac',
-      '1',
-      '-ar',
-      '16000',
-      '-',
-    ],
-    { encoding: 'buffer', maxBuffer: 1 << 26 },
-  );
-  form.set('file', new Blob([file16.stdout as Buffer]), 'clip.wav');
-  form.set('model', 'whisper-1');
-  const answer = await fetch(`${service.url}/v1/audio/transcriptions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${service.key}` },
-    body: form,
+  const measure = async (env: Record<string, string>) => {
+    const service = await startTestService('pglite', { LOG_LEVEL: 'silent', ...env });
+    try {
+      return await feedSession(`${service.url.replace('http', 'ws')}/v1/realtime?intent=transcription`, service.key, pcm24);
+    } finally {
+      await service.stop();
+    }
+  };
+  const streaming = await measure({
+    RECOGNITION_ENGINE: 'sherpa-onnx',
+    MODELS_DIR: FIXTURE_MODELS_DIR,
+    SHERPA_MODEL: STREAMING_MODEL,
+    MODELS_AUTO_INSTALL: '0',
   });
-  const fileText = ((await answer.json()) as { text: string }).text;
-
-  // One session.
-  const single = await feedSession(url, service.key, pcm24);
-  // SESSIONS at once.
-  global.gc?.();
-  const rssBefore = process.memoryUsage().rss;
-  let rssPeak = rssBefore;
-  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 200);
-  const many = await Promise.all(Array.from({ length: SESSIONS }, () => feedSession(url, service.key, pcm24)));
-  clearInterval(sampler);
-  const manyLatencies = many.flatMap((s) => s.latencies);
-  const behind = many.filter((s) => s.fellBehind).length;
-  const manyWer = many.map((s) => wer(s.transcripts.join(' ')));
-
+  const baseline = await measure({ RECOGNITION_ENGINE: 'pocketsphinx' });
+  const p50 = (values: number[]) => percentile(values, 50);
+  const p95 = (values: number[]) => percentile(values, 95);
   const lines = [
-    '# Live transcription (GET /v1/realtime, PocketSphinx)',
+    '# Live transcription on a streaming model: first delta after speech_started',
     '',
-    `Clip: jfk.wav + LibriSpeech 1089-134686-0001 + -0000 with 1.5–2 s of silence after each (${fixed(clipSeconds, 1)} s, 3 turns, each ≤ 10.5 s), fed at real-time pace in ${CHUNK_MS} ms chunks of 24 kHz PCM16; server VAD at OpenAI's defaults.`,
+    `Clip: as bench/results/live.md (${fixed(pcm24.length / 48_000, 1)} s, 3 turns), fed at real-time pace in ${CHUNK_MS} ms chunks; server VAD at OpenAI's defaults; one session per engine, each on a service of its own.`,
+    `Streaming engine: the fixture \`${STREAMING_MODEL}\` (random weights in the real streaming NeMo CTC layout, 80 ms chunks: its words are nonsense, its speed is a tiny model's; it measures the service's path, not a real model).`,
     '',
-    '| measure | value | goal |',
-    '|---|---|---|',
-    `| one session: turns completed | ${single.latencies.length} | 3 |`,
-    `| one session: speech_stopped → completed, p50 / p95 | ${fixed(percentile(single.latencies, 50))} s / ${fixed(percentile(single.latencies, 95))} s | p95 ≤ 1.0 s |`,
-    `| one session: WER of the turns joined | ${fixed(wer(single.transcripts.join(' ')), 3)} | within 0.05 of the file |`,
-    `| the same clip as a file (POST /v1/audio/transcriptions): WER | ${fixed(wer(fileText), 3)} | baseline |`,
-    `| ${SESSIONS} sessions at once: fell behind | ${behind} | 0 |`,
-    `| ${SESSIONS} sessions: speech_stopped → completed, p50 / p95 | ${fixed(percentile(manyLatencies, 50))} s / ${fixed(percentile(manyLatencies, 95))} s | — |`,
-    `| ${SESSIONS} sessions: WER, worst session | ${fixed(Math.max(...manyWer), 3)} | — |`,
-    `| resident memory per session (peak RSS − RSS before) / ${SESSIONS} | ${megabytes((rssPeak - rssBefore) / SESSIONS)} MB | — |`,
+    '| measure | streaming fixture | PocketSphinx (baseline, same run) | goal |',
+    '|---|---|---|---|',
+    `| turns with a delta | ${streaming.firstDeltas.length} | ${baseline.firstDeltas.length} | — |`,
+    `| speech_started → first delta, p50 / p95 | ${fixed(p50(streaming.firstDeltas))} s / ${fixed(p95(streaming.firstDeltas))} s | ${fixed(p50(baseline.firstDeltas))} s / ${fixed(p95(baseline.firstDeltas))} s | streaming ≤ 0.5 s |`,
+    `| ratio streaming / baseline, p50 | ${fixed(p50(streaming.firstDeltas) / p50(baseline.firstDeltas))} | 1 | — |`,
+    `| speech_stopped → completed, p50 / p95 | ${fixed(p50(streaming.latencies))} s / ${fixed(p95(streaming.latencies))} s | ${fixed(p50(baseline.latencies))} s / ${fixed(p95(baseline.latencies))} s | — |`,
+    `| fell behind | ${streaming.fellBehind ? 'yes' : 'no'} | ${baseline.fellBehind ? 'yes' : 'no'} | no |`,
   ];
-  await writeResult('live', lines, `nice npx tsx bench/live.ts --sessions ${SESSIONS}`);
-} finally {
-  await service.stop();
+  await writeResult('live-streaming', lines, 'nice npx tsx bench/live.ts --streaming-only');
 }
+
+await measureFirstDelta();
+const service = STREAMING_ONLY
+  ? null
+  : await startTestService('pglite', { LIVE_MAX_SESSIONS_PER_KEY: String(SESSIONS + 1), LOG_LEVEL: 'silent' });
+if (service)
+  try {
+    const url = `${service.url.replace('http', 'ws')}/v1/realtime?intent=transcription`;
+    const pcm24 = await makeClip(24_000);
+    const clipSeconds = pcm24.length / 48_000;
+    const reference = (
+      await Promise.all([
+        readFile(join(AUDIO_DIR, 'jfk.txt'), 'utf8'),
+        readFile(join(LS, '1089-134686-0001.txt'), 'utf8'),
+        readFile(join(LS, '1089-134686-0000.txt'), 'utf8'),
+      ])
+    ).join(' ');
+    const wer = (text: string) => wordErrorRate(normalizeForWer(reference), normalizeForWer(text)).wer;
+
+    // Baseline: the same clip as a file.
+    const form = new FormData();
+    const file16 = await run(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        ...PARTS.flatMap((part) => ['-i', part]),
+        '-filter_complex',
+        '[0:a]apad=pad_dur=1.5[a];[1:a]apad=pad_dur=1.5[b];[2:a]apad=pad_dur=2[c];[a][b][c]concat=n=3:v=0:a=1',
+        '-f',
+        'wav',
+        '-ac',
+        '1',
+        '-ar',
+        '16000',
+        '-',
+      ],
+      { encoding: 'buffer', maxBuffer: 1 << 26 },
+    );
+    form.set('file', new Blob([file16.stdout as Buffer]), 'clip.wav');
+    form.set('model', 'whisper-1');
+    const answer = await fetch(`${service.url}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.key}` },
+      body: form,
+    });
+    const fileText = ((await answer.json()) as { text: string }).text;
+
+    // One session.
+    const single = await feedSession(url, service.key, pcm24);
+    // SESSIONS at once.
+    global.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 200);
+    const many = await Promise.all(Array.from({ length: SESSIONS }, () => feedSession(url, service.key, pcm24)));
+    clearInterval(sampler);
+    const manyLatencies = many.flatMap((s) => s.latencies);
+    const behind = many.filter((s) => s.fellBehind).length;
+    const manyWer = many.map((s) => wer(s.transcripts.join(' ')));
+
+    const lines = [
+      '# Live transcription (GET /v1/realtime, PocketSphinx)',
+      '',
+      `Clip: jfk.wav + LibriSpeech 1089-134686-0001 + -0000 with 1.5–2 s of silence after each (${fixed(clipSeconds, 1)} s, 3 turns, each ≤ 10.5 s), fed at real-time pace in ${CHUNK_MS} ms chunks of 24 kHz PCM16; server VAD at OpenAI's defaults.`,
+      '',
+      '| measure | value | goal |',
+      '|---|---|---|',
+      `| one session: turns completed | ${single.latencies.length} | 3 |`,
+      `| one session: speech_stopped → completed, p50 / p95 | ${fixed(percentile(single.latencies, 50))} s / ${fixed(percentile(single.latencies, 95))} s | p95 ≤ 1.0 s |`,
+      `| one session: WER of the turns joined | ${fixed(wer(single.transcripts.join(' ')), 3)} | within 0.05 of the file |`,
+      `| the same clip as a file (POST /v1/audio/transcriptions): WER | ${fixed(wer(fileText), 3)} | baseline |`,
+      `| ${SESSIONS} sessions at once: fell behind | ${behind} | 0 |`,
+      `| ${SESSIONS} sessions: speech_stopped → completed, p50 / p95 | ${fixed(percentile(manyLatencies, 50))} s / ${fixed(percentile(manyLatencies, 95))} s | — |`,
+      `| ${SESSIONS} sessions: WER, worst session | ${fixed(Math.max(...manyWer), 3)} | — |`,
+      `| resident memory per session (peak RSS − RSS before) / ${SESSIONS} | ${megabytes((rssPeak - rssBefore) / SESSIONS)} MB | — |`,
+    ];
+    await writeResult('live', lines, `nice npx tsx bench/live.ts --sessions ${SESSIONS}`);
+  } finally {
+    await service.stop();
+  }

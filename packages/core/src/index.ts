@@ -352,5 +352,6 @@ export type { LiveAudioFormat, StreamResampler } from './pipeline/live/decode-li
 export { createLiveVad, loadSileroModel } from './pipeline/live/create-live-vad.ts';
 export type { LiveVad, LiveVadEvent, LiveVadSettings, SileroModel } from './pipeline/live/create-live-vad.ts';
 export { recognizeTurn } from './pipeline/live/recognize-turn.ts';
+export type { LiveRecognitionStream, LiveStreamRequest } from './pipeline/recognize/live-recognition-stream.ts';
 export { recordLiveSession } from './resources/live/record-live-session.ts';
 export type { LiveSessionRecord } from './resources/live/record-live-session.ts';

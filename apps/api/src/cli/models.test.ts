@@ -146,7 +146,15 @@ describe('npm run models', () => {
     expect(stdout).toMatch(/^STATE +NAME +FAMILY +SIZE +LANGUAGES +HASH$/m);
     expect(stdout).toContain('-       sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8  nemo-transducer  600M  en  pinned on first install');
     expect(stdout).toContain(`-       ${BASE.name}  whisper  74M  99 languages  pinned on first install  (recommended for CPU)`);
-    expect(stdout.match(/^\S+\s+sherpa-onnx-\S+ {2}(?!diarization)/gm)).toHaveLength(11);
+    expect(stdout.match(/^\S+\s+sherpa-onnx-\S+ {2}(?!diarization)/gm)).toHaveLength(15);
+    // the streaming models (live text in realtime sessions), with what they are for
+    expect(stdout).toContain(
+      '-       sherpa-onnx-nemo-streaming-fast-conformer-ctc-en-80ms-int8  nemo-ctc-streaming  114M  en  pinned on first install',
+    );
+    expect(stdout).toContain(
+      '-       sherpa-onnx-streaming-zipformer-en-2023-06-26  zipformer-transducer-streaming  70M  en  pinned on first install',
+    );
+    expect(stdout).toMatch(/80 ms chunks: live text as you speak/);
     // Then the diarization models, with their published figures and the recommended pair.
     expect(stdout).toContain(
       '-       sherpa-onnx-pyannote-segmentation-3-0  diarization segmentation  1.5M  5.7 MB  MIT  pinned on first install  (recommended pair)',

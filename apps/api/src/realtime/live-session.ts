@@ -20,6 +20,7 @@ import {
   UnsupportedField,
   type LiveSessionSettings,
 } from './read-session-update.ts';
+import { LiveStreamTurns } from './live-stream-turns.ts';
 
 /** OpenAI's limit on one `input_audio_buffer.append` ("up to a maximum of 15 MiB", API reference). */
 export const MAX_APPEND_BYTES = 15 * 1024 * 1024;
@@ -79,6 +80,8 @@ export class LiveSession {
   private decodePending = 0;
   private closed = false;
   private readonly abort = new AbortController();
+  /** The turns on a streaming model (engine.openLiveStream), or null: each turn is recognised as a recording. */
+  private streamed: LiveStreamTurns | null = null;
   /** Seconds of audio received, for the charge. */
   audioSeconds = 0;
   /** The recognised turns, seconds on the session clock (recorded when the session ends). */
@@ -93,6 +96,20 @@ export class LiveSession {
   /** Sends `session.created` (the first event of the connection). */
   start(): void {
     this.emit({ type: 'session.created', session: gaSessionObject(this.id, this.settings) });
+    this.openStream();
+  }
+
+  /** Opens the engine's live stream for the session's language (its model loads before speech comes), or none. */
+  private openStream(): void {
+    this.streamed?.close();
+    const stream = this.deps.engine.openLiveStream?.({ language: this.settings.language }) ?? null;
+    this.streamed = stream
+      ? new LiveStreamTurns(
+          stream,
+          (from, to) => this.slice(from, to),
+          (item, delta) => this.emit({ type: 'conversation.item.input_audio_transcription.delta', item_id: item, content_index: 0, delta }),
+        )
+      : null;
   }
 
   /** Whether turns are waiting for or in recognition. */
@@ -104,6 +121,12 @@ export class LiveSession {
   stop(): void {
     this.closed = true;
     this.abort.abort(new Error('The session ended.'));
+    this.streamed?.close();
+  }
+
+  /** The live stream of a streaming model, when the session has one (tests, metrics). */
+  get liveStream() {
+    return this.streamed?.stream ?? null;
   }
 
   /** Waits for the turns in recognition (for tests and a clean close). */
@@ -153,7 +176,10 @@ export class LiveSession {
     const next = readSessionUpdate(event, generation, this.settings, this.deps.engine.languages);
     if (next.format !== this.settings.format) this.resampler = createStreamResampler(LIVE_FORMAT_RATE[next.format], RATE);
     const vadChanged = JSON.stringify(next.turnDetection) !== JSON.stringify(this.settings.turnDetection);
+    const languageChanged = next.language !== this.settings.language;
     this.settings = next;
+    const streamCovers = this.streamed !== null && (next.language === null || this.streamed.stream.languages.includes(next.language));
+    if (languageChanged && this.deps.engine.openLiveStream && !this.closed && !streamCovers) this.openStream();
     if (vadChanged) this.vad = null; // made again with the new settings at the next append
     if (generation === 'ga') this.emit({ type: 'session.updated', session: gaSessionObject(this.id, next) });
     else this.emit({ type: 'transcription_session.updated', session: betaSessionObject(this.id, next) });
@@ -183,7 +209,7 @@ export class LiveSession {
       return;
     }
     this.vadPending += samples.length;
-    if (this.vadPending / RATE + this.decodePending > this.deps.limits.maxBacklogSeconds) {
+    if (this.vadPending / RATE + this.decodePending + (this.streamed?.pendingSeconds ?? 0) > this.deps.limits.maxBacklogSeconds) {
       return this.fallBehind('voice-activity detection and recognition are behind the incoming audio');
     }
     this.vadChain = this.vadChain.then(() => this.scoreSpeech(samples)).catch((error: unknown) => this.vadFailed(error));
@@ -197,6 +223,7 @@ export class LiveSession {
     const events = await this.vad.push(samples);
     this.vadPending -= samples.length;
     for (const event of events) this.onSpeech(event, clockShift);
+    this.streamed?.feed(this.bufferEnd - this.vadPending); // the open turn's audio, as far as the VAD has heard
     const turnStart = this.speechItem ? this.bufferStart : null;
     if (turnStart !== null && (this.bufferEnd - this.vadPending - turnStart) / RATE > this.deps.limits.maxTurnSeconds) {
       this.vad.reset(); // a turn longer than the longest: cut here, the speech goes on in a new turn
@@ -212,6 +239,9 @@ export class LiveSession {
     if (event.type === 'speech_started') {
       this.speechItem = newId('item');
       this.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: toMs(event.at + shift), item_id: this.speechItem });
+      const padding = ((this.settings.turnDetection?.prefixPaddingMs ?? 0) * RATE) / 1000;
+      if (this.streamed?.stream.failed) this.openStream(); // its child died or did not load: a new one for this turn
+      this.streamed?.begin(this.speechItem, Math.max(this.bufferStart, event.at + shift - padding));
       return;
     }
     const item = this.speechItem ?? newId('item');
@@ -247,6 +277,7 @@ export class LiveSession {
     this.dropBefore(this.bufferEnd);
     this.speechItem = null;
     this.vad?.reset();
+    this.streamed?.drop();
     this.emit({ type: 'input_audio_buffer.cleared' });
   }
 
@@ -256,25 +287,34 @@ export class LiveSession {
    */
   private commit(item: string, from: number, to: number, cutByVad: boolean): void {
     const samples = this.slice(from, to);
+    // A streamed turn ends now (its last audio and the end go to the stream before any next turn begins).
+    const ending = this.streamed?.streaming(item) ? this.streamed.end(item, to) : null;
+    ending?.catch(() => {}); // awaited in turn below
     this.dropBefore(to);
     this.emit({ type: 'input_audio_buffer.committed', item_id: item, previous_item_id: this.previousItem });
     this.previousItem = item;
     const seconds = samples.length / RATE;
     const endedAt = performance.now();
-    this.decodePending += seconds;
+    const queued = ending ? 0 : seconds; // a streamed turn's audio is counted by the stream (pendingSeconds)
+    this.decodePending += queued;
     const settings = this.settings;
     this.decodeChain = this.decodeChain.then(async () => {
       if (this.closed) return;
       try {
-        const transcript = await recognizeTurn(this.deps.engine, {
-          samples,
-          cutByVad,
-          language: settings.language,
-          prompt: settings.prompt,
-          signal: this.abort.signal,
-        });
+        const streamedText = ending ? await ending : null;
+        const transcript =
+          streamedText?.transcript ??
+          (await recognizeTurn(this.deps.engine, {
+            samples,
+            cutByVad,
+            language: settings.language,
+            prompt: settings.prompt,
+            signal: this.abort.signal,
+          }));
         if (this.closed) return;
-        this.emit({ type: 'conversation.item.input_audio_transcription.delta', item_id: item, content_index: 0, delta: transcript });
+        const delta = streamedText ? streamedText.rest : transcript; // streamed: the deltas went out as the text grew
+        if (!streamedText || delta !== '')
+          this.emit({ type: 'conversation.item.input_audio_transcription.delta', item_id: item, content_index: 0, delta });
         this.emit({
           type: 'conversation.item.input_audio_transcription.completed',
           item_id: item,
@@ -294,7 +334,7 @@ export class LiveSession {
           error: { type: 'server_error', code: known?.code ?? 'internal', message: known?.message ?? 'Recognition failed.', param: null },
         });
       } finally {
-        this.decodePending -= seconds;
+        this.decodePending -= queued;
       }
     });
   }

@@ -1,6 +1,7 @@
 import type { SegmentFlag, TranscriptWord, VadInterval } from '../../contract/output/transcript-model.ts';
 import type { Domain, Efficiency } from '../../contract/validation/prediction-input.ts';
 import type { ExternalCallCounter } from '../../platform/metrics/count-external-call.ts';
+import type { LiveRecognitionStream, LiveStreamRequest } from './live-recognition-stream.ts';
 
 /** What the pipeline asks an engine to recognise. */
 export interface RecognitionRequest {
@@ -110,6 +111,12 @@ export interface RecognitionEngine {
    * download (contract/validation/recognition-option-schemas.ts).
    */
   readonly identifiesLanguages?: boolean;
+  /**
+   * A streaming recogniser for one live session (a streaming sherpa-onnx model is installed and
+   * recognises `request.language`): its turns' text grows as the audio arrives. Absent, or null for
+   * this request: live sessions recognise each turn as a short recording (recognizeTurn).
+   */
+  openLiveStream?(request: LiveStreamRequest): LiveRecognitionStream | null;
   /**
    * Which hints this engine uses natively for `request` (it may depend on the model the request
    * picks). Absent means none. After recognition, transcribe-recording.ts applies spelling hints

@@ -1,10 +1,30 @@
 import { LANGUAGES } from '../../../contract/spec/languages.ts';
 
 /**
- * The offline model families of sherpa-onnx that the local engine runs; each maps to one
- * `modelConfig` member of sherpa-onnx's OfflineRecognizer (build-sherpa-config.ts).
+ * The model families of sherpa-onnx that the local engine runs; each maps to one `modelConfig`
+ * member of sherpa-onnx's OfflineRecognizer, or for the streaming families (STREAMING_FAMILIES) of
+ * its OnlineRecognizer (build-sherpa-config.ts).
  */
-export type ModelFamily = 'whisper' | 'sense-voice' | 'nemo-transducer' | 'nemo-canary' | 'moonshine';
+export type ModelFamily =
+  | 'whisper'
+  | 'sense-voice'
+  | 'nemo-transducer'
+  | 'nemo-canary'
+  | 'moonshine'
+  | 'nemo-ctc-streaming'
+  | 'zipformer-transducer-streaming';
+
+/**
+ * Families decoded by sherpa-onnx's OnlineRecognizer (streaming: text grows as audio arrives; live
+ * sessions use them through engines/sherpa-onnx-streaming/, docs/live.md). Recordings are decoded
+ * with them too, one utterance at a time.
+ */
+export const STREAMING_FAMILIES: ReadonlySet<ModelFamily> = new Set(['nemo-ctc-streaming', 'zipformer-transducer-streaming']);
+
+/** Whether `model` is a streaming model (OnlineRecognizer). */
+export function isStreamingModel(model: Pick<CatalogModel, 'family'>): boolean {
+  return STREAMING_FAMILIES.has(model.family);
+}
 
 /** The files a family needs, by the role they play in the recognizer config. */
 export const FAMILY_FILE_ROLES = {
@@ -13,6 +33,8 @@ export const FAMILY_FILE_ROLES = {
   'nemo-transducer': ['encoder', 'decoder', 'joiner', 'tokens'],
   'nemo-canary': ['encoder', 'decoder', 'tokens'],
   moonshine: ['preprocessor', 'encoder', 'uncachedDecoder', 'cachedDecoder', 'tokens'],
+  'nemo-ctc-streaming': ['model', 'tokens'],
+  'zipformer-transducer-streaming': ['encoder', 'decoder', 'joiner', 'tokens'],
 } as const satisfies Record<ModelFamily, readonly string[]>;
 
 export type ModelFileRole = (typeof FAMILY_FILE_ROLES)[ModelFamily][number];
@@ -76,6 +98,26 @@ const MOONSHINE_FILES = {
   cachedDecoder: 'cached_decode.int8.onnx',
   tokens: 'tokens.txt',
 };
+/** The files of k2-fsa's streaming NeMo FastConformer CTC exports (one cache-aware model). */
+const NEMO_STREAMING_CTC_FILES = { model: 'model.int8.onnx', tokens: 'tokens.txt' };
+
+/**
+ * A k2-fsa export of NVIDIA's stt_en_fastconformer_hybrid_large_streaming_multi (the CTC head,
+ * cache-aware streaming, ~114M parameters per NVIDIA's model card) at one of its chunk sizes; the
+ * int8 archives are about 99-103 MB (the 80 ms one 99,459,493 bytes).
+ */
+function nemoStreamingCtc(chunkMs: number): Entry {
+  return {
+    name: `sherpa-onnx-nemo-streaming-fast-conformer-ctc-en-${chunkMs}ms-int8`,
+    family: 'nemo-ctc-streaming',
+    languages: ['en'],
+    detectsLanguage: false,
+    parametersMillions: 114,
+    files: NEMO_STREAMING_CTC_FILES,
+    description: `NVIDIA FastConformer hybrid large streaming (CTC, int8), English, ${chunkMs} ms chunks: live text as you speak`,
+  };
+}
+
 const TRANSDUCER_FILES = { encoder: 'encoder.int8.onnx', decoder: 'decoder.int8.onnx', joiner: 'joiner.int8.onnx', tokens: 'tokens.txt' };
 
 const ENTRIES: readonly Entry[] = [
@@ -138,6 +180,25 @@ const ENTRIES: readonly Entry[] = [
     files: MOONSHINE_FILES,
     description: 'Useful Sensors Moonshine tiny (int8), English',
   },
+  // Streaming models (OnlineRecognizer), last: a recording is decoded better by the offline ones above,
+  // so they become the default only when nothing else is installed or SHERPA_MODEL names them.
+  {
+    name: 'sherpa-onnx-streaming-zipformer-en-2023-06-26',
+    family: 'zipformer-transducer-streaming',
+    languages: ['en'],
+    detectsLanguage: false,
+    parametersMillions: 70,
+    files: {
+      encoder: 'encoder-epoch-99-avg-1-chunk-16-left-128.int8.onnx',
+      decoder: 'decoder-epoch-99-avg-1-chunk-16-left-128.onnx',
+      joiner: 'joiner-epoch-99-avg-1-chunk-16-left-128.int8.onnx',
+      tokens: 'tokens.txt',
+    },
+    description: 'icefall streaming Zipformer transducer (LibriSpeech, int8 encoder), English, 320 ms chunks: live text as you speak',
+  },
+  nemoStreamingCtc(80),
+  nemoStreamingCtc(480),
+  nemoStreamingCtc(1040),
 ];
 
 /**

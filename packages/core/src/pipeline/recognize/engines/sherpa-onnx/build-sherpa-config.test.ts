@@ -26,6 +26,30 @@ const input = (overrides: Partial<BuildSherpaConfigInput> & Pick<BuildSherpaConf
 });
 
 describe('buildSherpaConfig', () => {
+  it('should give the streaming families an OnlineRecognizer model config: nemoCtc, or a transducer without a modelType, greedy search at any efficiency', () => {
+    const nemo = model('sherpa-onnx-nemo-streaming-fast-conformer-ctc-en-480ms-int8');
+    expect(buildSherpaConfig(input({ model: nemo, efficiency: 'accurate', hotwords: { file: 'h', bpeVocab: 'b', score: 1 } }))).toEqual({
+      featConfig: { sampleRate: 16000, featureDim: 80 },
+      modelConfig: {
+        nemoCtc: { model: `/models/${nemo.name}/model.int8.onnx` },
+        tokens: `/models/${nemo.name}/tokens.txt`,
+        numThreads: 2,
+        provider: 'cpu',
+        debug: 0,
+      },
+      decodingMethod: 'greedy_search',
+    });
+    const zipformer = model('sherpa-onnx-streaming-zipformer-en-2023-06-26');
+    const config = buildSherpaConfig(input({ model: zipformer, efficiency: 'accurate' }));
+    expect(config.modelConfig.transducer).toEqual({
+      encoder: `/models/${zipformer.name}/encoder-epoch-99-avg-1-chunk-16-left-128.int8.onnx`,
+      decoder: `/models/${zipformer.name}/decoder-epoch-99-avg-1-chunk-16-left-128.onnx`,
+      joiner: `/models/${zipformer.name}/joiner-epoch-99-avg-1-chunk-16-left-128.int8.onnx`,
+    });
+    expect(config.modelConfig.modelType).toBeUndefined();
+    expect(config.decodingMethod).toBe('greedy_search');
+  });
+
   it('should point Whisper at its int8 files with the requested language and task transcribe', () => {
     const config = buildSherpaConfig(input({ model: WHISPER, language: 'de', maxThreads: 3 }));
     expect(config).toEqual({

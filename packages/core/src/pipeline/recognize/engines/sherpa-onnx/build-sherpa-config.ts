@@ -3,7 +3,8 @@ import type { Efficiency } from '../../../../contract/validation/prediction-inpu
 import type { CatalogModel, ModelFileRole } from '../../models/model-catalog.ts';
 
 /**
- * sherpa-onnx-node 1.13.x OfflineRecognizer config: the members this engine sets. Keys are the
+ * sherpa-onnx-node 1.13.x OfflineRecognizer config, or OnlineRecognizer config for the streaming
+ * families (`nemoCtc`, or `transducer` without `modelType`): the members this engine sets. Keys are the
  * ones the native addon reads (node_modules/sherpa-onnx-node/types.js, and the addon's strings).
  */
 export interface SherpaRecognizerConfig {
@@ -15,6 +16,8 @@ export interface SherpaRecognizerConfig {
     transducer?: { encoder: string; decoder: string; joiner: string };
     canary?: { encoder: string; decoder: string; srcLang: string; tgtLang: string; usePnc: number };
     moonshine?: { preprocessor: string; encoder: string; uncachedDecoder: string; cachedDecoder: string };
+    /** Streaming NeMo CTC (OnlineRecognizer only). */
+    nemoCtc?: { model: string };
     tokens: string;
     numThreads: number;
     provider: 'cpu';
@@ -83,7 +86,8 @@ export function chooseDecoding(
  * `transcribe` or `translate` (and `enableTokenTimestamps: 1` with `tokenTimestamps`); SenseVoice its language or `auto` and inverse text normalisation; Canary srcLang =
  * tgtLang (transcription, not translation; `en` when null) with punctuation; NeMo transducers
  * `modelType: nemo_transducer`, plus `modelingUnit: bpe`, the bpe.vocab and the hotwords file when
- * hotwords are given. numThreads is `maxThreads` at every efficiency (see docs/recognition.md).
+ * hotwords are given; streaming NeMo CTC `nemoCtc`, the streaming Zipformer `transducer` (both for
+ * sherpa-onnx's OnlineRecognizer, greedy search). numThreads is `maxThreads` at every efficiency (see docs/recognition.md).
  */
 export function buildSherpaConfig(input: BuildSherpaConfigInput): SherpaRecognizerConfig {
   const { model, language } = input;
@@ -116,6 +120,11 @@ export function buildSherpaConfig(input: BuildSherpaConfigInput): SherpaRecogniz
       uncachedDecoder: file('uncachedDecoder'),
       cachedDecoder: file('cachedDecoder'),
     };
+  } else if (model.family === 'nemo-ctc-streaming') {
+    modelConfig.nemoCtc = { model: file('model') };
+  } else if (model.family === 'zipformer-transducer-streaming') {
+    // OnlineRecognizer: the encoder's `model_type` metadata (zipformer2) tells sherpa-onnx the kind.
+    modelConfig.transducer = { encoder: file('encoder'), decoder: file('decoder'), joiner: file('joiner') };
   } else {
     modelConfig.transducer = { encoder: file('encoder'), decoder: file('decoder'), joiner: file('joiner') };
     modelConfig.modelType = 'nemo_transducer';

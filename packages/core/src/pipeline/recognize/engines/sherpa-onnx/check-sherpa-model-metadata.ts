@@ -23,8 +23,8 @@ const list = (value: string | undefined) => (value ?? '').split(',').filter((par
  * What each family's loader reads with SHERPA_ONNX_READ_META_DATA* (a missing or empty key, or a
  * negative integer, makes sherpa-onnx call _Exit(-1)): sherpa-onnx/csrc/offline-whisper-model.cc
  * (encoder), offline-sense-voice-model.cc, offline-transducer-nemo-model.cc (encoder),
- * offline-canary-model.cc (encoder; model_type must be EncDecMultiTaskModel); Moonshine reads none
- * (offline-moonshine-model.cc). Keys read with a default (blank_id of SenseVoice, is_giga_am,
+ * offline-canary-model.cc (encoder; model_type must be EncDecMultiTaskModel), online-nemo-ctc-model.cc
+ * (streaming NeMo CTC); Moonshine reads none (offline-moonshine-model.cc). Keys read with a default (blank_id of SenseVoice, is_giga_am,
  * n_alignment_heads, num_decoder_layers) are not required. See docs/model-families.md.
  */
 const RULES: Record<ModelFamily, MetadataRule | null> = {
@@ -91,6 +91,25 @@ const RULES: Record<ModelFamily, MetadataRule | null> = {
         : `model_type is '${metadata.get('model_type')}', not 'EncDecMultiTaskModel'`,
   },
   moonshine: null,
+  // online-nemo-ctc-model.cc (Init): every key through SHERPA_ONNX_READ_META_DATA.
+  'nemo-ctc-streaming': {
+    role: 'model',
+    keys: () =>
+      ints(
+        'window_size',
+        'chunk_shift',
+        'subsampling_factor',
+        'vocab_size',
+        'cache_last_channel_dim1',
+        'cache_last_channel_dim2',
+        'cache_last_channel_dim3',
+        'cache_last_time_dim1',
+        'cache_last_time_dim2',
+        'cache_last_time_dim3',
+      ),
+  },
+  // Not checked: the streaming Zipformer's encoder keys were not verified against a file here.
+  'zipformer-transducer-streaming': null,
 };
 
 /** Why `value` of `kind` would make sherpa-onnx exit, or null. */

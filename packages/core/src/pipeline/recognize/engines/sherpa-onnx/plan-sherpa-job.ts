@@ -1,6 +1,6 @@
 import type { VadInterval } from '../../../../contract/output/transcript-model.ts';
 import { buildLanguageIdConfig, buildSherpaConfig } from './build-sherpa-config.ts';
-import type { CatalogModel } from '../../models/model-catalog.ts';
+import { isStreamingModel, type CatalogModel } from '../../models/model-catalog.ts';
 import type { RecognitionRequest } from '../../recognition-engine.ts';
 import type { WavLayout } from '../../../decode/read-wav-layout.ts';
 import type { SherpaJob } from './run-sherpa-process.ts';
@@ -76,5 +76,6 @@ export function planSherpaJob(
     languageId: identification === 'once' ? buildLanguageIdConfig(model, directory, input.maxThreads) : null,
     detectSeconds: input.detectSeconds,
     probeOnly: false,
+    online: isStreamingModel(model),
   };
 }

@@ -22,6 +22,11 @@ export interface SherpaJob {
   detectSeconds: number;
   /** Only load the recognizer (start-up probe), decode nothing. */
   probeOnly: boolean;
+  /**
+   * A streaming model: `config` is an OnlineRecognizer config, and each utterance is fed whole to
+   * one stream, followed by silence and the end of input (isStreamingModel). Absent: offline.
+   */
+  online?: boolean;
 }
 
 export interface SherpaProcessOptions {

@@ -8,13 +8,15 @@ import type { Domain, Efficiency } from '../../../../contract/validation/predict
 import { buildSherpaConfig, deriveBpeVocab, formatHotwordsFile } from './build-sherpa-config.ts';
 import { assertSherpaModelMetadata } from './check-sherpa-model-metadata.ts';
 import { assertModelReady, modelFixCommand } from '../../models/list-installed-models.ts';
-import type { CatalogModel } from '../../models/model-catalog.ts';
+import { isStreamingModel, type CatalogModel } from '../../models/model-catalog.ts';
 import { planSherpaJob } from './plan-sherpa-job.ts';
 import { planUtterances, type PlanUtterancesOptions } from '../../plan-utterances.ts';
 import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from '../../recognition-engine.ts';
 import { assertPcm16kMono, readWavLayout } from '../../../decode/read-wav-layout.ts';
 import { runSherpaProcess, type SherpaJob } from './run-sherpa-process.ts';
 import { normalizeSherpaLanguage, shapeSherpaResults } from './shape-sherpa-result.ts';
+import { openSherpaLiveStream } from '../sherpa-onnx-streaming/open-sherpa-live-stream.ts';
+import type { LiveStreamRequest } from '../../live-recognition-stream.ts';
 
 export interface SherpaOnnxEngineOptions {
   /** MODELS_DIR. */
@@ -216,7 +218,9 @@ function usesHotwordsNatively(
  * With `language` null, multilingual Whisper identifies the language once, on the first 30 s of
  * speech; with `multilingual` true as well, it identifies the language of each utterance instead
  * (planSherpaJob) and every segment carries its utterance's language; SenseVoice reports it per
- * utterance either way. `identifiesLanguages` is true when an installed model identifies languages
+ * utterance either way. Streaming models (NeMo streaming CTC, streaming Zipformer) decode recordings
+ * with sherpa-onnx's OnlineRecognizer, one utterance per stream, and give live sessions a stream that
+ * grows each turn's text as its audio arrives (`openLiveStream`, engines/sherpa-onnx-streaming/). `identifiesLanguages` is true when an installed model identifies languages
  * (`detectsLanguage`); `multilingual: true` is refused before download otherwise.
  * @throws from recognize: AppError `invalid_input` (language no model recognises),
  *   `engine_unavailable` (model missing, damaged or failing to load: names the file or the
@@ -236,7 +240,21 @@ export function createSherpaOnnxEngine(options: SherpaOnnxEngineOptions): Recogn
     translates: translatingModels(options.models).length > 0,
     nativeHints: (request) => ({ prompt: false, hotwords: usesHotwordsNatively(settings.models, request) }),
     recognize: (request) => recognizeWithSherpa(settings, request),
+    openLiveStream: (request) => openLiveStreamOn(settings, request),
   };
+}
+
+/**
+ * The live stream of one session: the first streaming model (isStreamingModel, in the order of the
+ * engine's models) that recognises the session's language (any, when it is null), in one child
+ * process of its own (openSherpaLiveStream); null when no installed model streams that language.
+ */
+function openLiveStreamOn(options: ReturnType<typeof withDefaults>, request: LiveStreamRequest) {
+  const model = options.models.find(
+    (candidate) => isStreamingModel(candidate) && (request.language === null || candidate.languages.includes(request.language)),
+  );
+  if (!model) return null;
+  return openSherpaLiveStream({ model, directory: path.join(path.resolve(options.modelsDir), model.name), maxThreads: 1 });
 }
 
 /**
@@ -265,6 +283,7 @@ export async function probeSherpaModel(
     languageId: null,
     detectSeconds: 0,
     probeOnly: true,
+    online: isStreamingModel(model),
   };
   try {
     await runSherpaProcess(job, { timeoutMs: options.timeoutMs ?? 120_000 });

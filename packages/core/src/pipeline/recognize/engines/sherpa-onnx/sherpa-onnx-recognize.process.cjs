@@ -1,7 +1,8 @@
 'use strict';
 /**
  * Child process of run-sherpa-process.ts: loads a sherpa-onnx OfflineRecognizer and decodes the
- * utterances of a 16 kHz mono 16-bit WAV file, each read straight from the file.
+ * utterances of a 16 kHz mono 16-bit WAV file, each read straight from the file; for a streaming
+ * model (`job.online`) an OnlineRecognizer, each utterance fed whole to one stream (decode-online.cjs).
  * A child process, not a worker thread: sherpa-onnx ends the whole process (exit(-1) or abort from
  * an uncaught Ort::Exception) on a damaged or wrong model file, which would take the service down.
  *
@@ -23,6 +24,7 @@
  * on. SenseVoice always reports `<|xx|>` in `lang`.
  */
 const fs = require('node:fs');
+const { decodeWholeOnline } = require('./decode-online.cjs');
 
 /**
  * Shortest input handed to the recognizer, seconds: shorter utterances get trailing silence.
@@ -86,7 +88,9 @@ function decodeAll(sherpa, recognizer, fd, job) {
   for (const utterance of job.utterances) {
     const samples = readSamples(fd, job, utterance.start, utterance.end);
     let result = {};
-    if (samples.length > 0) {
+    if (samples.length > 0 && job.online) {
+      result = decodeWholeOnline(recognizer, samples, job.sampleRate);
+    } else if (samples.length > 0) {
       const stream = recognizer.createStream();
       stream.acceptWaveform({ samples: padShort(samples, job.sampleRate), sampleRate: job.sampleRate });
       recognizer.decode(stream);
@@ -126,7 +130,8 @@ function run(job) {
     }
     let recognizer;
     try {
-      recognizer = new sherpa.OfflineRecognizer(numericFlags(job.config));
+      const config = numericFlags(job.config);
+      recognizer = job.online ? new sherpa.OnlineRecognizer(config) : new sherpa.OfflineRecognizer(config);
     } catch (error) {
       return { type: 'error', code: 'engine_unavailable', message: messageOf(error) };
     }
