@@ -17,6 +17,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
+  addQuietSpeech,
+  fillShortPauses,
+  framesToTurns,
+  SPEAKER_GAIN_THRESHOLD,
+  SPEAKER_SEPARATION_THRESHOLD,
   clusterWindows,
   componentPosteriors,
   cutWindows,
@@ -35,10 +40,6 @@ import {
   type SpeakerCountScore,
 } from '@transcribe/core';
 import { diarizationErrorRate, meetingReference } from '@transcribe/core/testing';
-import { addQuietSpeech } from '../../packages/core/src/pipeline/diarize/add-quiet-speech.ts';
-import { fillShortPauses } from '../../packages/core/src/pipeline/diarize/fill-short-pauses.ts';
-import { framesToTurns } from '../../packages/core/src/pipeline/diarize/frames-to-turns.ts';
-import { SPEAKER_GAIN_THRESHOLD, SPEAKER_SEPARATION_THRESHOLD } from '../../packages/core/src/pipeline/diarize/estimate-speaker-count.ts';
 import { buildMeetings, buildSingles, type MeetingSet } from './measure-meetings.ts';
 
 const run = promisify(execFile);
