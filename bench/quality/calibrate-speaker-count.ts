@@ -8,6 +8,10 @@
  * one speaker, as diarize-builtin.ts does), and the verdict of the one-speaker screen that runs before
  * the estimate on 32 ms frames (diarize-builtin.ts mayHoldSecondSpeaker: it must say 2+ wherever the
  * estimate finds more than one speaker). `--quick` skips the single HiFi-TTS clips.
+ * Only recordings of the calibration voices (bench/quality/voice-split.ts) are used: the held-out voices
+ * judge the result (bench/quality/measure-meetings.ts). `--all` adds every other recording (held-out
+ * voices, joins across the sets, pyannote_sample, ami_debug_tst01), as the table was before the split:
+ * never calibrate on that.
  * The thresholds live in estimate-speaker-count.ts; the table goes to docs/diarization.md.
  */
 import { execFile } from 'node:child_process';
@@ -32,6 +36,7 @@ import {
   trainBackgroundModel,
   type SpeakerScreen,
 } from '@transcribe/core';
+import { setOfClips } from './voice-split.ts';
 
 const AUDIO = process.env.SHARED_AUDIO_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'audio');
 const run = promisify(execFile);
@@ -67,15 +72,21 @@ const JOINS: [string, number, string[]][] = [
   ['LibriSpeech 0000 + 0001 (one reader)', 1, [LS0, LS1]],
 ];
 
-async function recordings(workDir: string, quick: boolean): Promise<[string, number, string][]> {
+/** The recordings of the table: [name, speakers, path] of the calibration voices only, unless `all`. */
+async function recordings(workDir: string, quick: boolean, all: boolean): Promise<[string, number, string][]> {
   const list: [string, number, string][] = [];
+  const sources = new Map<string, string[]>();
   const single = [JFK, 'ru_deepspeech_smoke.wav', 'long_hifitts6097_concat_16k.wav', LS0, LS1, ...['0870', '0880', '0890'].map(LV)];
   single.push(...(await readdir(join(AUDIO, 'fleurs'))).filter((f) => f.endsWith('.wav')).map((f) => `fleurs/${f}`));
-  for (const clip of single) list.push([clip, 1, join(AUDIO, clip)]);
+  for (const clip of single) {
+    list.push([clip, 1, join(AUDIO, clip)]);
+    sources.set(clip, [clip]);
+  }
   if (!quick) {
     for (const f of (await readdir(join(AUDIO, 'hifitts-6097/clips'))).filter((f) => f.endsWith('.wav')).sort()) {
       const path = join(AUDIO, 'hifitts-6097/clips', f);
       if ((await stat(path)).size >= 6 * 32000) list.push([`hifitts-6097/clips/${f}`, 1, path]); // 6 s: two speakers of 3 s
+      sources.set(`hifitts-6097/clips/${f}`, [`hifitts-6097/clips/${f}`]);
     }
   }
   for (const [channel, pan] of [
@@ -85,22 +96,26 @@ async function recordings(workDir: string, quick: boolean): Promise<[string, num
     const out = join(workDir, `stereo-${channel}.wav`);
     await ffmpeg(['-i', join(AUDIO, 'stereo_two_speakers.wav'), '-af', `pan=mono|c0=${pan}`, out]);
     list.push([`stereo_two_speakers ${channel} channel`, 1, out]);
+    sources.set(`stereo_two_speakers ${channel} channel`, [`stereo_two_speakers.wav#${channel}`]);
   }
   for (const seconds of [30, 60]) {
     const first = join(workDir, `hifi-first-${seconds}.wav`);
     await ffmpeg(['-i', join(AUDIO, 'long_hifitts6097_concat_16k.wav'), '-t', String(seconds), first]);
     list.push([`long_hifitts6097 first ${seconds} s`, 1, first]);
+    sources.set(`long_hifitts6097 first ${seconds} s`, ['long_hifitts6097_concat_16k.wav']);
   }
   for (const [name, speakers, clips] of JOINS) {
     const out = join(workDir, `join-${list.length}.wav`);
     const inputs = clips.flatMap((clip) => ['-i', join(AUDIO, clip)]);
     await ffmpeg([...inputs, '-filter_complex', `${clips.map((_, i) => `[${i}:a]`).join('')}concat=n=${clips.length}:v=0:a=1`, out]);
     list.push([name, speakers, out]);
+    sources.set(name, clips);
   }
   list.push(['stereo_two_speakers, both channels mixed', 2, join(AUDIO, 'stereo_two_speakers.wav')]);
   for (const name of ['pyannote_sample', 'ami_debug_tst01'])
     list.push([`multispeaker/${name}`, name === 'ami_debug_tst01' ? 4 : 2, join(AUDIO, 'multispeaker', `${name}.wav`)]);
-  return list;
+  // Recordings of other voices than the calibration ones (held-out, mixed, the real meetings) only with --all.
+  return all ? list : list.filter(([name]) => setOfClips(sources.get(name) ?? [name]) === 'calibration');
 }
 
 function ffmpeg(args: string[]) {
@@ -134,7 +149,7 @@ try {
   console.log(
     '| recording | speakers | speech s | separation k=2…8 | pair gain k=2…8 | total gain k=2…8 | BIC k=2…8 | estimated | screen: separation, gain k=2 | screen: speakers apart in 6 | screen |\n| --- | ---: | ---: | --- | --- | --- | --- | ---: | --- | ---: | --- |',
   );
-  for (const [name, speakers, path] of await recordings(workDir, process.argv.includes('--quick'))) {
+  for (const [name, speakers, path] of await recordings(workDir, process.argv.includes('--quick'), process.argv.includes('--all'))) {
     const wavPath = join(workDir, `decoded-${basename(path)}`);
     await ffmpeg(['-i', path, wavPath]);
     const { seconds, scores, screen } = await scoreRecording(wavPath);

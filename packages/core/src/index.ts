@@ -274,9 +274,14 @@ export {
   chooseSpeakerCount,
   penalisedGain,
   scoreSpeakerCounts,
+  SPEAKER_GAIN_THRESHOLD,
+  SPEAKER_SEPARATION_THRESHOLD,
   type SpeakerCountScore,
 } from './pipeline/diarize/estimate-speaker-count.ts';
 export { mayHoldSecondSpeaker, screenSpeakers, type SpeakerScreen } from './pipeline/diarize/diarize-builtin.ts';
+export { addQuietSpeech } from './pipeline/diarize/add-quiet-speech.ts';
+export { framesToTurns } from './pipeline/diarize/frames-to-turns.ts';
+export { fillShortPauses } from './pipeline/diarize/fill-short-pauses.ts';
 
 // Pipeline, render: the formats of the transcript model.
 export { renderTranscript } from './pipeline/render/render-transcript.ts';

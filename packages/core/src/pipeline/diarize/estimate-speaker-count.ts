@@ -8,7 +8,8 @@ import type { FrameMatrix } from './standardize-features.ts';
  * standardised MFCCs lie SPEAKER_SEPARATION_THRESHOLD pooled standard deviations apart, and two
  * full-covariance Gaussians explain their frames at least SPEAKER_GAIN_THRESHOLD nats per frame better than
  * one (the data term of ΔBIC). Calibrated on all the shared audio (docs/diarization.md, "Speaker-count
- * measurements"; rerun with bench/quality/calibrate-speaker-count.ts).
+ * measurements"), before the voice split existed; judged since on held-out voices (bench/quality/voice-split.ts,
+ * bench/results/quality.md). Recalibrate only on the calibration voices: bench/quality/calibrate-speaker-count.ts.
  */
 export const SPEAKER_SEPARATION_THRESHOLD = 1.8;
 export const SPEAKER_GAIN_THRESHOLD = 0.8;
