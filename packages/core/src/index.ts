@@ -168,7 +168,7 @@ export type { SpeechScores } from './pipeline/vad/detect-speech.ts';
 export { createVadWorkerPool, type VadWorkerPool } from './pipeline/vad/create-vad-worker-pool.ts';
 
 // Pipeline, recognize: the engines, one recording at a time, and the word error rate.
-export type { RecognitionEngine, RecognizedSegment } from './pipeline/recognize/recognition-engine.ts';
+export type { RecognitionEngine, RecognitionSession, RecognizedSegment } from './pipeline/recognize/recognition-engine.ts';
 export { selectRecognitionEngine } from './pipeline/recognize/select-recognition-engine.ts';
 export { createPocketsphinxEngine } from './pipeline/recognize/engines/pocketsphinx/pocketsphinx-engine.ts';
 export {

@@ -13,11 +13,23 @@ export interface LiveVadSettings {
   prefixPaddingMs: number;
   /** Silence that ends a turn, ms (default 500). */
   silenceDurationMs: number;
+  /**
+   * Not OpenAI's: a shorter silence inside a turn, ms, after which a `speech_paused` event marks where
+   * the turn may be cut into pieces decoded while the speaker goes on (docs/live.md, "Pieces").
+   * Absent or ≥ `silenceDurationMs`: no pause events.
+   */
+  pauseMs?: number;
 }
 
 /** What the VAD found in the samples it was given; sample positions count from the session's first sample (16 kHz). */
 export type LiveVadEvent =
-  | { type: 'speech_started'; at: number }
+  /** `at`: the first speech window; `from`: `at` less the prefix padding (where the turn's audio starts). */
+  | { type: 'speech_started'; at: number; from: number }
+  /**
+   * The speech has paused for `pauseMs` without ending the turn: `cut` is the middle of the silence so far
+   * (half of it after the last speech window). Once per pause; the turn may still go on.
+   */
+  | { type: 'speech_paused'; cut: number }
   /** `end`: where the speech ended (before the silence that ended it); `from`: its start less the prefix padding. */
   | { type: 'speech_stopped'; from: number; end: number };
 
@@ -64,7 +76,8 @@ export interface LiveVad {
  * probability reaches `threshold`; it stops once the probability has stayed below `threshold − 0.15`
  * (Silero's own hysteresis, snakers4/silero-vad `get_speech_timestamps`' neg_threshold) for
  * `silenceDurationMs`. The stopped turn spans from its start less `prefixPaddingMs` to the end of
- * its last speech window.
+ * its last speech window. With `pauseMs`, a silence of that length inside a turn is reported once
+ * (`speech_paused`), so the caller can decode the turn piece by piece while it goes on.
  */
 export function createLiveVad(model: SileroModel, settings: LiveVadSettings): LiveVad {
   const { ort, session } = model;
@@ -76,9 +89,12 @@ export function createLiveVad(model: SileroModel, settings: LiveVadSettings): Li
   let given = 0;
   let speechStart: number | null = null;
   let lastSpeechEnd = 0;
+  let paused = false;
   const silenceSamples = Math.round((settings.silenceDurationMs / 1000) * RATE);
   const padSamples = Math.round((settings.prefixPaddingMs / 1000) * RATE);
   const negative = Math.max(0.01, settings.threshold - 0.15);
+  const pauseSamples =
+    settings.pauseMs !== undefined && settings.pauseMs < settings.silenceDurationMs ? Math.round((settings.pauseMs / 1000) * RATE) : null;
   return {
     get samples() {
       return given;
@@ -111,13 +127,18 @@ export function createLiveVad(model: SileroModel, settings: LiveVadSettings): Li
           if (probability >= settings.threshold) {
             speechStart = start;
             lastSpeechEnd = consumed;
-            events.push({ type: 'speech_started', at: start });
+            paused = false;
+            events.push({ type: 'speech_started', at: start, from: Math.max(0, start - padSamples) });
           }
         } else if (probability >= negative) {
           lastSpeechEnd = consumed;
+          paused = false;
         } else if (consumed - lastSpeechEnd >= silenceSamples) {
           events.push({ type: 'speech_stopped', from: Math.max(0, speechStart - padSamples), end: lastSpeechEnd });
           speechStart = null;
+        } else if (pauseSamples !== null && !paused && consumed - lastSpeechEnd >= pauseSamples) {
+          paused = true;
+          events.push({ type: 'speech_paused', cut: lastSpeechEnd + Math.floor((consumed - lastSpeechEnd) / 2) });
         }
       }
       pending = joined.slice(offset);
