@@ -335,7 +335,7 @@ export type { PostProcessType } from './contract/spec/post-process-types.ts';
 export { createStreamResampler, decodeLiveAudio, LIVE_FORMAT_RATE } from './pipeline/live/decode-live-audio.ts';
 export type { LiveAudioFormat, StreamResampler } from './pipeline/live/decode-live-audio.ts';
 export { createLiveVad, loadSileroModel } from './pipeline/live/create-live-vad.ts';
-export type { LiveVad, LiveVadEvent, LiveVadSettings, SileroModel } from './pipeline/live/create-live-vad.ts';
+export type { LivePieceSettings, LiveVad, LiveVadEvent, LiveVadSettings, SileroModel } from './pipeline/live/create-live-vad.ts';
 export { recognizeTurn } from './pipeline/live/recognize-turn.ts';
 export { recordLiveSession } from './resources/live/record-live-session.ts';
 export type { LiveSessionRecord } from './resources/live/record-live-session.ts';

@@ -7,6 +7,7 @@ import {
   LIVE_FORMAT_RATE,
   recognizeTurn,
   type LiveVad,
+  type LivePieceSettings,
   type LiveVadEvent,
   type RecognitionEngine,
   type RecognitionSession,
@@ -53,12 +54,16 @@ type Json = Record<string, unknown>;
 const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString('hex')}`;
 
 /**
- * A pause inside a turn of at least this long (ms) lets the session cut the turn there and decode the
- * piece before it while the speaker goes on (create-live-vad.ts `pauseMs`; docs/live.md, "Pieces").
+ * Where the server VAD cuts a turn into pieces decoded while the speaker goes on (create-live-vad.ts
+ * LivePieceSettings; docs/live.md, "Pieces"): at a 200 ms pause, or, in a piece 3 s long without one,
+ * at its least speech-like window; never into pieces under 1.5 s. Chosen on bench/live.ts's clip and
+ * checked on a held-out one (bench/results/live.md, live-heldout.md; PocketSphinx, 2026-11-29): pauses
+ * alone scored WER 0.241 / 0.280 (held-out) but leave a turn without pauses as one piece; pieces of
+ * 1–2 s scored 0.569 (too little context for the language model); 1.5–3 s scored 0.397 / 0.360, within
+ * 0.05 of the clips as files (0.397 / 0.347). At ~0.55× real time the last piece (≤ 3 s) is decoded
+ * within ~1.6 s of its cut, 300 ms of which pass before `speech_stopped` when the turn ends in silence.
  */
-export const PIECE_PAUSE_MS = 200;
-/** A piece is cut only once it holds at least this much audio, seconds (shorter pieces give the language model too little context). */
-export const MIN_PIECE_SECONDS = 1.0;
+export const PIECES: LivePieceSettings = { pauseMs: 200, minMs: 1500, maxMs: 3000 };
 /** After the last piece, a rest of the turn shorter than this (seconds) is not decoded (at most a window of speech the VAD heard after the cut). */
 const MIN_TAIL_SECONDS = 0.1;
 
@@ -83,8 +88,8 @@ interface OpenTurn {
  * server events of transcription sessions): reads the client's events, keeps the input audio buffer
  * (16 kHz after resampling), finds turns with the server VAD (Silero, create-live-vad.ts) or ends them
  * at the client's commit, and recognises them with the configured engine (recognize-turn.ts), in
- * order, one piece at a time. With the server VAD a turn is cut into pieces at its short pauses
- * (PIECE_PAUSE_MS, pieces of at least MIN_PIECE_SECONDS) and each piece is decoded while the speaker
+ * order, one piece at a time. With the server VAD a turn is cut into pieces at its short pauses or
+ * its gaps between words (PIECES) and each piece is decoded while the speaker
  * goes on, through a recognition session the engine may keep warm (RecognitionEngine.openSession):
  * one `…transcription.delta` per piece with words, then `…completed` with the whole text, or `…failed`.
  * A client's commit without turn detection is one piece, decoded as a file is.
@@ -236,7 +241,7 @@ export class LiveSession {
 
   private async scoreSpeech(samples: Float32Array): Promise<void> {
     if (this.closed || this.settings.turnDetection === null) return;
-    if (!this.vad) this.vad = createLiveVad(await this.deps.vadModel(), { ...this.settings.turnDetection, pauseMs: PIECE_PAUSE_MS });
+    if (!this.vad) this.vad = createLiveVad(await this.deps.vadModel(), { ...this.settings.turnDetection, pieces: PIECES });
     const offset = this.vad.samples; // the VAD's clock: samples it was given since it was made
     const clockShift = this.bufferEnd - this.vadPending - offset; // session clock = VAD clock + shift
     const events = await this.vad.push(samples);
@@ -262,7 +267,7 @@ export class LiveSession {
     if (event.type === 'speech_paused') {
       const turn = this.turn;
       const cut = Math.min(this.bufferEnd, event.cut + shift);
-      if (!turn || (cut - turn.cut) / RATE < MIN_PIECE_SECONDS) return;
+      if (!turn || cut <= turn.cut) return;
       this.decodePiece(turn, turn.cut, cut, true);
       turn.cut = cut;
       this.dropBefore(cut);

@@ -127,10 +127,12 @@ describe('the realtime transcription WebSocket', () => {
     execFileSync('ps', ['--ppid', String(process.pid), '-o', 'pid=,args='], { encoding: 'utf8' })
       .split('\n')
       .filter((line) => line.includes('pocketsphinx-live-'));
-  const liveFolders = async () => (await readdir(join(t.dataDir, 'work')).catch(() => [] as string[])).filter((name) => name.startsWith('pocketsphinx-live-'));
+  const liveFolders = async () =>
+    (await readdir(join(t.dataDir, 'work')).catch(() => [] as string[])).filter((name) => name.startsWith('pocketsphinx-live-'));
   /** Waits (up to 10 s) for the live decoders to end, then returns those left. */
   const decodersLeft = async () => {
-    for (let i = 0; i < 100 && (liveDecoders().length > 0 || (await liveFolders()).length > 0); i++) await new Promise((wake) => setTimeout(wake, 100));
+    for (let i = 0; i < 100 && (liveDecoders().length > 0 || (await liveFolders()).length > 0); i++)
+      await new Promise((wake) => setTimeout(wake, 100));
     return [...liveDecoders(), ...(await liveFolders())];
   };
   const chunks = (audio: Buffer, bytes: number) => {
@@ -215,7 +217,7 @@ describe('the realtime transcription WebSocket', () => {
   });
 
   // LibriSpeech 1089-134686-0000 is one 9.6 s turn for the server VAD (no 500 ms silence) with short pauses inside it.
-  it('should decode a long turn in pieces cut at its pauses, a delta per piece before completed, and end the decoder of a session closed mid-piece', async () => {
+  it('should decode a long turn in pieces cut at its pauses and word gaps, a delta per piece before completed, and end the decoder of a session closed mid-piece', async () => {
     const ls = join(AUDIO_DIR, 'librispeech-test-clean', '1089-134686-0000');
     const run = promisify(execFile);
     const sentence = (

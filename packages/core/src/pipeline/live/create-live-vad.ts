@@ -13,12 +13,21 @@ export interface LiveVadSettings {
   prefixPaddingMs: number;
   /** Silence that ends a turn, ms (default 500). */
   silenceDurationMs: number;
+  /** Not OpenAI's: where to cut a turn into pieces decoded while the speaker goes on (absent: no `speech_paused`). */
+  pieces?: LivePieceSettings;
+}
+
+/** How a turn is cut into pieces (docs/live.md, "Pieces"); lengths in ms. */
+export interface LivePieceSettings {
+  /** A silence inside the turn this long (below `threshold − 0.15`, shorter than `silenceDurationMs`) is a cut, in its middle. */
+  pauseMs: number;
+  /** No piece shorter than this. */
+  minMs: number;
   /**
-   * Not OpenAI's: a shorter silence inside a turn, ms, after which a `speech_paused` event marks where
-   * the turn may be cut into pieces decoded while the speaker goes on (docs/live.md, "Pieces").
-   * Absent or ≥ `silenceDurationMs`: no pause events.
+   * A piece that reaches this length without such a pause is cut at its window of lowest speech
+   * probability past `minMs` (a gap between words, as Silero hears it).
    */
-  pauseMs?: number;
+  maxMs: number;
 }
 
 /** What the VAD found in the samples it was given; sample positions count from the session's first sample (16 kHz). */
@@ -26,8 +35,8 @@ export type LiveVadEvent =
   /** `at`: the first speech window; `from`: `at` less the prefix padding (where the turn's audio starts). */
   | { type: 'speech_started'; at: number; from: number }
   /**
-   * The speech has paused for `pauseMs` without ending the turn: `cut` is the middle of the silence so far
-   * (half of it after the last speech window). Once per pause; the turn may still go on.
+   * A place to cut the turn into pieces (`pieces`), the turn going on: the middle of a pause of
+   * `pauseMs` so far, or, in a piece that reached `maxMs`, the middle of its least speech-like window.
    */
   | { type: 'speech_paused'; cut: number }
   /** `end`: where the speech ended (before the silence that ended it); `from`: its start less the prefix padding. */
@@ -76,8 +85,8 @@ export interface LiveVad {
  * probability reaches `threshold`; it stops once the probability has stayed below `threshold − 0.15`
  * (Silero's own hysteresis, snakers4/silero-vad `get_speech_timestamps`' neg_threshold) for
  * `silenceDurationMs`. The stopped turn spans from its start less `prefixPaddingMs` to the end of
- * its last speech window. With `pauseMs`, a silence of that length inside a turn is reported once
- * (`speech_paused`), so the caller can decode the turn piece by piece while it goes on.
+ * its last speech window. With `pieces`, places to cut the turn are reported as it goes on
+ * (`speech_paused`, LivePieceSettings), so the caller can decode it piece by piece.
  */
 export function createLiveVad(model: SileroModel, settings: LiveVadSettings): LiveVad {
   const { ort, session } = model;
@@ -90,11 +99,24 @@ export function createLiveVad(model: SileroModel, settings: LiveVadSettings): Li
   let speechStart: number | null = null;
   let lastSpeechEnd = 0;
   let paused = false;
+  let pieceFrom = 0; // where the current piece starts (samples)
+  let low: { at: number; probability: number } | null = null; // the piece's least speech-like window past minMs
   const silenceSamples = Math.round((settings.silenceDurationMs / 1000) * RATE);
   const padSamples = Math.round((settings.prefixPaddingMs / 1000) * RATE);
   const negative = Math.max(0.01, settings.threshold - 0.15);
-  const pauseSamples =
-    settings.pauseMs !== undefined && settings.pauseMs < settings.silenceDurationMs ? Math.round((settings.pauseMs / 1000) * RATE) : null;
+  const toSamples = (ms: number) => Math.round((ms / 1000) * RATE);
+  const pieces = settings.pieces
+    ? {
+        pause: toSamples(Math.min(settings.pieces.pauseMs, settings.silenceDurationMs - 1)),
+        min: toSamples(settings.pieces.minMs),
+        max: toSamples(settings.pieces.maxMs),
+      }
+    : null;
+  const cutAt = (cut: number, events: LiveVadEvent[]) => {
+    events.push({ type: 'speech_paused', cut });
+    pieceFrom = cut;
+    low = null;
+  };
   return {
     get samples() {
       return given;
@@ -128,18 +150,30 @@ export function createLiveVad(model: SileroModel, settings: LiveVadSettings): Li
             speechStart = start;
             lastSpeechEnd = consumed;
             paused = false;
-            events.push({ type: 'speech_started', at: start, from: Math.max(0, start - padSamples) });
+            pieceFrom = Math.max(0, start - padSamples);
+            low = null;
+            events.push({ type: 'speech_started', at: start, from: pieceFrom });
           }
-        } else if (probability >= negative) {
+          continue;
+        }
+        if (probability >= negative) {
           lastSpeechEnd = consumed;
           paused = false;
         } else if (consumed - lastSpeechEnd >= silenceSamples) {
           events.push({ type: 'speech_stopped', from: Math.max(0, speechStart - padSamples), end: lastSpeechEnd });
           speechStart = null;
-        } else if (pauseSamples !== null && !paused && consumed - lastSpeechEnd >= pauseSamples) {
-          paused = true;
-          events.push({ type: 'speech_paused', cut: lastSpeechEnd + Math.floor((consumed - lastSpeechEnd) / 2) });
+          continue;
         }
+        if (!pieces) continue;
+        const pauseCut = lastSpeechEnd + Math.floor((consumed - lastSpeechEnd) / 2);
+        if (!paused && consumed - lastSpeechEnd >= pieces.pause && pauseCut - pieceFrom >= pieces.min) {
+          paused = true;
+          cutAt(pauseCut, events);
+          continue;
+        }
+        const middle = start + WINDOW / 2;
+        if (middle - pieceFrom >= pieces.min && (low === null || probability < low.probability)) low = { at: middle, probability };
+        if (consumed - pieceFrom >= pieces.max && low !== null) cutAt(low.at, events);
       }
       pending = joined.slice(offset);
       return events;

@@ -71,7 +71,12 @@ afterAll(async () => {
 
 describe('openWarmPocketsphinx', () => {
   it('should decode pieces one after another in one process, as a fresh process would, and end it at close', async () => {
-    const warm = await openWarmPocketsphinx({ binaryPath: BINARY, modelDir: MODEL_DIR, dataOffset: WAV_HEADER_BYTES, searchArgs: SEARCH_ARGS });
+    const warm = await openWarmPocketsphinx({
+      binaryPath: BINARY,
+      modelDir: MODEL_DIR,
+      dataOffset: WAV_HEADER_BYTES,
+      searchArgs: SEARCH_ARGS,
+    });
     const { folder, child } = await warmFolder();
     expect(child.program).toBe('pocketsphinx_batch');
     const lines: string[] = [];
@@ -95,10 +100,9 @@ describe('openWarmPocketsphinx', () => {
       });
       fresh.push(words(output.hypseg));
     }
-    const warmText = lines.map(words).join(' ');
-    const reference = await readReference('jfk.wav');
-    expect(wordErrorRate(reference, warmText).wer).toBeLessThanOrEqual(wordErrorRate(reference, fresh.join(' ')).wer + 0.05);
-    expect(wordErrorRate(reference, warmText).wer).toBeLessThan(0.6); // words were recognised (the cut without padding costs some)
+    // the same words as fresh processes (the model state is not carried from one utterance to the next; CMN is per utterance)
+    expect(lines.map(words)).toEqual(fresh);
+    expect(wordErrorRate(await readReference('jfk.wav'), fresh.join(' ')).wer).toBeLessThan(0.6); // words were recognised
     await warm.close();
     expect(warm.ended).toBe(true);
     expect(await gone(child.pid)).toBe(true);
@@ -107,7 +111,12 @@ describe('openWarmPocketsphinx', () => {
   });
 
   it('should end the process when a decode is aborted, and leave nothing after close', async () => {
-    const warm = await openWarmPocketsphinx({ binaryPath: BINARY, modelDir: MODEL_DIR, dataOffset: WAV_HEADER_BYTES, searchArgs: SEARCH_ARGS });
+    const warm = await openWarmPocketsphinx({
+      binaryPath: BINARY,
+      modelDir: MODEL_DIR,
+      dataOffset: WAV_HEADER_BYTES,
+      searchArgs: SEARCH_ARGS,
+    });
     const { child } = await warmFolder();
     const controller = new AbortController();
     const decoding = warm.decode(pieces[1]!.path, pieces[1]!.seconds, controller.signal);

@@ -161,7 +161,8 @@ export async function openWarmPocketsphinx(options: WarmPocketsphinxOptions): Pr
         await new Promise<void>((resolve, reject) => {
           const timeoutMs = (options.baseTimeoutMs ?? 30_000) + (options.timeoutFactor ?? 10) * seconds * 1000;
           const timer = setTimeout(
-            () => end(new AppError('recognition_failed', `pocketsphinx did not decode a ${seconds.toFixed(1)} s piece within ${timeoutMs} ms`)),
+            () =>
+              end(new AppError('recognition_failed', `pocketsphinx did not decode a ${seconds.toFixed(1)} s piece within ${timeoutMs} ms`)),
             timeoutMs,
           );
           const onAbort = () => end(signal!.reason as Error);
