@@ -15,7 +15,7 @@
  * instead, a held-out set for the piece settings tuned on the default clip, and it writes
  * bench/results/live-heldout.md.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -73,19 +73,28 @@ async function feedSession(url: string, key: string, pcm24: Buffer): Promise<Ses
   const stoppedAt = new Map<string, number>();
   let committed = 0;
   let completed = 0;
+  let turnsStarted = 0;
+  let turnsStopped = 0;
+  // done: the clip was sent, every turn the VAD started was stopped and every committed turn completed
+  // (under load the VAD may still be behind when the last chunk is sent: ending then would drop its last turn)
+  const settled = () => !feeding && turnsStarted === turnsStopped && completed === committed;
   let finished = () => {};
   const allDone = new Promise<void>((resolve) => (finished = resolve));
   let feeding = true;
   ws.on('message', (data) => {
     const event = JSON.parse(data.toString()) as { type: string; item_id?: string; transcript?: string; error?: { code: string } };
-    if (event.type === 'input_audio_buffer.speech_stopped') stoppedAt.set(event.item_id!, performance.now());
+    if (event.type === 'input_audio_buffer.speech_started') turnsStarted++;
+    if (event.type === 'input_audio_buffer.speech_stopped') {
+      turnsStopped++;
+      stoppedAt.set(event.item_id!, performance.now());
+    }
     if (event.type === 'input_audio_buffer.committed') committed++;
     if (event.type === 'conversation.item.input_audio_transcription.completed') {
       completed++;
       result.transcripts.push(event.transcript ?? '');
       const stopped = stoppedAt.get(event.item_id!);
       if (stopped !== undefined) result.latencies.push((performance.now() - stopped) / 1000);
-      if (!feeding && completed === committed) finished();
+      if (settled()) finished();
     }
     if (event.type === 'error') {
       if (event.error?.code === 'session_falling_behind') result.fellBehind = true;
@@ -105,7 +114,7 @@ async function feedSession(url: string, key: string, pcm24: Buffer): Promise<Ses
     await new Promise((wake) => setTimeout(wake, Math.max(0, due - performance.now())));
   }
   feeding = false;
-  if (completed === committed) setTimeout(() => (completed === committed ? finished() : undefined), 1500); // a last turn may still be committed
+  if (settled()) setTimeout(() => (settled() ? finished() : undefined), 1500); // a last turn may still be committed
   await allDone;
   ws.close();
   return result;
@@ -142,8 +151,18 @@ try {
   const rssBefore = process.memoryUsage().rss;
   let rssPeak = rssBefore;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 200);
+  // the decoder processes the sessions started (PocketSphinx's warm pocketsphinx_batch per session)
+  let childrenPeak = 0;
+  const childSampler = setInterval(() => {
+    const rss = execFileSync('ps', ['--ppid', String(process.pid), '-o', 'rss=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes('pocketsphinx-live-'))
+      .reduce((sum, line) => sum + Number(line.trim().split(/\s+/)[0]) * 1024, 0);
+    childrenPeak = Math.max(childrenPeak, rss);
+  }, 1000);
   const many = await Promise.all(Array.from({ length: SESSIONS }, () => feedSession(url, service.key, pcm24)));
   clearInterval(sampler);
+  clearInterval(childSampler);
   const manyLatencies = many.flatMap((s) => s.latencies);
   const behind = many.filter((s) => s.fellBehind).length;
   const manyWer = many.map((s) => wer(s.transcripts.join(' ')));
@@ -163,6 +182,7 @@ try {
     `| ${SESSIONS} sessions: speech_stopped → completed, p50 / p95 | ${fixed(percentile(manyLatencies, 50))} s / ${fixed(percentile(manyLatencies, 95))} s | — |`,
     `| ${SESSIONS} sessions: WER, worst session | ${fixed(Math.max(...manyWer), 3)} | — |`,
     `| resident memory per session (peak RSS − RSS before) / ${SESSIONS} | ${megabytes((rssPeak - rssBefore) / SESSIONS)} MB | — |`,
+    `| warm decoder processes' resident memory per session (peak of their sum) / ${SESSIONS} | ${megabytes(childrenPeak / SESSIONS)} MB | — |`,
   ];
   await writeResult(
     partsArg ? 'live-heldout' : 'live',
