@@ -13,13 +13,16 @@
  * - streaming (bench/results/live-streaming.md): one session on the streaming fixture model (random
  *   weights in the real streaming NeMo CTC layout, sherpa-onnx's OnlineRecognizer in the session's
  *   child process) and one on PocketSphinx, each on its own service started for it: seconds from a
- *   turn's `speech_started` to its first delta (goal for the fixture: ≤ 0.5 s), PocketSphinx (one
- *   delta after the turn ends) as the baseline of the same run.
+ *   turn's `speech_started` to its first delta (goal for the fixture: ≤ 0.5 s), PocketSphinx as the
+ *   baseline of the same run.
  *
- * Run: `nice npx tsx bench/live.ts [--sessions N] [--streaming-only]`. Writes bench/results/live.md
- * (not with --streaming-only) and bench/results/live-streaming.md.
+ * Run: `nice npx tsx bench/live.ts [--sessions N] [--parts a.wav,b.wav,…] [--streaming-only]`. Writes
+ * bench/results/live-streaming.md, then (not with --streaming-only) bench/results/live.md;
+ * with `--parts` (paths under shared/audio, each with its `.txt` reference) the clip is those recordings
+ * instead, a held-out set for the piece settings tuned on the default clip, and it writes
+ * bench/results/live-heldout.md.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -35,7 +38,16 @@ const STREAMING_ONLY = process.argv.includes('--streaming-only');
 const STREAMING_MODEL = 'sherpa-onnx-nemo-streaming-fast-conformer-ctc-en-80ms-int8';
 const CHUNK_MS = 100;
 const LS = join(AUDIO_DIR, 'librispeech-test-clean');
-const PARTS = [join(AUDIO_DIR, 'jfk.wav'), join(LS, '1089-134686-0001.wav'), join(LS, '1089-134686-0000.wav')];
+const partsArg = process.argv.includes('--parts') ? process.argv[process.argv.indexOf('--parts') + 1] : undefined;
+const PARTS = partsArg
+  ? partsArg.split(',').map((part) => join(AUDIO_DIR, part))
+  : [join(AUDIO_DIR, 'jfk.wav'), join(LS, '1089-134686-0001.wav'), join(LS, '1089-134686-0000.wav')];
+/** Each part, then 1.5 s of silence (2 s after the last), one after another. */
+const FILTER =
+  PARTS.map((_, i) => `[${i}:a]apad=pad_dur=${i === PARTS.length - 1 ? 2 : 1.5}[p${i}]`).join(';') +
+  ';' +
+  PARTS.map((_, i) => `[p${i}]`).join('') +
+  `concat=n=${PARTS.length}:v=0:a=1`;
 
 interface SessionResult {
   transcripts: string[];
@@ -54,7 +66,7 @@ const percentile = (values: number[], p: number) => {
 
 async function makeClip(rate: number): Promise<Buffer> {
   const inputs = PARTS.flatMap((part) => ['-i', part]);
-  const filter = '[0:a]apad=pad_dur=1.5[a];[1:a]apad=pad_dur=1.5[b];[2:a]apad=pad_dur=2[c];[a][b][c]concat=n=3:v=0:a=1';
+  const filter = FILTER;
   const { stdout } = await run(
     'ffmpeg',
     ['-v', 'error', ...inputs, '-filter_complex', filter, '-f', 's16le', '-ac', '1', '-ar', String(rate), '-'],
@@ -74,16 +86,27 @@ async function feedSession(url: string, key: string, pcm24: Buffer): Promise<Ses
   const startedAt = new Map<string, number>();
   let committed = 0;
   let completed = 0;
+  let turnsStarted = 0;
+  let turnsStopped = 0;
+  // done: the clip was sent, every turn the VAD started was stopped and every committed turn completed
+  // (under load the VAD may still be behind when the last chunk is sent: ending then would drop its last turn)
+  const settled = () => !feeding && turnsStarted === turnsStopped && completed === committed;
   let finished = () => {};
   const allDone = new Promise<void>((resolve) => (finished = resolve));
   let feeding = true;
   ws.on('message', (data) => {
     const event = JSON.parse(data.toString()) as { type: string; item_id?: string; transcript?: string; error?: { code: string } };
-    if (event.type === 'input_audio_buffer.speech_stopped') stoppedAt.set(event.item_id!, performance.now());
-    if (event.type === 'input_audio_buffer.speech_started') startedAt.set(event.item_id!, performance.now());
+    if (event.type === 'input_audio_buffer.speech_started') {
+      turnsStarted++;
+      startedAt.set(event.item_id!, performance.now());
+    }
     if (event.type === 'conversation.item.input_audio_transcription.delta' && startedAt.has(event.item_id!)) {
       result.firstDeltas.push((performance.now() - startedAt.get(event.item_id!)!) / 1000);
       startedAt.delete(event.item_id!);
+    }
+    if (event.type === 'input_audio_buffer.speech_stopped') {
+      turnsStopped++;
+      stoppedAt.set(event.item_id!, performance.now());
     }
     if (event.type === 'input_audio_buffer.committed') committed++;
     if (event.type === 'conversation.item.input_audio_transcription.completed') {
@@ -91,7 +114,7 @@ async function feedSession(url: string, key: string, pcm24: Buffer): Promise<Ses
       result.transcripts.push(event.transcript ?? '');
       const stopped = stoppedAt.get(event.item_id!);
       if (stopped !== undefined) result.latencies.push((performance.now() - stopped) / 1000);
-      if (!feeding && completed === committed) finished();
+      if (settled()) finished();
     }
     if (event.type === 'error') {
       if (event.error?.code === 'session_falling_behind') result.fellBehind = true;
@@ -111,7 +134,7 @@ async function feedSession(url: string, key: string, pcm24: Buffer): Promise<Ses
     await new Promise((wake) => setTimeout(wake, Math.max(0, due - performance.now())));
   }
   feeding = false;
-  if (completed === committed) setTimeout(() => (completed === committed ? finished() : undefined), 1500); // a last turn may still be committed
+  if (settled()) setTimeout(() => (settled() ? finished() : undefined), 1500); // a last turn may still be committed
   await allDone;
   ws.close();
   return result;
@@ -143,8 +166,8 @@ async function measureFirstDelta(): Promise<void> {
   const lines = [
     '# Live transcription on a streaming model: first delta after speech_started',
     '',
-    `Clip: as bench/results/live.md (${fixed(pcm24.length / 48_000, 1)} s, 3 turns), fed at real-time pace in ${CHUNK_MS} ms chunks; server VAD at OpenAI's defaults; one session per engine, each on a service of its own.`,
-    `Streaming engine: the fixture \`${STREAMING_MODEL}\` (random weights in the real streaming NeMo CTC layout, 80 ms chunks: its words are nonsense, its speed is a tiny model's; it measures the service's path, not a real model).`,
+    `Clip: as bench/results/live.md (${fixed(pcm24.length / 48_000, 1)} s), fed at real-time pace in ${CHUNK_MS} ms chunks; server VAD at OpenAI's defaults; one session per engine, each on a service of its own.`,
+    `Streaming engine: the fixture \`${STREAMING_MODEL}\` (random weights in the real streaming NeMo CTC layout, 80 ms chunks: its words are nonsense, its speed is a tiny model's; it measures the service's path, not a real model). PocketSphinx decodes each turn in pieces (docs/live.md, "Pieces"), a delta per piece.`,
     '',
     '| measure | streaming fixture | PocketSphinx (baseline, same run) | goal |',
     '|---|---|---|---|',
@@ -157,83 +180,77 @@ async function measureFirstDelta(): Promise<void> {
   await writeResult('live-streaming', lines, 'nice npx tsx bench/live.ts --streaming-only');
 }
 
-await measureFirstDelta();
-const service = STREAMING_ONLY
-  ? null
-  : await startTestService('pglite', { LIVE_MAX_SESSIONS_PER_KEY: String(SESSIONS + 1), LOG_LEVEL: 'silent' });
-if (service)
-  try {
-    const url = `${service.url.replace('http', 'ws')}/v1/realtime?intent=transcription`;
-    const pcm24 = await makeClip(24_000);
-    const clipSeconds = pcm24.length / 48_000;
-    const reference = (
-      await Promise.all([
-        readFile(join(AUDIO_DIR, 'jfk.txt'), 'utf8'),
-        readFile(join(LS, '1089-134686-0001.txt'), 'utf8'),
-        readFile(join(LS, '1089-134686-0000.txt'), 'utf8'),
-      ])
-    ).join(' ');
-    const wer = (text: string) => wordErrorRate(normalizeForWer(reference), normalizeForWer(text)).wer;
+if (!partsArg) await measureFirstDelta();
+if (STREAMING_ONLY) process.exit(0);
+const service = await startTestService('pglite', { LIVE_MAX_SESSIONS_PER_KEY: String(SESSIONS + 1), LOG_LEVEL: 'silent' });
+try {
+  const url = `${service.url.replace('http', 'ws')}/v1/realtime?intent=transcription`;
+  const pcm24 = await makeClip(24_000);
+  const clipSeconds = pcm24.length / 48_000;
+  const reference = (await Promise.all(PARTS.map((part) => readFile(part.replace(/\.wav$/, '.txt'), 'utf8')))).join(' ');
+  const wer = (text: string) => wordErrorRate(normalizeForWer(reference), normalizeForWer(text)).wer;
 
-    // Baseline: the same clip as a file.
-    const form = new FormData();
-    const file16 = await run(
-      'ffmpeg',
-      [
-        '-v',
-        'error',
-        ...PARTS.flatMap((part) => ['-i', part]),
-        '-filter_complex',
-        '[0:a]apad=pad_dur=1.5[a];[1:a]apad=pad_dur=1.5[b];[2:a]apad=pad_dur=2[c];[a][b][c]concat=n=3:v=0:a=1',
-        '-f',
-        'wav',
-        '-ac',
-        '1',
-        '-ar',
-        '16000',
-        '-',
-      ],
-      { encoding: 'buffer', maxBuffer: 1 << 26 },
-    );
-    form.set('file', new Blob([file16.stdout as Buffer]), 'clip.wav');
-    form.set('model', 'whisper-1');
-    const answer = await fetch(`${service.url}/v1/audio/transcriptions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${service.key}` },
-      body: form,
-    });
-    const fileText = ((await answer.json()) as { text: string }).text;
+  // Baseline: the same clip as a file.
+  const form = new FormData();
+  const file16 = await run(
+    'ffmpeg',
+    ['-v', 'error', ...PARTS.flatMap((part) => ['-i', part]), '-filter_complex', FILTER, '-f', 'wav', '-ac', '1', '-ar', '16000', '-'],
+    { encoding: 'buffer', maxBuffer: 1 << 26 },
+  );
+  form.set('file', new Blob([file16.stdout as Buffer]), 'clip.wav');
+  form.set('model', 'whisper-1');
+  const answer = await fetch(`${service.url}/v1/audio/transcriptions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${service.key}` },
+    body: form,
+  });
+  const fileText = ((await answer.json()) as { text: string }).text;
 
-    // One session.
-    const single = await feedSession(url, service.key, pcm24);
-    // SESSIONS at once.
-    global.gc?.();
-    const rssBefore = process.memoryUsage().rss;
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 200);
-    const many = await Promise.all(Array.from({ length: SESSIONS }, () => feedSession(url, service.key, pcm24)));
-    clearInterval(sampler);
-    const manyLatencies = many.flatMap((s) => s.latencies);
-    const behind = many.filter((s) => s.fellBehind).length;
-    const manyWer = many.map((s) => wer(s.transcripts.join(' ')));
+  // One session.
+  const single = await feedSession(url, service.key, pcm24);
+  // SESSIONS at once.
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 200);
+  // the decoder processes the sessions started (PocketSphinx's warm pocketsphinx_batch per session)
+  let childrenPeak = 0;
+  const childSampler = setInterval(() => {
+    const rss = execFileSync('ps', ['--ppid', String(process.pid), '-o', 'rss=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes('pocketsphinx-live-'))
+      .reduce((sum, line) => sum + Number(line.trim().split(/\s+/)[0]) * 1024, 0);
+    childrenPeak = Math.max(childrenPeak, rss);
+  }, 1000);
+  const many = await Promise.all(Array.from({ length: SESSIONS }, () => feedSession(url, service.key, pcm24)));
+  clearInterval(sampler);
+  clearInterval(childSampler);
+  const manyLatencies = many.flatMap((s) => s.latencies);
+  const behind = many.filter((s) => s.fellBehind).length;
+  const manyWer = many.map((s) => wer(s.transcripts.join(' ')));
 
-    const lines = [
-      '# Live transcription (GET /v1/realtime, PocketSphinx)',
-      '',
-      `Clip: jfk.wav + LibriSpeech 1089-134686-0001 + -0000 with 1.5–2 s of silence after each (${fixed(clipSeconds, 1)} s, 3 turns, each ≤ 10.5 s), fed at real-time pace in ${CHUNK_MS} ms chunks of 24 kHz PCM16; server VAD at OpenAI's defaults.`,
-      '',
-      '| measure | value | goal |',
-      '|---|---|---|',
-      `| one session: turns completed | ${single.latencies.length} | 3 |`,
-      `| one session: speech_stopped → completed, p50 / p95 | ${fixed(percentile(single.latencies, 50))} s / ${fixed(percentile(single.latencies, 95))} s | p95 ≤ 1.0 s |`,
-      `| one session: WER of the turns joined | ${fixed(wer(single.transcripts.join(' ')), 3)} | within 0.05 of the file |`,
-      `| the same clip as a file (POST /v1/audio/transcriptions): WER | ${fixed(wer(fileText), 3)} | baseline |`,
-      `| ${SESSIONS} sessions at once: fell behind | ${behind} | 0 |`,
-      `| ${SESSIONS} sessions: speech_stopped → completed, p50 / p95 | ${fixed(percentile(manyLatencies, 50))} s / ${fixed(percentile(manyLatencies, 95))} s | — |`,
-      `| ${SESSIONS} sessions: WER, worst session | ${fixed(Math.max(...manyWer), 3)} | — |`,
-      `| resident memory per session (peak RSS − RSS before) / ${SESSIONS} | ${megabytes((rssPeak - rssBefore) / SESSIONS)} MB | — |`,
-    ];
-    await writeResult('live', lines, `nice npx tsx bench/live.ts --sessions ${SESSIONS}`);
-  } finally {
-    await service.stop();
-  }
+  const lines = [
+    '# Live transcription (GET /v1/realtime, PocketSphinx)',
+    '',
+    `Clip: ${partsArg ? partsArg.split(',').join(' + ') : 'jfk.wav + LibriSpeech 1089-134686-0001 + -0000'} with 1.5–2 s of silence after each (${fixed(clipSeconds, 1)} s), fed at real-time pace in ${CHUNK_MS} ms chunks of 24 kHz PCM16; server VAD at OpenAI's defaults.`,
+    '',
+    '| measure | value | goal |',
+    '|---|---|---|',
+    `| one session: turns completed | ${single.latencies.length} | — |`,
+    `| one session: speech_stopped → completed, p50 / p95 | ${fixed(percentile(single.latencies, 50))} s / ${fixed(percentile(single.latencies, 95))} s | p95 ≤ 1.0 s |`,
+    `| one session: WER of the turns joined | ${fixed(wer(single.transcripts.join(' ')), 3)} | within 0.05 of the file |`,
+    `| the same clip as a file (POST /v1/audio/transcriptions): WER | ${fixed(wer(fileText), 3)} | baseline |`,
+    `| ${SESSIONS} sessions at once: fell behind | ${behind} | 0 |`,
+    `| ${SESSIONS} sessions: speech_stopped → completed, p50 / p95 | ${fixed(percentile(manyLatencies, 50))} s / ${fixed(percentile(manyLatencies, 95))} s | — |`,
+    `| ${SESSIONS} sessions: WER, worst session | ${fixed(Math.max(...manyWer), 3)} | — |`,
+    `| resident memory per session (peak RSS − RSS before) / ${SESSIONS} | ${megabytes((rssPeak - rssBefore) / SESSIONS)} MB | — |`,
+    `| warm decoder processes' resident memory per session (peak of their sum) / ${SESSIONS} | ${megabytes(childrenPeak / SESSIONS)} MB | — |`,
+  ];
+  await writeResult(
+    partsArg ? 'live-heldout' : 'live',
+    lines,
+    `nice npx tsx bench/live.ts --sessions ${SESSIONS}${partsArg ? ` --parts ${partsArg}` : ''}`,
+  );
+} finally {
+  await service.stop();
+}

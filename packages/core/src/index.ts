@@ -181,7 +181,7 @@ export type { SpeechScores } from './pipeline/vad/detect-speech.ts';
 export { createVadWorkerPool, type VadWorkerPool } from './pipeline/vad/create-vad-worker-pool.ts';
 
 // Pipeline, recognize: the engines, one recording at a time, and the word error rate.
-export type { RecognitionEngine, RecognizedSegment } from './pipeline/recognize/recognition-engine.ts';
+export type { RecognitionEngine, RecognitionSession, RecognizedSegment } from './pipeline/recognize/recognition-engine.ts';
 export { selectRecognitionEngine } from './pipeline/recognize/select-recognition-engine.ts';
 export { createPocketsphinxEngine } from './pipeline/recognize/engines/pocketsphinx/pocketsphinx-engine.ts';
 export {
@@ -355,7 +355,7 @@ export type { PostProcessType } from './contract/spec/post-process-types.ts';
 export { createStreamResampler, decodeLiveAudio, LIVE_FORMAT_RATE } from './pipeline/live/decode-live-audio.ts';
 export type { LiveAudioFormat, StreamResampler } from './pipeline/live/decode-live-audio.ts';
 export { createLiveVad, loadSileroModel } from './pipeline/live/create-live-vad.ts';
-export type { LiveVad, LiveVadEvent, LiveVadSettings, SileroModel } from './pipeline/live/create-live-vad.ts';
+export type { LivePieceSettings, LiveVad, LiveVadEvent, LiveVadSettings, SileroModel } from './pipeline/live/create-live-vad.ts';
 export { recognizeTurn } from './pipeline/live/recognize-turn.ts';
 export type { LiveRecognitionStream, LiveStreamRequest } from './pipeline/recognize/live-recognition-stream.ts';
 export { recordLiveSession } from './resources/live/record-live-session.ts';

@@ -7,8 +7,10 @@ import {
   LIVE_FORMAT_RATE,
   recognizeTurn,
   type LiveVad,
+  type LivePieceSettings,
   type LiveVadEvent,
   type RecognitionEngine,
+  type RecognitionSession,
   type SileroModel,
   type StreamResampler,
 } from '@transcribe/core';
@@ -53,11 +55,47 @@ type Json = Record<string, unknown>;
 const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString('hex')}`;
 
 /**
+ * Where the server VAD cuts a turn into pieces decoded while the speaker goes on (create-live-vad.ts
+ * LivePieceSettings; docs/live.md, "Pieces"): at a 200 ms pause, or, in a piece 3 s long without one,
+ * at its least speech-like window; never into pieces under 1.5 s. Chosen on bench/live.ts's clip and
+ * checked on a held-out one (bench/results/live.md, live-heldout.md; PocketSphinx, 2026-11-29): pauses
+ * alone scored WER 0.241 / 0.280 (held-out) but leave a turn without pauses as one piece; pieces of
+ * 1–2 s scored 0.569 (too little context for the language model); 1.5–3 s scored 0.397 / 0.360, within
+ * 0.05 of the clips as files (0.397 / 0.347). At ~0.55× real time the last piece (≤ 3 s) is decoded
+ * within ~1.6 s of its cut, 300 ms of which pass before `speech_stopped` when the turn ends in silence.
+ */
+export const PIECES: LivePieceSettings = { pauseMs: 200, minMs: 1500, maxMs: 3000 };
+/** After the last piece, a rest of the turn shorter than this (seconds) is not decoded (at most a window of speech the VAD heard after the cut). */
+const MIN_TAIL_SECONDS = 0.1;
+
+/** A turn from its speech_started until its completion. */
+interface OpenTurn {
+  item: string;
+  /** Session-clock samples: where the turn's audio starts, and where its next piece starts. */
+  from: number;
+  cut: number;
+  /** Pieces queued for recognition. */
+  pieces: number;
+  /** The text of each decoded piece with words, in order. */
+  texts: string[];
+  /** The first piece that failed (the turn then fails). */
+  error: unknown;
+  /** Cleared (`input_audio_buffer.clear`): nothing more is sent for it. */
+  dropped: boolean;
+}
+
+/**
  * One OpenAI-Realtime transcription session (docs/live.md; OpenAI Realtime API reference, client and
  * server events of transcription sessions): reads the client's events, keeps the input audio buffer
  * (16 kHz after resampling), finds turns with the server VAD (Silero, create-live-vad.ts) or ends them
- * at the client's commit, and recognises each turn as one short recording with the configured engine
- * (recognize-turn.ts), in order, one at a time: one `…transcription.delta` then `…completed`, or `…failed`.
+ * at the client's commit, and recognises them with the configured engine (recognize-turn.ts), in
+ * order, one piece at a time. With the server VAD a turn is cut into pieces at its short pauses or
+ * its gaps between words (PIECES) and each piece is decoded while the speaker
+ * goes on, through a recognition session the engine may keep warm (RecognitionEngine.openSession):
+ * one `…transcription.delta` per piece with words, then `…completed` with the whole text, or `…failed`.
+ * A client's commit without turn detection is one piece, decoded as a file is. On a streaming model
+ * (RecognitionEngine.openLiveStream; live-stream-turns.ts) a turn is not cut: its audio goes to the
+ * stream from speech_started, a delta per growth of the partial text, and its end gives `completed`.
  * A client error is an `error` event and the session goes on; falling behind (more than
  * `maxBacklogSeconds` of audio waiting) is an `error` event and the end of the session.
  */
@@ -70,13 +108,16 @@ export class LiveSession {
   private chunks: Float32Array[] = [];
   private bufferStart = 0;
   private bufferEnd = 0;
-  private speechItem: string | null = null;
+  /** The turn the server VAD is hearing (speech_started without its speech_stopped yet). */
+  private turn: OpenTurn | null = null;
+  /** The engine's session for the VAD's pieces, opened at the first speech; closed by `stop`. */
+  private recognition: RecognitionSession | null = null;
   private previousItem: string | null = null;
   /** Audio given to the VAD and not scored yet, samples. */
   private vadPending = 0;
   private vadChain: Promise<void> = Promise.resolve();
   private decodeChain: Promise<void> = Promise.resolve();
-  /** Seconds of committed turns not yet recognised. */
+  /** Seconds of cut pieces and committed turns not yet recognised. */
   private decodePending = 0;
   private closed = false;
   private readonly abort = new AbortController();
@@ -122,6 +163,7 @@ export class LiveSession {
     this.closed = true;
     this.abort.abort(new Error('The session ended.'));
     this.streamed?.close();
+    void this.closeRecognition();
   }
 
   /** The live stream of a streaming model, when the session has one (tests, metrics). */
@@ -129,10 +171,20 @@ export class LiveSession {
     return this.streamed?.stream ?? null;
   }
 
+  /** Ends the engine's session (a warm process), once; `settled` waits for it too. */
+  private closing: Promise<void> = Promise.resolve();
+  private closeRecognition(): Promise<void> {
+    const recognition = this.recognition;
+    this.recognition = null;
+    if (recognition) this.closing = recognition.close().catch(() => {});
+    return this.closing;
+  }
+
   /** Waits for the turns in recognition (for tests and a clean close). */
   async settled(): Promise<void> {
     await this.vadChain;
     await this.decodeChain;
+    await this.closing;
   }
 
   /** Handles one client message (text frame). */
@@ -217,38 +269,47 @@ export class LiveSession {
 
   private async scoreSpeech(samples: Float32Array): Promise<void> {
     if (this.closed || this.settings.turnDetection === null) return;
-    if (!this.vad) this.vad = createLiveVad(await this.deps.vadModel(), this.settings.turnDetection);
+    if (!this.vad) this.vad = createLiveVad(await this.deps.vadModel(), { ...this.settings.turnDetection, pieces: PIECES });
     const offset = this.vad.samples; // the VAD's clock: samples it was given since it was made
     const clockShift = this.bufferEnd - this.vadPending - offset; // session clock = VAD clock + shift
     const events = await this.vad.push(samples);
     this.vadPending -= samples.length;
     for (const event of events) this.onSpeech(event, clockShift);
     this.streamed?.feed(this.bufferEnd - this.vadPending); // the open turn's audio, as far as the VAD has heard
-    const turnStart = this.speechItem ? this.bufferStart : null;
-    if (turnStart !== null && (this.bufferEnd - this.vadPending - turnStart) / RATE > this.deps.limits.maxTurnSeconds) {
+    const turn = this.turn;
+    if (turn && (this.bufferEnd - this.vadPending - turn.from) / RATE > this.deps.limits.maxTurnSeconds) {
       this.vad.reset(); // a turn longer than the longest: cut here, the speech goes on in a new turn
-      const item = this.speechItem!;
-      this.speechItem = null;
+      this.turn = null;
       const end = this.bufferEnd - this.vadPending;
-      this.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: toMs(end), item_id: item });
-      this.commit(item, this.bufferStart, end, true);
+      this.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: toMs(end), item_id: turn.item });
+      this.commit(turn, end, true);
     }
   }
 
   private onSpeech(event: LiveVadEvent, shift: number): void {
     if (event.type === 'speech_started') {
-      this.speechItem = newId('item');
-      this.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: toMs(event.at + shift), item_id: this.speechItem });
-      const padding = ((this.settings.turnDetection?.prefixPaddingMs ?? 0) * RATE) / 1000;
+      const turn = (this.turn = newTurn(Math.max(this.bufferStart, event.from + shift)));
       if (this.streamed?.stream.failed) this.openStream(); // its child died or did not load: a new one for this turn
-      this.streamed?.begin(this.speechItem, Math.max(this.bufferStart, event.at + shift - padding));
+      if (this.streamed)
+        this.streamed.begin(turn.item, turn.from); // a streaming model hears the turn as it comes
+      else this.recognition ??= this.deps.engine.openSession?.() ?? null;
+      this.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: toMs(event.at + shift), item_id: turn.item });
       return;
     }
-    const item = this.speechItem ?? newId('item');
-    this.speechItem = null;
+    if (event.type === 'speech_paused') {
+      const turn = this.turn;
+      const cut = Math.min(this.bufferEnd, event.cut + shift);
+      if (!turn || cut <= turn.cut || this.streamed?.streaming(turn.item)) return; // a streamed turn is decoded as it comes
+      this.decodePiece(turn, turn.cut, cut, true);
+      turn.cut = cut;
+      this.dropBefore(cut);
+      return;
+    }
+    const turn = this.turn ?? newTurn(Math.max(this.bufferStart, event.from + shift));
+    this.turn = null;
     const end = Math.min(this.bufferEnd, event.end + shift);
-    this.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: toMs(end), item_id: item });
-    this.commit(item, Math.max(this.bufferStart, event.from + shift), end, true);
+    this.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: toMs(end), item_id: turn.item });
+    this.commit(turn, end, true);
   }
 
   private commitByClient(): void {
@@ -257,84 +318,126 @@ export class LiveSession {
     if (this.bufferEnd === this.bufferStart) {
       throw new AppError('invalid_input', 'The input audio buffer is empty: append audio before committing it.', { param: 'type' });
     }
-    if ((this.bufferEnd - this.bufferStart) / RATE > this.deps.limits.maxTurnSeconds) {
-      const seconds = ((this.bufferEnd - this.bufferStart) / RATE).toFixed(1);
+    // a VAD turn already cut into pieces goes on from its last cut; otherwise the whole buffer is the turn
+    const open = this.turn && this.turn.pieces > 0 ? this.turn : null;
+    const start = open ? open.from : this.bufferStart;
+    if ((this.bufferEnd - start) / RATE > this.deps.limits.maxTurnSeconds) {
+      const seconds = ((this.bufferEnd - start) / RATE).toFixed(1);
       this.dropBefore(this.bufferEnd);
+      if (this.turn) this.turn.dropped = true;
+      this.turn = null;
       throw new AppError(
         'invalid_input',
         `The buffer holds ${seconds} s; one turn may be at most ${this.deps.limits.maxTurnSeconds} s here. It was cleared; commit shorter turns.`,
         { param: 'type' },
       );
     }
-    const item = this.speechItem ?? newId('item');
-    this.speechItem = null;
+    const turn = open ?? { ...newTurn(this.bufferStart), item: this.turn?.item ?? newId('item') };
+    this.turn = null;
     this.vad?.reset();
-    this.commit(item, this.bufferStart, this.bufferEnd, false);
+    this.commit(turn, this.bufferEnd, open !== null);
   }
 
   private clear(): void {
     this.resampler = createStreamResampler(LIVE_FORMAT_RATE[this.settings.format], RATE); // drops what it held back too
     this.dropBefore(this.bufferEnd);
-    this.speechItem = null;
+    if (this.turn) this.turn.dropped = true; // its pieces in recognition are not reported
+    this.turn = null;
     this.vad?.reset();
     this.streamed?.drop();
     this.emit({ type: 'input_audio_buffer.cleared' });
   }
 
   /**
-   * Commits [from, to) of the session clock as item `item` and queues its recognition; `cutByVad`: the
-   * server VAD cut it tightly around its speech (recognizeTurn's `cutByVad`), not the client's commit.
+   * Commits `turn` ending at `to` (session clock): decodes the rest of it after its last piece (any rest
+   * for a turn without pieces) and queues its completion after its pieces. `cutByVad`: the server VAD
+   * cut the audio tightly around its speech (recognizeTurn's `cutByVad`), not the client's commit.
    */
-  private commit(item: string, from: number, to: number, cutByVad: boolean): void {
-    const samples = this.slice(from, to);
+  private commit(turn: OpenTurn, to: number, cutByVad: boolean): void {
     // A streamed turn ends now (its last audio and the end go to the stream before any next turn begins).
-    const ending = this.streamed?.streaming(item) ? this.streamed.end(item, to) : null;
+    const ending = this.streamed?.streaming(turn.item) ? this.streamed.end(turn.item, to) : null;
     ending?.catch(() => {}); // awaited in turn below
+    if (!ending && (turn.pieces === 0 || (to - turn.cut) / RATE >= MIN_TAIL_SECONDS))
+      this.decodePiece(turn, turn.cut, Math.max(turn.cut, to), cutByVad);
     this.dropBefore(to);
-    this.emit({ type: 'input_audio_buffer.committed', item_id: item, previous_item_id: this.previousItem });
-    this.previousItem = item;
-    const seconds = samples.length / RATE;
+    this.emit({ type: 'input_audio_buffer.committed', item_id: turn.item, previous_item_id: this.previousItem });
+    this.previousItem = turn.item;
+    const seconds = Math.max(0, to - turn.from) / RATE;
     const endedAt = performance.now();
-    const queued = ending ? 0 : seconds; // a streamed turn's audio is counted by the stream (pendingSeconds)
-    this.decodePending += queued;
-    const settings = this.settings;
     this.decodeChain = this.decodeChain.then(async () => {
-      if (this.closed) return;
-      try {
-        const streamedText = ending ? await ending : null;
-        const transcript =
-          streamedText?.transcript ??
-          (await recognizeTurn(this.deps.engine, {
-            samples,
-            cutByVad,
-            language: settings.language,
-            prompt: settings.prompt,
-            signal: this.abort.signal,
-          }));
-        if (this.closed) return;
-        const delta = streamedText ? streamedText.rest : transcript; // streamed: the deltas went out as the text grew
-        if (!streamedText || delta !== '')
-          this.emit({ type: 'conversation.item.input_audio_transcription.delta', item_id: item, content_index: 0, delta });
-        this.emit({
-          type: 'conversation.item.input_audio_transcription.completed',
-          item_id: item,
-          content_index: 0,
-          transcript,
-          usage: { type: 'duration', seconds: Math.round(seconds * 1000) / 1000 },
-        });
-        this.turns.push({ start: from / RATE, end: to / RATE, text: transcript });
-        this.deps.onTurnDone?.(seconds, (performance.now() - endedAt) / 1000);
-      } catch (error) {
-        if (this.closed) return;
-        const known = error instanceof AppError ? error : null;
+      if (this.closed || turn.dropped) return;
+      if (ending) {
+        try {
+          const streamed = await ending; // the deltas went out as the text grew; the rest comes now
+          if (this.closed || turn.dropped) return;
+          if (streamed.rest !== '')
+            this.emit({
+              type: 'conversation.item.input_audio_transcription.delta',
+              item_id: turn.item,
+              content_index: 0,
+              delta: streamed.rest,
+            });
+          turn.texts = streamed.transcript === '' ? [] : [streamed.transcript];
+        } catch (error) {
+          turn.error ??= error;
+        }
+      }
+      if (turn.error !== undefined) {
+        const known = turn.error instanceof AppError ? turn.error : null;
         this.emit({
           type: 'conversation.item.input_audio_transcription.failed',
-          item_id: item,
+          item_id: turn.item,
           content_index: 0,
           error: { type: 'server_error', code: known?.code ?? 'internal', message: known?.message ?? 'Recognition failed.', param: null },
         });
+        return;
+      }
+      const transcript = turn.texts.join(' ');
+      this.emit({
+        type: 'conversation.item.input_audio_transcription.completed',
+        item_id: turn.item,
+        content_index: 0,
+        transcript,
+        usage: { type: 'duration', seconds: Math.round(seconds * 1000) / 1000 },
+      });
+      this.turns.push({ start: turn.from / RATE, end: to / RATE, text: transcript });
+      this.deps.onTurnDone?.(seconds, (performance.now() - endedAt) / 1000);
+    });
+  }
+
+  /**
+   * Queues the recognition of [from, to) of the session clock as the next piece of `turn`, and sends its
+   * text as a delta once decoded (nothing for a piece without words). A failed piece fails the turn;
+   * the pieces after it in the turn are skipped.
+   */
+  private decodePiece(turn: OpenTurn, from: number, to: number, cutByVad: boolean): void {
+    const samples = this.slice(from, to);
+    const seconds = samples.length / RATE;
+    turn.pieces++;
+    this.decodePending += seconds;
+    const settings = this.settings;
+    this.decodeChain = this.decodeChain.then(async () => {
+      try {
+        if (this.closed || turn.dropped || turn.error !== undefined) return;
+        const text = await recognizeTurn(cutByVad && this.recognition ? this.recognition : this.deps.engine, {
+          samples,
+          cutByVad,
+          language: settings.language,
+          prompt: settings.prompt,
+          signal: this.abort.signal,
+        });
+        if (this.closed || turn.dropped || text === '') return;
+        this.emit({
+          type: 'conversation.item.input_audio_transcription.delta',
+          item_id: turn.item,
+          content_index: 0,
+          delta: turn.texts.length > 0 ? ` ${text}` : text,
+        });
+        turn.texts.push(text);
+      } catch (error) {
+        turn.error ??= error;
       } finally {
-        this.decodePending -= queued;
+        this.decodePending -= seconds;
       }
     });
   }
@@ -385,6 +488,10 @@ export class LiveSession {
     if (this.closed && event.type !== 'error') return;
     this.deps.send({ event_id: newId('event'), ...event });
   }
+}
+
+function newTurn(from: number): OpenTurn {
+  return { item: newId('item'), from, cut: from, pieces: 0, texts: [], error: undefined, dropped: false };
 }
 
 function toMs(samples: number): number {

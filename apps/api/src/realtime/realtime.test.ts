@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { execFile, execFileSync } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -108,6 +108,33 @@ describe('the realtime transcription WebSocket', () => {
       ws.on('error', () => {});
     });
   const wer = (text: string) => wordErrorRate(normalizeForWer(reference), normalizeForWer(text)).wer;
+  /** The deltas of a completed item came before it and join into its transcript; a turn with words had at least one. */
+  const expectDeltasBefore = (client: Client, done: Event) => {
+    const at = client.events.indexOf(done);
+    const deltas = client.events.filter(
+      (event) => event.type === 'conversation.item.input_audio_transcription.delta' && event.item_id === done.item_id,
+    );
+    for (const delta of deltas) {
+      expect(client.events.indexOf(delta)).toBeLessThan(at);
+      expect(delta.content_index).toBe(0);
+    }
+    expect(deltas.map((delta) => delta.delta).join('')).toBe(done.transcript);
+    if (done.transcript !== '') expect(deltas.length).toBeGreaterThanOrEqual(1);
+    return deltas;
+  };
+  /** Decoder processes this test process started for live sessions (warm pocketsphinx_batch) that still run. */
+  const liveDecoders = () =>
+    execFileSync('ps', ['--ppid', String(process.pid), '-o', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes('pocketsphinx-live-'));
+  const liveFolders = async () =>
+    (await readdir(join(t.dataDir, 'work')).catch(() => [] as string[])).filter((name) => name.startsWith('pocketsphinx-live-'));
+  /** Waits (up to 10 s) for the live decoders to end, then returns those left. */
+  const decodersLeft = async () => {
+    for (let i = 0; i < 100 && (liveDecoders().length > 0 || (await liveFolders()).length > 0); i++)
+      await new Promise((wake) => setTimeout(wake, 100));
+    return [...liveDecoders(), ...(await liveFolders())];
+  };
   const chunks = (audio: Buffer, bytes: number) => {
     const list: string[] = [];
     for (let at = 0; at < audio.length; at += bytes) list.push(audio.subarray(at, at + bytes).toString('base64'));
@@ -149,7 +176,7 @@ describe('the realtime transcription WebSocket', () => {
 
   // jfk.wav's VAD turns scored WER 0.545 here until the turns were decoded without PocketSphinx's noise removal
   // (it learnt the noise floor from each turn's first words; pocketsphinx-engine.ts LIVE_TURN_ARGS): now 0.227, as the file.
-  it('should find the turns with the server VAD and send speech_started, speech_stopped, committed, one delta and completed per turn', async () => {
+  it('should find the turns with the server VAD and send speech_started, speech_stopped, committed, its deltas and completed per turn', async () => {
     const client = await open();
     expect(client.events[0]).toMatchObject({ type: 'session.created', session: { type: 'transcription' } });
     client.send({
@@ -171,12 +198,11 @@ describe('the realtime transcription WebSocket', () => {
     expect(stopped.audio_end_ms as number).toBeGreaterThan(started.audio_start_ms as number);
     const committed = await client.next('input_audio_buffer.committed');
     expect(committed.item_id).toBe(started.item_id);
-    // every turn of the clip: committed as many times as completed, each with its one delta first
+    // every turn of the clip: committed as many times as completed, each with its deltas first (one per piece with words)
     const texts: string[] = [];
     for (let turn = 1; ; turn++) {
       const done = await client.next('conversation.item.input_audio_transcription.completed', turn);
-      const delta = await client.next('conversation.item.input_audio_transcription.delta', turn);
-      expect(delta).toMatchObject({ item_id: done.item_id, content_index: 0, delta: done.transcript });
+      expectDeltasBefore(client, done);
       expect(done.usage).toMatchObject({ type: 'duration' });
       texts.push(done.transcript as string);
       if (client.types().filter((type) => type === 'input_audio_buffer.committed').length === turn) {
@@ -187,6 +213,42 @@ describe('the realtime transcription WebSocket', () => {
     expect(wer(texts.join(' '))).toBeLessThan(0.35);
     client.ws.close();
     await client.whenClosed();
+    expect(await decodersLeft()).toEqual([]); // the session's warm decoder ended with it
+  });
+
+  // LibriSpeech 1089-134686-0000 is one 9.6 s turn for the server VAD (no 500 ms silence) with short pauses inside it.
+  it('should decode a long turn in pieces cut at its pauses and word gaps, a delta per piece before completed, and end the decoder of a session closed mid-piece', async () => {
+    const ls = join(AUDIO_DIR, 'librispeech-test-clean', '1089-134686-0000');
+    const run = promisify(execFile);
+    const sentence = (
+      await run('ffmpeg', ['-v', 'error', '-i', `${ls}.wav`, '-f', 's16le', '-ac', '1', '-ar', '24000', '-'], {
+        encoding: 'buffer',
+        maxBuffer: 1 << 24,
+      })
+    ).stdout as Buffer;
+    const audio = Buffer.concat([sentence, Buffer.alloc(24_000 * 2 * 2)]);
+    const client = await open();
+    for (const chunk of chunks(audio, 4800)) client.send({ type: 'input_audio_buffer.append', audio: chunk });
+    const done = await client.next('conversation.item.input_audio_transcription.completed');
+    expect(client.types().filter((type) => type === 'input_audio_buffer.committed')).toHaveLength(1); // one turn
+    const deltas = expectDeltasBefore(client, done);
+    expect(deltas.length).toBeGreaterThanOrEqual(2); // decoded in pieces
+    // the pieces together recognise the sentence about as well as the whole turn as a file does (PocketSphinx: 0.36, docs/recognition.md)
+    const sentenceReference = await readFile(`${ls}.txt`, 'utf8');
+    expect(wordErrorRate(normalizeForWer(sentenceReference), normalizeForWer(done.transcript as string)).wer).toBeLessThan(0.45);
+    client.ws.close();
+    await client.whenClosed();
+    expect(await decodersLeft()).toEqual([]);
+
+    // a session closed while its decoder runs (started at speech_started, maybe mid-piece): its process and folder are gone
+    const second = await open();
+    for (const chunk of chunks(audio, 4800)) second.send({ type: 'input_audio_buffer.append', audio: chunk });
+    await second.next('input_audio_buffer.speech_started');
+    while (liveDecoders().length === 0) await new Promise((wake) => setTimeout(wake, 20));
+    second.ws.close();
+    await second.whenClosed();
+    expect(second.types()).not.toContain('conversation.item.input_audio_transcription.completed');
+    expect(await decodersLeft()).toEqual([]);
   });
 
   // G.711 carries 8 kHz audio: PocketSphinx's 16 kHz model recognises jfk.wav from it far worse than from the 16 kHz

@@ -13,11 +13,32 @@ export interface LiveVadSettings {
   prefixPaddingMs: number;
   /** Silence that ends a turn, ms (default 500). */
   silenceDurationMs: number;
+  /** Not OpenAI's: where to cut a turn into pieces decoded while the speaker goes on (absent: no `speech_paused`). */
+  pieces?: LivePieceSettings;
+}
+
+/** How a turn is cut into pieces (docs/live.md, "Pieces"); lengths in ms. */
+export interface LivePieceSettings {
+  /** A silence inside the turn this long (below `threshold − 0.15`, shorter than `silenceDurationMs`) is a cut, in its middle. */
+  pauseMs: number;
+  /** No piece shorter than this. */
+  minMs: number;
+  /**
+   * A piece that reaches this length without such a pause is cut at its window of lowest speech
+   * probability past `minMs` (a gap between words, as Silero hears it).
+   */
+  maxMs: number;
 }
 
 /** What the VAD found in the samples it was given; sample positions count from the session's first sample (16 kHz). */
 export type LiveVadEvent =
-  | { type: 'speech_started'; at: number }
+  /** `at`: the first speech window; `from`: `at` less the prefix padding (where the turn's audio starts). */
+  | { type: 'speech_started'; at: number; from: number }
+  /**
+   * A place to cut the turn into pieces (`pieces`), the turn going on: the middle of a pause of
+   * `pauseMs` so far, or, in a piece that reached `maxMs`, the middle of its least speech-like window.
+   */
+  | { type: 'speech_paused'; cut: number }
   /** `end`: where the speech ended (before the silence that ended it); `from`: its start less the prefix padding. */
   | { type: 'speech_stopped'; from: number; end: number };
 
@@ -64,7 +85,8 @@ export interface LiveVad {
  * probability reaches `threshold`; it stops once the probability has stayed below `threshold − 0.15`
  * (Silero's own hysteresis, snakers4/silero-vad `get_speech_timestamps`' neg_threshold) for
  * `silenceDurationMs`. The stopped turn spans from its start less `prefixPaddingMs` to the end of
- * its last speech window.
+ * its last speech window. With `pieces`, places to cut the turn are reported as it goes on
+ * (`speech_paused`, LivePieceSettings), so the caller can decode it piece by piece.
  */
 export function createLiveVad(model: SileroModel, settings: LiveVadSettings): LiveVad {
   const { ort, session } = model;
@@ -76,9 +98,25 @@ export function createLiveVad(model: SileroModel, settings: LiveVadSettings): Li
   let given = 0;
   let speechStart: number | null = null;
   let lastSpeechEnd = 0;
+  let paused = false;
+  let pieceFrom = 0; // where the current piece starts (samples)
+  let low: { at: number; probability: number } | null = null; // the piece's least speech-like window past minMs
   const silenceSamples = Math.round((settings.silenceDurationMs / 1000) * RATE);
   const padSamples = Math.round((settings.prefixPaddingMs / 1000) * RATE);
   const negative = Math.max(0.01, settings.threshold - 0.15);
+  const toSamples = (ms: number) => Math.round((ms / 1000) * RATE);
+  const pieces = settings.pieces
+    ? {
+        pause: toSamples(Math.min(settings.pieces.pauseMs, settings.silenceDurationMs - 1)),
+        min: toSamples(settings.pieces.minMs),
+        max: toSamples(settings.pieces.maxMs),
+      }
+    : null;
+  const cutAt = (cut: number, events: LiveVadEvent[]) => {
+    events.push({ type: 'speech_paused', cut });
+    pieceFrom = cut;
+    low = null;
+  };
   return {
     get samples() {
       return given;
@@ -111,14 +149,31 @@ export function createLiveVad(model: SileroModel, settings: LiveVadSettings): Li
           if (probability >= settings.threshold) {
             speechStart = start;
             lastSpeechEnd = consumed;
-            events.push({ type: 'speech_started', at: start });
+            paused = false;
+            pieceFrom = Math.max(0, start - padSamples);
+            low = null;
+            events.push({ type: 'speech_started', at: start, from: pieceFrom });
           }
-        } else if (probability >= negative) {
+          continue;
+        }
+        if (probability >= negative) {
           lastSpeechEnd = consumed;
+          paused = false;
         } else if (consumed - lastSpeechEnd >= silenceSamples) {
           events.push({ type: 'speech_stopped', from: Math.max(0, speechStart - padSamples), end: lastSpeechEnd });
           speechStart = null;
+          continue;
         }
+        if (!pieces) continue;
+        const pauseCut = lastSpeechEnd + Math.floor((consumed - lastSpeechEnd) / 2);
+        if (!paused && consumed - lastSpeechEnd >= pieces.pause && pauseCut - pieceFrom >= pieces.min) {
+          paused = true;
+          cutAt(pauseCut, events);
+          continue;
+        }
+        const middle = start + WINDOW / 2;
+        if (middle - pieceFrom >= pieces.min && (low === null || probability < low.probability)) low = { at: middle, probability };
+        if (consumed - pieceFrom >= pieces.max && low !== null) cutAt(low.at, events);
       }
       pending = joined.slice(offset);
       return events;

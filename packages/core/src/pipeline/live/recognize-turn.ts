@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { encodeWavHeader } from '../decode/encode-wav-header.ts';
 import { makeWorkFolder } from '../../platform/work/work-root.ts';
-import type { RecognitionEngine } from '../recognize/recognition-engine.ts';
+import type { RecognitionEngine, RecognitionSession } from '../recognize/recognition-engine.ts';
 import type { ExternalCallCounter } from '../../platform/metrics/count-external-call.ts';
 
 export interface LiveTurn {
@@ -22,7 +22,8 @@ export interface LiveTurn {
 }
 
 /**
- * Recognises one turn of a live session as one short recording, with any engine: the samples are
+ * Recognises one turn (or one piece of a turn) of a live session as one short recording, with any
+ * engine, or with a session the engine opened (RecognitionEngine.openSession): the samples are
  * written as a 16 kHz 16-bit WAV into a work folder (made by makeWorkFolder: removed after, swept
  * after a crash) and given to `engine.recognize` as one speech interval spanning the whole turn
  * (the server VAD already cut it, or the client's commit); a VAD-cut turn is marked `tightCut`
@@ -31,7 +32,7 @@ export interface LiveTurn {
  * @throws what `engine.recognize` throws (AppError `recognition_failed`, `engine_unavailable`,
  *   `invalid_input` for a language the engine lacks); `signal.reason` when aborted.
  */
-export async function recognizeTurn(engine: RecognitionEngine, turn: LiveTurn): Promise<string> {
+export async function recognizeTurn(engine: RecognitionEngine | RecognitionSession, turn: LiveTurn): Promise<string> {
   const dir = await makeWorkFolder('live-turn-');
   try {
     const pcm = Buffer.alloc(turn.samples.length * 2);

@@ -128,4 +128,21 @@ export interface RecognitionEngine {
    * @throws AppError `recognition_failed` when the engine fails, `engine_unavailable` when it cannot run.
    */
   recognize(request: RecognitionRequest): Promise<RecognizedSegment[]>;
+  /**
+   * Opens a session for many short requests in a row, one at a time (the pieces of a live session's
+   * turns, docs/live.md): it may keep its model loaded between them (PocketSphinx keeps one warm
+   * `pocketsphinx_batch` process). Absent: the caller sends each request to `recognize`.
+   */
+  openSession?(): RecognitionSession;
+}
+
+/** Recognition kept open for a run of short requests (RecognitionEngine.openSession). */
+export interface RecognitionSession {
+  /**
+   * As RecognitionEngine.recognize, for one request at a time (calls must not overlap). Requests the
+   * session cannot serve warm go to the engine's `recognize`.
+   */
+  recognize(request: RecognitionRequest): Promise<RecognizedSegment[]>;
+  /** Ends what the session keeps running (processes, files); a call in progress rejects. Safe to call twice. */
+  close(): Promise<void>;
 }

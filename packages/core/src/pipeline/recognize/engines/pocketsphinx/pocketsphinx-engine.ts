@@ -7,8 +7,10 @@ import type { PlattScaling } from '../../confidence-calibration.ts';
 import { decodeInParallel } from '../../decode-in-parallel.ts';
 import { pocketsphinxBeamArgs } from '../../recognition-profile.ts';
 import { planUtterances, type PlanUtterancesOptions } from '../../plan-utterances.ts';
-import type { RecognitionEngine, RecognitionRequest, RecognizedSegment } from '../../recognition-engine.ts';
+import type { RecognitionEngine, RecognitionRequest, RecognitionSession, RecognizedSegment } from '../../recognition-engine.ts';
 import { assertPcm16kMono, readWavLayout } from '../../../decode/read-wav-layout.ts';
+import { WAV_HEADER_BYTES } from '../../../decode/encode-wav-header.ts';
+import { openWarmPocketsphinx, type WarmPocketsphinx } from './open-warm-pocketsphinx.ts';
 
 export interface PocketsphinxOptions {
   /** Default `/usr/bin/pocketsphinx_batch` (Debian package `pocketsphinx`). */
@@ -85,6 +87,60 @@ export function createPocketsphinxEngine(options: PocketsphinxOptions = {}): Rec
     identifiesLanguages: false, // English only: `multilingual: true` is refused before download
     nativeHints: () => ({ prompt: false, hotwords: false }),
     recognize: (request) => recognizeWithPocketsphinx(withDefaults(options), request),
+    openSession: () => openPocketsphinxSession(withDefaults(options)),
+  };
+}
+
+/**
+ * A recognition session (RecognitionEngine.openSession) for a live session's pieces: requests for a
+ * whole VAD-cut turn or piece (`tightCut`, one speech interval over the whole file, English, no
+ * `efficiency`, a 44-byte WAV header) go to one warm `pocketsphinx_batch` process, started when the
+ * session opens and kept until `close` (open-warm-pocketsphinx.ts), so the 0.5 s model load is paid
+ * once per session. Its segments carry no word confidences (no `-ctm`). Other requests, and every
+ * request after the warm process failed, run as `recognize` does.
+ */
+function openPocketsphinxSession(options: ReturnType<typeof withDefaults>): RecognitionSession {
+  let closed = false;
+  // started now, while the speaker is still talking, so the first piece does not wait for the model
+  let warm: Promise<WarmPocketsphinx> | null = assertPocketsphinxAvailable(options).then(() =>
+    openWarmPocketsphinx({
+      binaryPath: options.binaryPath,
+      modelDir: options.modelDir,
+      dataOffset: WAV_HEADER_BYTES,
+      searchArgs: [...pocketsphinxBeamArgs(null), ...TIGHT_CUT_ARGS],
+      timeoutFactor: options.timeoutFactor,
+    }),
+  );
+  warm.catch(() => {}); // a failed start is seen at the first request: it then runs as `recognize` does
+  const servesWarm = (request: RecognitionRequest) =>
+    request.tightCut === true &&
+    (request.efficiency ?? null) === null &&
+    (request.language === null || request.language === 'en') &&
+    request.speech.length === 1 &&
+    request.speech[0]!.start <= 0 &&
+    request.speech[0]!.end >= request.durationSeconds &&
+    !request.onUtterance;
+  return {
+    async recognize(request) {
+      if (closed || !warm || !servesWarm(request)) return recognizeWithPocketsphinx(options, request);
+      request.signal?.throwIfAborted();
+      const layout = await readWavLayout(request.wavPath);
+      assertPcm16kMono(layout, request.wavPath);
+      const process = await warm.catch(() => null);
+      if (!process || process.ended || layout.dataOffset !== WAV_HEADER_BYTES) return recognizeWithPocketsphinx(options, request);
+      const line = await process.decode(request.wavPath, request.durationSeconds, request.signal);
+      request.onProgress?.(1);
+      return parsePocketsphinxHypseg(line.replace(/^\d+ /, '0 '), [0], '', options.calibration).map((segment) => ({
+        ...segment,
+        language: 'en',
+      }));
+    },
+    async close() {
+      closed = true;
+      const opened = warm;
+      warm = null;
+      await (await opened?.catch(() => null))?.close();
+    },
   };
 }
 
