@@ -41,6 +41,20 @@ export interface PocketsphinxOptions {
  */
 const TIGHT_CUT_ARGS = ['-remove_noise', 'no'];
 
+/**
+ * The live session's search: at most 5000 HMMs active per frame (pocketsphinx's `-maxhmmpf`; its
+ * default is 30000), so a piece is decoded sooner and the last piece of a turn is ready sooner after
+ * `speech_stopped` (docs/live.md, "Status"). Measured 2026-11-29 on a quiet 2-core machine
+ * (pocketsphinx 5prealpha), one live session, p95 from `speech_stopped` to `completed` / WER of the
+ * turns: bench/live.ts's clip 1.66 s / 0.397 with the full search, 0.95–1.12 s / 0.379 with 5000
+ * (as a file: 0.397); its held-out clip 0.54 s / 0.360 (as a file 0.347); jfk.wav's turns keep WER
+ * 0.227. 3000 was faster still (0.42 s) but lost words on short turns (jfk.wav 0.364, the clip 0.431);
+ * `-fwdflat no` besides lost more (0.534). On 43 whole recordings no setting was chosen on (HiFi-TTS
+ * 6097 clips 60–99 and the three LibriVox clips) 5000 keeps WER 0.467 with a tenth less CPU.
+ * Recordings sent as files keep the full search, which their word-confidence calibration was fitted on.
+ */
+const LIVE_SEARCH_ARGS = ['-maxhmmpf', '5000'];
+
 const INSTALL_HINT = 'install it with `apt-get install pocketsphinx pocketsphinx-en-us`';
 
 /**
@@ -107,7 +121,7 @@ function openPocketsphinxSession(options: ReturnType<typeof withDefaults>): Reco
       binaryPath: options.binaryPath,
       modelDir: options.modelDir,
       dataOffset: WAV_HEADER_BYTES,
-      searchArgs: [...pocketsphinxBeamArgs(null), ...TIGHT_CUT_ARGS],
+      searchArgs: [...pocketsphinxBeamArgs(null), ...TIGHT_CUT_ARGS, ...LIVE_SEARCH_ARGS],
       timeoutFactor: options.timeoutFactor,
     }),
   );

@@ -42,7 +42,14 @@ function decodeWholeOnline(recognizer, samples, sampleRate) {
   const stream = recognizer.createStream();
   stream.acceptWaveform({ samples, sampleRate });
   const result = finishStream(recognizer, stream, sampleRate);
-  return { text: result.text || '', tokens: result.tokens || [], timestamps: result.timestamps || [], durations: [], ys_log_probs: [], lang: '' };
+  return {
+    text: result.text || '',
+    tokens: result.tokens || [],
+    timestamps: result.timestamps || [],
+    durations: [],
+    ys_log_probs: [],
+    lang: '',
+  };
 }
 
 module.exports = { TAIL_SECONDS, decodeReady, finishStream, decodeWholeOnline };
