@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { AppError } from '../../../../platform/errors/app-error.ts';
 import { killChildGroup, spawnTrackedChild } from '../../../../platform/work/track-child-process.ts';
 import { makeWorkFolder } from '../../../../platform/work/work-root.ts';
+import { pocketsphinxBatchArgs, watchPocketsphinxLog } from './run-pocketsphinx-batch.ts';
 
 export interface WarmPocketsphinxOptions {
   binaryPath: string;
@@ -64,30 +65,10 @@ export async function openWarmPocketsphinx(options: WarmPocketsphinxOptions): Pr
     });
   }
   let control: FileHandle | null = await open(ctlPath, constants.O_RDWR);
-  const m = options.modelDir;
   const child: ChildProcess = spawnTrackedChild(
     options.binaryPath,
     [
-      '-ctl',
-      ctlPath,
-      '-cepdir',
-      dir,
-      '-cepext',
-      '.wav',
-      '-adcin',
-      'yes',
-      '-adchdr',
-      String(options.dataOffset),
-      '-remove_silence',
-      'no',
-      '-hmm',
-      path.join(m, 'en-us'),
-      '-lm',
-      path.join(m, 'en-us.lm.bin'),
-      '-dict',
-      path.join(m, 'cmudict-en-us.dict'),
-      '-hypseg',
-      hypsegPath,
+      ...pocketsphinxBatchArgs({ ctlPath, folder: dir, dataOffset: options.dataOffset, modelDir: options.modelDir, hypsegPath }),
       ...options.searchArgs,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'], recordIn: dir },
@@ -96,7 +77,6 @@ export async function openWarmPocketsphinx(options: WarmPocketsphinxOptions): Pr
   let endError: Error | null = null;
   let nextId = 1;
   let hypsegRead = 0; // bytes of the -hypseg file already read
-  const errors: string[] = [];
   let waiting: { id: number; done: () => void; fail: (error: unknown) => void } | null = null;
 
   const end = (error: Error) => {
@@ -109,24 +89,16 @@ export async function openWarmPocketsphinx(options: WarmPocketsphinxOptions): Pr
     waiting = null;
     pending?.fail(error);
   };
+  const log = watchPocketsphinxLog(child.stderr!, (id) => {
+    if (waiting && id === waiting.id) waiting.done();
+  });
   child.on('error', (error) =>
     end(new AppError('engine_unavailable', `Cannot start pocketsphinx (${options.binaryPath}): ${error.message}`, { cause: error })),
   );
   child.on('close', (code, signal) => {
-    const why = errors.slice(-3).join(' | ') || 'no error logged';
+    const why = log.errorLines().slice(-3).join(' | ') || 'no error logged';
     end(new AppError('recognition_failed', `the warm pocketsphinx process ended (${code ?? signal}): ${why}`));
   });
-  let partial = '';
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => {
-    const lines = (partial + text).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) {
-      const done = /batch\.c\(\d+\): (\d+): [\d.]+ seconds speech/.exec(line);
-      if (done && waiting && Number(done[1]) === waiting.id) waiting.done();
-      else if (/^(ERROR|FATAL)/.test(line) && errors.push(line.slice(0, 300)) > 10) errors.shift();
-    }
-  });
-
   /** The new part of the -hypseg file; the line of utterance `id`. */
   const readLine = async (id: number): Promise<string> => {
     const file = await open(hypsegPath, 'r');

@@ -78,26 +78,13 @@ export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<P
         );
     };
     const errors = await spawnBatch({ ...run, onUtteranceDone }, dir, [
-      '-ctl',
-      path.join(dir, 'utterances.ctl'),
-      '-cepdir',
-      dir,
-      '-cepext',
-      '.wav',
-      '-adcin',
-      'yes',
-      '-adchdr',
-      String(run.dataOffset),
-      '-remove_silence',
-      'no',
-      '-hmm',
-      path.join(run.modelDir, 'en-us'),
-      '-lm',
-      path.join(run.modelDir, 'en-us.lm.bin'),
-      '-dict',
-      path.join(run.modelDir, 'cmudict-en-us.dict'),
-      '-hypseg',
-      hypsegPath,
+      ...pocketsphinxBatchArgs({
+        ctlPath: path.join(dir, 'utterances.ctl'),
+        folder: dir,
+        dataOffset: run.dataOffset,
+        modelDir: run.modelDir,
+        hypsegPath,
+      }),
       '-ctm',
       ctmPath,
       ...(run.searchArgs ?? []),
@@ -114,6 +101,42 @@ export async function runPocketsphinxBatch(run: PocketsphinxBatchRun): Promise<P
   }
 }
 
+/**
+ * The command line pocketsphinx_batch is started with by every run of this folder: utterances listed in
+ * `ctlPath`, each a WAV file (`<name>.wav`) in `folder` read from byte `dataOffset` on, the US English
+ * model of `modelDir`, no silence removal, the `-hypseg` transcript written to `hypsegPath`.
+ */
+export function pocketsphinxBatchArgs(run: {
+  ctlPath: string;
+  folder: string;
+  dataOffset: number;
+  modelDir: string;
+  hypsegPath: string;
+}): string[] {
+  return [
+    '-ctl',
+    run.ctlPath,
+    '-cepdir',
+    run.folder,
+    '-cepext',
+    '.wav',
+    '-adcin',
+    'yes',
+    '-adchdr',
+    String(run.dataOffset),
+    '-remove_silence',
+    'no',
+    '-hmm',
+    path.join(run.modelDir, 'en-us'),
+    '-lm',
+    path.join(run.modelDir, 'en-us.lm.bin'),
+    '-dict',
+    path.join(run.modelDir, 'cmudict-en-us.dict'),
+    '-hypseg',
+    run.hypsegPath,
+  ];
+}
+
 /** The `-hypseg` line of utterance `id` in the file written so far; null when absent or unreadable. */
 async function readHypsegLine(hypsegPath: string, id: number): Promise<string | null> {
   const text = await readFile(hypsegPath, 'utf8').catch(() => '');
@@ -125,7 +148,7 @@ function spawnBatch(run: PocketsphinxBatchRun, recordIn: string, args: string[])
   return new Promise((resolve, reject) => {
     run.signal?.throwIfAborted();
     const child = spawnTrackedChild(run.binaryPath, args, { stdio: ['ignore', 'ignore', 'pipe'], recordIn });
-    const log = watchLog(child.stderr!, run.onUtteranceDone);
+    const log = watchPocketsphinxLog(child.stderr!, run.onUtteranceDone);
     const stop = (error: unknown) => {
       killChildGroup(child);
       fail(error);
@@ -157,7 +180,7 @@ function spawnBatch(run: PocketsphinxBatchRun, recordIn: string, args: string[])
 }
 
 /** Follows pocketsphinx's log: reports decoded utterance ids, keeps the last ERROR/FATAL lines. */
-function watchLog(stderr: Readable, onUtteranceDone?: (id: number) => void) {
+export function watchPocketsphinxLog(stderr: Readable, onUtteranceDone?: (id: number) => void) {
   const errors: string[] = [];
   let partial = '';
   stderr.setEncoding('utf8').on('data', (text: string) => {
