@@ -1,18 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createPortalLoginLink, listVoices } from '@transcribe/core';
+import { writeReaderThenJfk } from '../test-support/join-clips.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
-import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
 import { launchTestBrowser, saveScreenshot, type TestBrowser } from './launch-test-browser.ts';
-
-const run = promisify(execFile);
-const LV = 'librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb';
 
 /**
  * Speakers and voices in a real browser (docs/portal.md, "Speakers and voices"): a two-speaker
@@ -29,17 +24,7 @@ describe('portal speakers and voices in chromium', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'portal-voices-browser-'));
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-i',
-      join(AUDIO_DIR, `${LV}-0890.wav`),
-      '-i',
-      join(AUDIO_DIR, 'jfk.wav'),
-      '-filter_complex',
-      '[0:a][1:a]concat=n=2:v=0:a=1',
-      join(work, 'talk.wav'),
-    ]);
+    await writeReaderThenJfk(join(work, 'talk.wav'));
     host = await serveFiles(work);
     test = await startTestService('postgres', { WORKER_CONCURRENCY: '1' });
     browser = await launchTestBrowser();

@@ -1,18 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaCache, predictions, voices, type PredictionRow, type Transcript } from '@transcribe/core';
+import { writeReaderThenJfk } from '../test-support/join-clips.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
-import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { useApiFixture } from '../test-support/use-api-fixture.ts';
 import { signedInClient, type PortalClient } from './portal-test-client.ts';
 
-const run = promisify(execFile);
-const LV = 'librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb';
 /** Seconds of the LibriVox reader at the start of the conversation (clip 0890). */
 const READER_SECONDS = 7.1;
 
@@ -49,17 +45,7 @@ describe('portal speakers and voices (HTTP)', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'portal-voices-'));
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-i',
-      join(AUDIO_DIR, `${LV}-0890.wav`),
-      '-i',
-      join(AUDIO_DIR, 'jfk.wav'),
-      '-filter_complex',
-      '[0:a][1:a]concat=n=2:v=0:a=1',
-      join(work, 'talk.wav'),
-    ]);
+    await writeReaderThenJfk(join(work, 'talk.wav'));
     host = await serveFiles(work);
     client = await signedInClient(api.t.service.ctx, api.t.url, 'telegram:601');
     stranger = await signedInClient(api.t.service.ctx, api.t.url, 'telegram:602');

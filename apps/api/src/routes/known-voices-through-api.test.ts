@@ -1,16 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '@transcribe/core';
+import { LIBRIVOX_READER, writeReaderThenJfk } from '../test-support/join-clips.ts';
 import { serveFiles, type FileServer } from '../test-support/serve-files.ts';
-import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { useApiFixture } from '../test-support/use-api-fixture.ts';
-
-const run = promisify(execFile);
-const LV = 'librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb';
 
 interface Json2 {
   segments: { speaker: string | null; text: string }[];
@@ -30,22 +25,12 @@ describe('known_voices through the API', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'known-voices-'));
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-i',
-      join(AUDIO_DIR, `${LV}-0890.wav`),
-      '-i',
-      join(AUDIO_DIR, 'jfk.wav'),
-      '-filter_complex',
-      '[0:a][1:a]concat=n=2:v=0:a=1',
-      join(work, 'talk.wav'),
-    ]);
+    await writeReaderThenJfk(join(work, 'talk.wav'));
     conversation = await serveFiles(work);
     const enrolled = await fetch(`${api.t.url}/v1/voices`, {
       method: 'POST',
       headers: { authorization: `Bearer ${api.t.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Reader', samples: [`${api.files.url}/${LV}-0870.wav`] }), // a link sample
+      body: JSON.stringify({ name: 'Reader', samples: [`${api.files.url}/${LIBRIVOX_READER}-0870.wav`] }), // a link sample
     });
     expect(enrolled.status).toBe(201);
     voiceId = ((await enrolled.json()) as { id: string }).id;
