@@ -6,7 +6,9 @@ import { createServiceLogger } from './logging/create-service-logger.ts';
  * instead (an error line, component `process`, with `process_name`). pg-boss 10 calls
  * `complete`/`fail` of a finished job without awaiting them (manager.js `onFetch`), so a database
  * that goes away at that moment would otherwise end the whole process through Node's default
- * `--unhandled-rejections=throw`. Nothing is lost by continuing: a job whose completion was not
+ * `--unhandled-rejections=throw`. postgres.js 3.4.9 likewise drops the promise of the type query it runs
+ * on each new connection (`fetchArrayTypes`, porsager/postgres#1192, open), which rejects when the
+ * database refuses or ends that connection. Nothing is lost by continuing: a job whose completion was not
  * recorded is retried through its lease or its expiry (docs/reliability.md). Call once, from an
  * entry point only (never from tests or libraries).
  * @param processName `service`, `worker` or `bot`: which entry point the line came from.
