@@ -61,7 +61,9 @@ const MANY_SPEAKERS_APART = 3;
  * less); without it a screen on 32 ms frames first asks whether a second speaker is there at all
  * (mayHoldSecondSpeaker: one speaker ends the work at about half the cost), and only then does
  * estimateSpeakerCount pick 1…8 on the 16 ms frames (the 2-speaker split decides one or more; among 2…8,
- * the count of highest BIC whose every pair of speakers passes). CPU: ~0.03 s per minute of one reader with the
+ * the count of highest BIC whose every pair of speakers passes). A far-field recording (loudness spread
+ * under ROOM_C0_SPREAD) is counted by the screen alone: the speakers its cut into 6 holds apart at
+ * ROOM_THRESHOLDS, resegmented on the 16 ms frames (docs/diarization.md, "Far-field count"). CPU: ~0.03 s per minute of one reader with the
  * count estimated (~2 s per hour; bench/vad-diarization-cpu.ts; the screen costs ~0.04 s per minute
  * more when it finds a second speaker, its MFCCs reused), in slices between which the
  * event loop runs. Memory: ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's
