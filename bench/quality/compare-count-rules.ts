@@ -1,15 +1,24 @@
 /**
- * `npx tsx bench/quality/compare-count-rules.ts [--cache file.json]`: the built-in diarizer's speaker-count
- * decision compared on the voice split (bench/quality/voice-split.ts). For every built meeting and single
- * speaker of the calibration and held-out sets (measure-meetings.ts) it runs the steps of
- * diarize-builtin.ts once (quiet speech added, 16 ms frames, window clustering), scores every count k = 2…8
- * (resegmented, scoreSpeakerCounts) and keeps the DER (no collar; and 0.25 s collar) of each k's turns,
- * plus the one-speaker screen (screenSpeakers). Decision rules are then evaluated on those scores without
- * diarizing again:
- * - "current": the three-stage decision of diarize-builtin.ts (screen → many voices → look past a failed split);
+ * `npx tsx bench/quality/compare-count-rules.ts [--cache file.json] [--rooms]`: the built-in diarizer's
+ * speaker-count decision compared on the voice split (bench/quality/voice-split.ts). For every built meeting
+ * of the calibration, held-out and both far-field sets (measure-meetings.ts), every single speaker of the
+ * calibration and held-out sets, and each single speaker made far-field (makeFarField; counted with the
+ * far-field set of its side), it runs the steps of diarize-builtin.ts once (quiet speech added, 16 ms
+ * frames, window clustering), scores every count k = 2…8 (resegmented, scoreSpeakerCounts) and keeps the
+ * DER (no collar; and 0.25 s collar) of each k's turns, the one-speaker screen (screenSpeakers: verdict,
+ * loudness spread) with its own scores (its split in two, the pair scores of its cut into 6), and measured
+ * properties of the speech (recordingProperties). A cache written by an older version (without
+ * screenSpread) still evaluates: the 16 ms c0 spread stands in. Decision rules are then evaluated on those
+ * scores without diarizing again:
+ * - "before": the three-stage decision (screen → many voices → look past a failed split) on every recording;
+ * - "current": diarize-builtin.ts today, the three stages unless the loudness spread is under
+ *   ROOM_C0_SPREAD (far-field: the speakers apart in the screen's cut into 6 at ROOM_THRESHOLDS);
+ * - "rooms …": the far-field rules tried (docs/diarization.md, "Far-field count"); `--rooms` prints only
+ *   these and the two above;
  * - "BIC(λ)": one criterion, the count k = 1…8 of highest penalisedGain among those whose every pair passes
- *   the pairwise thresholds (k = 1 scores 0), λ calibrated on the calibration set only.
- * Prints a Markdown table per rule and set (docs/diarization.md, "One criterion for the count").
+ *   the pairwise thresholds (k = 1 scores 0), λ calibrated on the calibration set only
+ *   (docs/diarization.md, "One criterion for the count").
+ * Prints a Markdown table per rule and set. Calibrate only on the calibration rows.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
