@@ -28,6 +28,7 @@ import {
   buildRoundRobinMeeting,
   buildShuffledMeeting,
   diarizationErrorRate,
+  makeFarField,
   MEETING_VOICES,
   meetingReference,
   seededUniforms,
@@ -60,8 +61,15 @@ const SPLIT_SEEDS = { calibration: 777, 'held-out': 4242 } as const;
 /** Simulated far-field meetings of 4 held-out voices (as AMI's 4-speaker meetings), and their seed. */
 const FAR_FIELD_MEETINGS = 10;
 const FAR_FIELD_SEED = 9090;
+/**
+ * The same simulation on 4 calibration voices, another seed (draw and noise): the far-field set a count
+ * rule may be calibrated on (the held-out far-field set only judges it).
+ */
+const CALIBRATION_FAR_FIELD_SEED = 6060;
+/** Added to a calibration far-field meeting's index for its room and noise seeds (the held-out ones use the index itself). */
+const CALIBRATION_NOISE_SEED_OFFSET = 500;
 
-export type MeetingSet = 'in-sample' | 'calibration' | 'held-out' | 'held-out far-field';
+export type MeetingSet = 'in-sample' | 'calibration' | 'held-out' | 'held-out far-field' | 'calibration far-field';
 type Meeting = BuiltMeeting & { set: MeetingSet; kind: string };
 
 /** Round-robin meetings of a split set: its voices in order, 3, 4, … of them, two different groups per size. */
@@ -88,7 +96,7 @@ function drawGroups(voices: readonly string[], uniform: () => number, count: num
 export async function buildMeetings(
   audioDir: string,
   workDir: string,
-  sets: readonly MeetingSet[] = ['in-sample', 'calibration', 'held-out', 'held-out far-field'],
+  sets: readonly MeetingSet[] = ['in-sample', 'calibration', 'held-out', 'held-out far-field', 'calibration far-field'],
 ): Promise<Meeting[]> {
   const dir = join(workDir, 'meetings');
   const meetings: Meeting[] = [];
@@ -136,27 +144,20 @@ export async function buildMeetings(
       meetings.push({ set: 'held-out far-field', kind: 'shuffled, far-field', ...built, wavPath });
     }
   }
+  if (sets.includes('calibration far-field')) {
+    const uniform = seededUniforms(CALIBRATION_FAR_FIELD_SEED);
+    for (const [i, voices] of drawGroups(CALIBRATION_VOICES, uniform, FAR_FIELD_MEETINGS, () => 4).entries()) {
+      const built = await buildShuffledMeeting({ audioDir, workDir: dir, voices, name: `calibration-far-field-source-${i}`, uniform });
+      const wavPath = join(dir, `calibration-far-field-${i}.wav`);
+      await farField(built.wavPath, wavPath, i + CALIBRATION_NOISE_SEED_OFFSET);
+      meetings.push({ set: 'calibration far-field', kind: 'shuffled, far-field', ...built, wavPath });
+    }
+  }
   return meetings;
 }
 
-/**
- * A far-field version of a close-talk recording, simulated with ffmpeg: the speech convolved with a
- * room response (exponentially decaying noise, RT60 ≈ 0.5 s, afir) mixed 1 : 2 with the direct sound,
- * band-limited to 100–6000 Hz, then pink noise added ~15 dB under the speech. A stand-in only: no real
- * far-field meeting of held-out voices exists in the shared audio.
- * @throws when ffmpeg fails.
- */
-async function farField(input: string, output: string, seed: number): Promise<void> {
-  await run('ffmpeg', [
-    ...['-v', 'error', '-nostdin', '-y', '-i', input],
-    ...['-f', 'lavfi', '-i', `anoisesrc=d=0.5:c=white:r=16000:a=0.5:seed=${seed + 1},afade=t=out:st=0:d=0.5:curve=exp`],
-    ...['-f', 'lavfi', '-i', `anoisesrc=c=pink:r=16000:a=0.02:seed=${seed + 1000}`],
-    '-filter_complex',
-    '[0:a]asplit[dry][src];[src][1:a]afir=gtype=peak[wet];[dry][wet]amix=inputs=2:weights=1 2:duration=first:normalize=1,' +
-      'highpass=f=100,lowpass=f=6000[room];[room][2:a]amix=inputs=2:duration=first:normalize=0',
-    ...['-ar', '16000', '-ac', '1', output],
-  ]);
-}
+/** The far-field simulation of the bench's far-field sets (makeFarField, @transcribe/core/testing). */
+export const farField = makeFarField;
 
 /** One voice alone per recording: each voice's clips of MEETING_VOICES played one after the other; held-out also the single recordings. */
 export async function buildSingles(
@@ -281,7 +282,7 @@ export async function measureMeetings(
     '- **in-sample**: the 50 meetings (all 15 voices; 10 round robin, 40 shuffled, seed 12345) the current constants were tuned and tested on.\n' +
       `- **calibration** / **held-out**: ${roundRobinGroups(CALIBRATION_VOICES).length} round-robin and ${SPLIT_SHUFFLED} shuffled meetings of each set's voices only ` +
       `(seeds ${SPLIT_SEEDS.calibration} / ${SPLIT_SEEDS['held-out']}; 2–8 voices / 2–7 voices). A change to the diarizer is judged by **held-out**.\n` +
-      `- **held-out far-field**: ${FAR_FIELD_MEETINGS} shuffled meetings of 4 held-out voices (seed ${FAR_FIELD_SEED}), simulated far-field (room response RT60 ≈ 0.5 s, band 100–6000 Hz, pink noise ~15 dB down). A stand-in: no real far-field meeting of unseen voices is in the shared audio.\n` +
+      `- **held-out far-field**: ${FAR_FIELD_MEETINGS} shuffled meetings of 4 held-out voices (seed ${FAR_FIELD_SEED}), simulated far-field (room response RT60 ≈ 0.5 s, band 100–6000 Hz, pink noise ~15 dB down). A stand-in: no real far-field meeting of unseen voices is in the shared audio. **calibration far-field**: the same simulation on 4 calibration voices (seed ${CALIBRATION_FAR_FIELD_SEED}), the far-field set a count rule may be calibrated on.\n` +
       '- Caveat: the constants measured here were calibrated (before the split existed) on all the shared audio, held-out voices included, so for them "held-out" is not yet out-of-sample.\n',
     'Reference: the VAD speech cut at the turns. DER with no collar and overlap counted (as pyannote publishes AMI / VoxConverse figures; the built meetings have no overlap), and with a 0.25 s collar. Single speakers: each voice of the set alone, count estimated.\n',
   ];
@@ -323,6 +324,7 @@ export async function measureMeetings(
       ),
       summaryRow('**held-out far-field** (simulated, 4 voices)', inSet('held-out far-field')),
       summaryRow('calibration', inSet('calibration'), stay('calibration')),
+      summaryRow('calibration far-field (simulated, 4 voices)', inSet('calibration far-field')),
       summaryRow('in-sample (before the split)', inSet('in-sample')),
     ].filter(Boolean);
     const perMeeting = results.map((r) => {

@@ -272,13 +272,17 @@ export { cutWindows, embedWindows, spreadWindowLabels } from './pipeline/diarize
 export { clusterWindows } from './pipeline/diarize/cluster-windows.ts';
 export {
   chooseSpeakerCount,
+  loudnessSpread,
   penalisedGain,
+  ROOM_C0_SPREAD,
+  ROOM_GAIN_THRESHOLD,
+  ROOM_SEPARATION_THRESHOLD,
   scoreSpeakerCounts,
   SPEAKER_GAIN_THRESHOLD,
   SPEAKER_SEPARATION_THRESHOLD,
   type SpeakerCountScore,
 } from './pipeline/diarize/estimate-speaker-count.ts';
-export { mayHoldSecondSpeaker, screenSpeakers, type SpeakerScreen } from './pipeline/diarize/diarize-builtin.ts';
+export { mayHoldSecondSpeaker, screenSpeakers, type ScreenVerdict, type SpeakerScreen } from './pipeline/diarize/diarize-builtin.ts';
 export { addQuietSpeech } from './pipeline/diarize/add-quiet-speech.ts';
 export { framesToTurns } from './pipeline/diarize/frames-to-turns.ts';
 export { fillShortPauses } from './pipeline/diarize/fill-short-pauses.ts';

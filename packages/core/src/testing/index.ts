@@ -33,6 +33,7 @@ export type { DiarizationReleaseFiles } from '../pipeline/diarize/test-support/m
 export {
   buildRoundRobinMeeting,
   buildShuffledMeeting,
+  makeFarField,
   MEETING_VOICES,
   meetingReference,
   seededUniforms,

@@ -6,6 +6,9 @@ import {
   chooseSpeakerCount,
   countSpeakersApart,
   estimateSpeakerCount,
+  loudnessSpread,
+  ROOM_C0_SPREAD,
+  ROOM_THRESHOLDS,
   scoreSpeakerCounts,
   type SpeakerCountScore,
 } from './estimate-speaker-count.ts';
@@ -58,7 +61,9 @@ const MANY_SPEAKERS_APART = 3;
  * less); without it a screen on 32 ms frames first asks whether a second speaker is there at all
  * (mayHoldSecondSpeaker: one speaker ends the work at about half the cost), and only then does
  * estimateSpeakerCount pick 1…8 on the 16 ms frames (the 2-speaker split decides one or more; among 2…8,
- * the count of highest BIC whose every pair of speakers passes). CPU: ~0.03 s per minute of one reader with the
+ * the count of highest BIC whose every pair of speakers passes). A far-field recording (loudness spread
+ * under ROOM_C0_SPREAD) is counted by the screen alone: the speakers its cut into 6 holds apart at
+ * ROOM_THRESHOLDS, resegmented on the 16 ms frames (docs/diarization.md, "Far-field count"). CPU: ~0.03 s per minute of one reader with the
  * count estimated (~2 s per hour; bench/vad-diarization-cpu.ts; the screen costs ~0.04 s per minute
  * more when it finds a second speaker, its MFCCs reused), in slices between which the
  * event loop runs. Memory: ~250 bytes per frame of speech held (~55 MB per hour) plus the clustering's
@@ -80,7 +85,7 @@ export async function diarizeBuiltin(input: BuiltinDiarizationInput): Promise<Sp
 async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTurn[]> {
   const screened = await speechFrames(input);
   if (screened === null) return oneSpeaker(input.speech);
-  const { frames, times, regions, verdict } = screened;
+  const { frames, times, regions, verdict, apart } = screened;
   const clustered = await clusterSpeech(frames, regions, input.signal);
   if (clustered === null) return oneSpeaker(input.speech);
   const { windows, embeddings, dendrogram } = clustered;
@@ -90,6 +95,12 @@ async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTur
     return framesToTurns(input.speech, times, regions, await resegmentFrames(frames, regions, given.labels, given.count, input.signal));
   }
   const initialLabels = (count: number) => spreadWindowLabels(windows, dendrogram.cut(count), frames.rows);
+  if (verdict === 'room') {
+    // A far-field recording: the count is the screen's (speakers apart in its cut into 6), resegmented as is.
+    const count = Math.min(apart, windows.length);
+    if (count < 2) return oneSpeaker(input.speech);
+    return framesToTurns(input.speech, times, regions, await resegmentFrames(frames, regions, initialLabels(count), count, input.signal));
+  }
   const estimated = await estimateSpeakerCount(
     frames,
     regions,
@@ -105,18 +116,26 @@ async function diarizeSpeech(input: BuiltinDiarizationInput): Promise<SpeakerTur
 /**
  * What the one-speaker screen decides: `one` ends the diarization with one speaker; `split` when the
  * 2-speaker split passes; `many` when it does not but a cut into MANY_SPEAKERS_CUT clusters holds
- * MANY_SPEAKERS_APART or more speakers apart. For either of the last two the 16 ms estimate runs, and
- * looks past its own split in two if that fails (SpeakerCountOptions.pastFailedSplit).
+ * MANY_SPEAKERS_APART or more speakers apart. For either of these two the 16 ms estimate runs, and
+ * looks past its own split in two if that fails (SpeakerCountOptions.pastFailedSplit). `room`: a
+ * far-field recording (loudness spread under ROOM_C0_SPREAD) whose cut into MANY_SPEAKERS_CUT clusters
+ * holds two or more speakers apart at ROOM_THRESHOLDS; that number is the count, resegmented on the 16 ms
+ * frames without further choice (a far-field recording holding one apart gets `one`).
  */
-export type ScreenVerdict = 'one' | 'split' | 'many';
+export type ScreenVerdict = 'one' | 'split' | 'many' | 'room';
 
 /** The screen's verdict with the scores behind it (bench/quality/calibrate-speaker-count.ts prints them). */
 export interface SpeakerScreen {
   verdict: ScreenVerdict;
   /** The 2-speaker scores on 32 ms frames; undefined under two windows of speech. */
   split?: SpeakerCountScore;
-  /** Speakers apart in the cut into MANY_SPEAKERS_CUT clusters (countSpeakersApart); 0 when not asked (the split passed, or under two windows). */
+  /**
+   * Speakers apart in the cut into MANY_SPEAKERS_CUT clusters (countSpeakersApart; at ROOM_THRESHOLDS for a
+   * far-field recording); 0 when not asked (the split passed, or under two windows).
+   */
   apart: number;
+  /** The loudness spread of the speech (loudnessSpread, c0 units); under ROOM_C0_SPREAD the recording is taken as far-field. */
+  loudnessSpread: number;
 }
 
 /**
@@ -150,16 +169,24 @@ export async function screenSpeakers(input: Pick<BuiltinDiarizationInput, 'wavPa
 
 /** screenSpeakers on features already computed (any grid; FrameMatrix.framesPerSecond follows it). */
 async function screenFeatures(features: SpeechFeatures, signal?: AbortSignal): Promise<SpeakerScreen> {
+  const spread = loudnessSpread(features);
   const frames = standardizeFeatures(features);
   const clustered = await clusterSpeech(frames, features.regions, signal);
-  if (clustered === null) return { verdict: 'one', apart: 0 };
+  if (clustered === null) return { verdict: 'one', apart: 0, loudnessSpread: spread };
   const { windows, dendrogram } = clustered;
+  const cut = Math.min(MANY_SPEAKERS_CUT, windows.length);
+  const cutLabels = () => spreadWindowLabels(windows, dendrogram.cut(cut), frames.rows);
+  if (spread < ROOM_C0_SPREAD) {
+    // Far-field (docs/diarization.md, "Far-field count"): the split in two and its thresholds are not asked.
+    const apart = countSpeakersApart(frames, cutLabels(), cut, ROOM_THRESHOLDS);
+    return { verdict: apart >= 2 ? 'room' : 'one', apart, loudnessSpread: spread };
+  }
   const labels = spreadWindowLabels(windows, dendrogram.cut(2), frames.rows);
   const [split] = await scoreSpeakerCounts(frames, features.regions, () => labels, 2, signal);
-  if (split !== undefined && chooseSpeakerCount([split]) !== undefined) return { verdict: 'split', split, apart: 0 };
-  const cut = Math.min(MANY_SPEAKERS_CUT, windows.length);
-  const apart = countSpeakersApart(frames, spreadWindowLabels(windows, dendrogram.cut(cut), frames.rows), cut);
-  return { verdict: apart >= MANY_SPEAKERS_APART ? 'many' : 'one', ...(split ? { split } : {}), apart };
+  if (split !== undefined && chooseSpeakerCount([split]) !== undefined)
+    return { verdict: 'split', split, apart: 0, loudnessSpread: spread };
+  const apart = countSpeakersApart(frames, cutLabels(), cut);
+  return { verdict: apart >= MANY_SPEAKERS_APART ? 'many' : 'one', ...(split ? { split } : {}), apart, loudnessSpread: spread };
 }
 
 /**
@@ -188,22 +215,26 @@ async function clusterSpeech(
  * count is given: no screen runs), or null when the count is to be estimated and the one-speaker screen
  * finds one speaker. The raw MFCCs are not kept (4 bytes × 20 per frame).
  */
-async function speechFrames(
-  input: BuiltinDiarizationInput,
-): Promise<{ frames: FrameMatrix; times: Float64Array; regions: Uint32Array; verdict: ScreenVerdict } | null> {
-  if (input.speakers !== null) return standardized(await extractSpeechFeatures(input.wavPath, input.speech, input.signal), 'split');
+async function speechFrames(input: BuiltinDiarizationInput): Promise<ScreenedFrames | null> {
+  if (input.speakers !== null) return standardized(await extractSpeechFeatures(input.wavPath, input.speech, input.signal), 'split', 0);
   const coarse = await extractSpeechFeatures(input.wavPath, input.speech, input.signal, COARSE_HOP_SAMPLES);
-  const { verdict } = await screenFeatures(coarse, input.signal);
+  const { verdict, apart } = await screenFeatures(coarse, input.signal);
   if (verdict === 'one') return null;
   // The screen's frames are the 16 ms grid's even frames: only the odd ones are computed now.
-  return standardized(await refineSpeechFeatures(input.wavPath, input.speech, coarse, input.signal), verdict);
+  return standardized(await refineSpeechFeatures(input.wavPath, input.speech, coarse, input.signal), verdict, apart);
 }
 
-function standardized(
-  features: SpeechFeatures,
-  verdict: ScreenVerdict,
-): { frames: FrameMatrix; times: Float64Array; regions: Uint32Array; verdict: ScreenVerdict } {
-  return { frames: standardizeFeatures(features), times: features.times, regions: features.regions, verdict };
+/** The 16 ms frames with the screen's verdict and speakers apart (SpeakerScreen). */
+interface ScreenedFrames {
+  frames: FrameMatrix;
+  times: Float64Array;
+  regions: Uint32Array;
+  verdict: ScreenVerdict;
+  apart: number;
+}
+
+function standardized(features: SpeechFeatures, verdict: ScreenVerdict, apart: number): ScreenedFrames {
+  return { frames: standardizeFeatures(features), times: features.times, regions: features.regions, verdict, apart };
 }
 
 /** embedWindows a slice of windows at a time with the event loop in between (~0.1 s of work each; same vectors). */

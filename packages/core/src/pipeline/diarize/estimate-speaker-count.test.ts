@@ -3,7 +3,9 @@ import {
   chooseSpeakerCount,
   countSpeakersApart,
   estimateSpeakerCount,
+  loudnessSpread,
   penalisedGain,
+  ROOM_THRESHOLDS,
   SPEAKER_COUNT_PENALTY_WEIGHT,
   SPEAKER_GAIN_THRESHOLD,
   SPEAKER_SEPARATION_THRESHOLD,
@@ -136,6 +138,63 @@ describe('countSpeakersApart', () => {
     expect(countSpeakersApart(one.frames, one.truth, 3)).toBe(1);
     const short = speakers([voice(0, 10), voice(1, 2), voice(2, 2)], 7);
     expect(countSpeakersApart(short.frames, short.truth, 3)).toBe(1);
+  });
+});
+
+describe('countSpeakersApart with the far-field thresholds (ROOM_THRESHOLDS)', () => {
+  // Two voices 1.55 pooled standard deviations apart (in dimension 0) whose spreads differ in dimensions
+  // 1–6 (variance 1 against 6.25: ~1.3 nats per frame of gain): apart at 1.3 / 0.65, not at 1.8 / 0.8.
+  function twoVoices(seconds: number, turns = [0, 1, 0, 1]): { frames: FrameMatrix; truth: Int32Array } {
+    const next = normals(11);
+    const values: number[] = [];
+    const truth: number[] = [];
+    for (const voice of turns) {
+      for (let i = 0; i < seconds * FRAMES_PER_SECOND; i += 1) {
+        for (let k = 0; k < DIMENSION; k += 1)
+          values.push(next() * (voice === 1 && k >= 1 && k <= 6 ? 2.5 : 1) + (voice === 1 && k === 0 ? 1.55 : 0));
+        truth.push(voice);
+      }
+    }
+    return { frames: { dimension: DIMENSION, rows: truth.length, values: Float64Array.from(values) }, truth: Int32Array.from(truth) };
+  }
+
+  it('should hold two voices apart that the close-talk thresholds join', () => {
+    const { frames, truth } = twoVoices(4);
+    const pairs = speakerPairScores(frames, truth, 2);
+    expect(pairs.separation[1]).toBeGreaterThan(ROOM_THRESHOLDS.separation);
+    expect(pairs.separation[1]).toBeLessThan(SPEAKER_SEPARATION_THRESHOLD);
+    expect(pairs.gain[1]).toBeGreaterThan(ROOM_THRESHOLDS.gain);
+    expect(countSpeakersApart(frames, truth, 2)).toBe(1);
+    expect(countSpeakersApart(frames, truth, 2, ROOM_THRESHOLDS)).toBe(2);
+  });
+
+  it('should still join the halves of one voice', () => {
+    const { frames, truth } = twoVoices(4, [0, 0, 0, 0]);
+    const halves = Int32Array.from(truth, (_, i) => (i < truth.length / 2 ? 0 : 1));
+    expect(countSpeakersApart(frames, halves, 2, ROOM_THRESHOLDS)).toBe(1);
+  });
+});
+
+describe('loudnessSpread', () => {
+  const features = (c0: number[], dimension = 3) => ({
+    dimension,
+    values: Float32Array.from(c0.flatMap((value, i) => [value, ...Array.from({ length: dimension - 1 }, (_, k) => i * k)])),
+    times: Float64Array.from(c0, (_, i) => i * 0.016),
+  });
+
+  it('should be the standard deviation of c0 over the frames, whatever the other coefficients', () => {
+    expect(loudnessSpread(features([10, 20, 10, 20]))).toBeCloseTo(5, 6);
+    expect(loudnessSpread(features([10, 20, 10, 20], 5))).toBeCloseTo(5, 6);
+    expect(loudnessSpread(features([7, 7, 7]))).toBe(0);
+  });
+
+  it('should not change when every frame is louder by the same amount (a gain on the samples)', () => {
+    expect(loudnessSpread(features([110, 120, 110, 120]))).toBeCloseTo(loudnessSpread(features([10, 20, 10, 20])), 6);
+  });
+
+  it('should be 0 under two frames', () => {
+    expect(loudnessSpread(features([42]))).toBe(0);
+    expect(loudnessSpread(features([]))).toBe(0);
   });
 });
 

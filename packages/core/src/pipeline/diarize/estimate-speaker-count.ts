@@ -13,6 +13,60 @@ import type { FrameMatrix } from './standardize-features.ts';
  */
 export const SPEAKER_SEPARATION_THRESHOLD = 1.8;
 export const SPEAKER_GAIN_THRESHOLD = 0.8;
+/**
+ * Far-field recordings (the screen's `room` verdict, diarize-builtin.ts): the loudness spread
+ * (loudnessSpread, c0 units) under which a recording is taken as recorded by a room microphone, and the
+ * pair thresholds its speakers are counted apart with (countSpeakersApart on the screen's cut into 6).
+ * Calibrated on the calibration voices only (bench/quality/compare-count-rules.ts; docs/diarization.md,
+ * "Far-field count"), with the simulated rooms of the bench (makeFarField): its far-field calibration
+ * meetings and single speakers have a spread of 45–98, the clean calibration meetings 195–450 (clean single
+ * readers 89–490, none of which the rule splits). Any value from 100 to 190 counts the calibration sets
+ * alike; the limit is `pyannote_sample` (a real two-person conversation, 137, which the far-field rule
+ * gives 4 speakers), so 115, about the geometric middle of 98 and 137. Separation 1.3 is the lowest that
+ * keeps every far-field calibration single speaker at 1 (at 1.2 HiFi-TTS 6097's clips and its first 30 s
+ * split in two or three); gain 0.65 is the middle of 0.6–0.7, which count the calibration rooms alike.
+ * Not a detector of real rooms: the AMI clip `ami_debug_tst01` has a spread of 182 (knocks and rumble).
+ */
+export const ROOM_C0_SPREAD = 115;
+export const ROOM_SEPARATION_THRESHOLD = 1.3;
+export const ROOM_GAIN_THRESHOLD = 0.65;
+
+/** The pair thresholds two clusters must both reach to count as different speakers. */
+export interface PairThresholds {
+  /** Pooled standard deviations between the clusters' mean frames. */
+  separation: number;
+  /** Nats per frame (speakerPairScores' gain). */
+  gain: number;
+}
+
+/** The pair thresholds of close-talk recordings (SPEAKER_SEPARATION_THRESHOLD, SPEAKER_GAIN_THRESHOLD). */
+export const CLOSE_TALK_THRESHOLDS: PairThresholds = { separation: SPEAKER_SEPARATION_THRESHOLD, gain: SPEAKER_GAIN_THRESHOLD };
+/** The pair thresholds of far-field recordings (ROOM_SEPARATION_THRESHOLD, ROOM_GAIN_THRESHOLD). */
+export const ROOM_THRESHOLDS: PairThresholds = { separation: ROOM_SEPARATION_THRESHOLD, gain: ROOM_GAIN_THRESHOLD };
+
+/**
+ * The spread of a recording's loudness over its speech: the standard deviation of raw c0 (the first MFCC,
+ * meyda's log mel energy summed by the DCT, so ~2 × the sum of 40 log band energies) over the frames of
+ * `features`. Reverberation and noise fill the dips between syllables and words, so a room microphone
+ * gives a smaller spread than a close one: ~45–100 for the simulated far-field recordings of the bench
+ * (RT60 ≈ 0.5 s, pink noise ~15 dB down), ~90–490 for the clean clips (docs/diarization.md, "Far-field
+ * count"). A gain on the samples shifts c0 and leaves its spread as it is (but for meyda's log(x + 1) floor).
+ * @param features raw MFCC frames (c0 first), any hop.
+ * @returns c0 units; 0 for under two frames.
+ */
+export function loudnessSpread(features: { dimension: number; values: Float32Array; times: Float64Array }): number {
+  const rows = features.times.length;
+  if (rows < 2) return 0;
+  let [sum, square] = [0, 0];
+  for (let i = 0; i < rows; i += 1) {
+    const c0 = features.values[i * features.dimension]!;
+    sum += c0;
+    square += c0 * c0;
+  }
+  const mean = sum / rows;
+  return Math.sqrt(Math.max(0, square / rows - mean * mean));
+}
+
 /** When the count is estimated, every speaker needs this much speech. */
 const MIN_ESTIMATED_SPEAKER_SECONDS = 3;
 /**
@@ -161,13 +215,19 @@ export async function estimateSpeakerCount(
 
 /**
  * How many speakers a labelling holds apart: its clusters of at least 3 s (MIN_ESTIMATED_SPEAKER_SECONDS
- * at the frames' rate), joined wherever a pair misses either threshold (SPEAKER_SEPARATION_THRESHOLD,
- * SPEAKER_GAIN_THRESHOLD), counted. Computed from the clusters' statistics alone (one pass over the
- * frames, no resegmentation), so the one-speaker screen can afford it (diarize-builtin.ts).
+ * at the frames' rate), joined wherever a pair misses either threshold (by default
+ * SPEAKER_SEPARATION_THRESHOLD, SPEAKER_GAIN_THRESHOLD; ROOM_THRESHOLDS for far-field recordings),
+ * counted. Computed from the clusters' statistics alone (one pass over the frames, no resegmentation), so
+ * the one-speaker screen can afford it (diarize-builtin.ts).
  * @param labels cluster index (0 … count-1) of every frame, e.g. a window clustering's cut.
  * @returns 1 or more (1 when no cluster has 3 s).
  */
-export function countSpeakersApart(frames: FrameMatrix, labels: Int32Array, count: number): number {
+export function countSpeakersApart(
+  frames: FrameMatrix,
+  labels: Int32Array,
+  count: number,
+  thresholds: PairThresholds = CLOSE_TALK_THRESHOLDS,
+): number {
   const scores = speakerPairScores(frames, labels, count);
   const minFrames = MIN_ESTIMATED_SPEAKER_SECONDS * (frames.framesPerSecond ?? FRAMES_PER_SECOND);
   const large = scores.sizes.flatMap((size, cluster) => (size >= minFrames ? [cluster] : []));
@@ -179,8 +239,7 @@ export function countSpeakersApart(frames: FrameMatrix, labels: Int32Array, coun
   for (const a of large) {
     for (const b of large) {
       if (b >= a) continue;
-      const apart =
-        scores.separation[a * count + b]! >= SPEAKER_SEPARATION_THRESHOLD && scores.gain[a * count + b]! >= SPEAKER_GAIN_THRESHOLD;
+      const apart = scores.separation[a * count + b]! >= thresholds.separation && scores.gain[a * count + b]! >= thresholds.gain;
       if (!apart) group.set(root(a), root(b));
     }
   }

@@ -121,6 +121,27 @@ export async function buildShuffledMeeting(options: MeetingOptions & { uniform: 
   return playInTurn(pieces, options);
 }
 
+/**
+ * A far-field version of a close-talk recording, simulated with ffmpeg: the speech convolved with a room
+ * response (exponentially decaying white noise, RT60 ≈ 0.5 s, afir) mixed 1 : 2 with the direct sound,
+ * band-limited to 100–6000 Hz, then pink noise added ~15 dB under the speech. `seed` picks the room
+ * response and the noise. A stand-in for a room microphone (bench/quality/measure-meetings.ts's far-field
+ * sets; docs/diarization.md "Far-field count"), not a measured room.
+ * @param input, output 16 kHz mono WAV files.
+ * @throws when ffmpeg fails.
+ */
+export async function makeFarField(input: string, output: string, seed: number): Promise<void> {
+  await run('ffmpeg', [
+    ...['-v', 'error', '-nostdin', '-y', '-i', input],
+    ...['-f', 'lavfi', '-i', `anoisesrc=d=0.5:c=white:r=16000:a=0.5:seed=${seed + 1},afade=t=out:st=0:d=0.5:curve=exp`],
+    ...['-f', 'lavfi', '-i', `anoisesrc=c=pink:r=16000:a=0.02:seed=${seed + 1000}`],
+    '-filter_complex',
+    '[0:a]asplit[dry][src];[src][1:a]afir=gtype=peak[wet];[dry][wet]amix=inputs=2:weights=1 2:duration=first:normalize=1,' +
+      'highpass=f=100,lowpass=f=6000[room];[room][2:a]amix=inputs=2:duration=first:normalize=0',
+    ...['-ar', '16000', '-ac', '1', output],
+  ]);
+}
+
 /** Deterministic numbers in [0, 1) from `seed` (a 32-bit linear congruential generator). */
 export function seededUniforms(seed: number): () => number {
   let state = seed >>> 0;
