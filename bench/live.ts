@@ -3,8 +3,10 @@
  * PocketSphinx, the service in this process (PGlite). A clip of three turns (jfk.wav and two
  * LibriSpeech sentences, 1.5 s of silence between; each turn ≤ 11 s) is fed at real-time pace in
  * 100 ms chunks of 24 kHz PCM16, server VAD on.
- * - one session: the latency from `speech_stopped` to `completed` per turn (p50 / p95; goal p95 ≤ 1.0 s),
- *   and the WER of the turns joined against the reference, beside the WER of the same clip sent as a
+ * - one session, run REPEATS times one after another (default 5, `--repeats N`): the latency from
+ *   `speech_stopped` to `completed` per turn, pooled over the runs for the turns of at most 10 s
+ *   (p50 / p95 / slowest; goal p95 ≤ 1.0 s for turns ≤ 10 s; a clip holds 5–6 turns, so one run's p95
+ *   would be its slowest turn), and the WER of the turns joined against the reference, beside the WER of the same clip sent as a
  *   file to POST /v1/audio/transcriptions (the baseline of the same run; goal: within 0.05);
  * - SESSIONS sessions at once (default 20): how many fell behind (an `error` event; goal 0), the
  *   latency p95 under that load, and the process's resident memory per session (RSS at the peak
@@ -16,7 +18,7 @@
  *   turn's `speech_started` to its first delta (goal for the fixture: ≤ 0.5 s), PocketSphinx as the
  *   baseline of the same run.
  *
- * Run: `nice npx tsx bench/live.ts [--sessions N] [--parts a.wav,b.wav,…] [--streaming-only]`. Writes
+ * Run: `nice npx tsx bench/live.ts [--sessions N] [--repeats N] [--parts a.wav,b.wav,…] [--streaming-only]`. Writes
  * bench/results/live-streaming.md, then (not with --streaming-only) bench/results/live.md;
  * with `--parts` (paths under shared/audio, each with its `.txt` reference) the clip is those recordings
  * instead, a held-out set for the piece settings tuned on the default clip, and it writes
@@ -34,6 +36,10 @@ import { startTestService } from '../apps/api/src/test-support/start-test-servic
 import { fixed, megabytes, writeResult } from './support/bench-kit.ts';
 
 const SESSIONS = Number(process.argv[process.argv.indexOf('--sessions') + 1]) || 20;
+/** One-session runs whose turns are pooled for the latency percentiles (a clip holds only 5–6 turns: one run's p95 is its slowest turn). */
+const REPEATS = process.argv.includes('--repeats') ? Number(process.argv[process.argv.indexOf('--repeats') + 1]) : 5;
+/** The latency goal is for turns of at most this many seconds (issue's goal: "for turns ≤ 10 s"). */
+const GOAL_TURN_SECONDS = 10;
 const STREAMING_ONLY = process.argv.includes('--streaming-only');
 const STREAMING_MODEL = 'sherpa-onnx-nemo-streaming-fast-conformer-ctc-en-80ms-int8';
 const CHUNK_MS = 100;
@@ -52,6 +58,8 @@ const FILTER =
 interface SessionResult {
   transcripts: string[];
   latencies: number[];
+  /** Per completed turn with a speech_stopped: its length (audio_end_ms − audio_start_ms), seconds, in the order of `latencies`. */
+  turnSeconds: number[];
   /** Per turn: seconds from its speech_started to its first delta. */
   firstDeltas: number[];
   fellBehind: boolean;
@@ -81,8 +89,10 @@ async function makeClip(rate: number): Promise<Buffer> {
 /** One session fed at real-time pace; resolves once every committed turn completed. */
 async function feedSession(url: string, key: string, pcm24: Buffer): Promise<SessionResult> {
   const ws = new WebSocket(url, { headers: { authorization: `Bearer ${key}` } });
-  const result: SessionResult = { transcripts: [], latencies: [], firstDeltas: [], fellBehind: false };
+  const result: SessionResult = { transcripts: [], latencies: [], turnSeconds: [], firstDeltas: [], fellBehind: false };
   const stoppedAt = new Map<string, number>();
+  const audioStart = new Map<string, number>();
+  const turnLength = new Map<string, number>();
   const startedAt = new Map<string, number>();
   let committed = 0;
   let completed = 0;
@@ -95,10 +105,18 @@ async function feedSession(url: string, key: string, pcm24: Buffer): Promise<Ses
   const allDone = new Promise<void>((resolve) => (finished = resolve));
   let feeding = true;
   ws.on('message', (data) => {
-    const event = JSON.parse(data.toString()) as { type: string; item_id?: string; transcript?: string; error?: { code: string } };
+    const event = JSON.parse(data.toString()) as {
+      type: string;
+      item_id?: string;
+      transcript?: string;
+      error?: { code: string };
+      audio_start_ms?: number;
+      audio_end_ms?: number;
+    };
     if (event.type === 'input_audio_buffer.speech_started') {
       turnsStarted++;
       startedAt.set(event.item_id!, performance.now());
+      audioStart.set(event.item_id!, event.audio_start_ms ?? 0);
     }
     if (event.type === 'conversation.item.input_audio_transcription.delta' && startedAt.has(event.item_id!)) {
       result.firstDeltas.push((performance.now() - startedAt.get(event.item_id!)!) / 1000);
@@ -107,13 +125,17 @@ async function feedSession(url: string, key: string, pcm24: Buffer): Promise<Ses
     if (event.type === 'input_audio_buffer.speech_stopped') {
       turnsStopped++;
       stoppedAt.set(event.item_id!, performance.now());
+      turnLength.set(event.item_id!, ((event.audio_end_ms ?? 0) - (audioStart.get(event.item_id!) ?? 0)) / 1000);
     }
     if (event.type === 'input_audio_buffer.committed') committed++;
     if (event.type === 'conversation.item.input_audio_transcription.completed') {
       completed++;
       result.transcripts.push(event.transcript ?? '');
       const stopped = stoppedAt.get(event.item_id!);
-      if (stopped !== undefined) result.latencies.push((performance.now() - stopped) / 1000);
+      if (stopped !== undefined) {
+        result.latencies.push((performance.now() - stopped) / 1000);
+        result.turnSeconds.push(turnLength.get(event.item_id!) ?? NaN);
+      }
       if (settled()) finished();
     }
     if (event.type === 'error') {
@@ -206,8 +228,13 @@ try {
   });
   const fileText = ((await answer.json()) as { text: string }).text;
 
-  // One session.
-  const single = await feedSession(url, service.key, pcm24);
+  // One session, REPEATS times one after another; the turns of all runs pooled.
+  const singles: SessionResult[] = [];
+  for (let i = 0; i < REPEATS; i++) singles.push(await feedSession(url, service.key, pcm24));
+  const single = singles[0]!;
+  const pooled = singles.flatMap((s) => s.latencies.filter((_, i) => s.turnSeconds[i]! <= GOAL_TURN_SECONDS));
+  const longer = singles.reduce((n, s) => n + s.turnSeconds.filter((t) => t > GOAL_TURN_SECONDS).length, 0);
+  const singleWer = singles.map((s) => wer(s.transcripts.join(' ')));
   // SESSIONS at once.
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
@@ -236,9 +263,10 @@ try {
     '',
     '| measure | value | goal |',
     '|---|---|---|',
-    `| one session: turns completed | ${single.latencies.length} | — |`,
-    `| one session: speech_stopped → completed, p50 / p95 | ${fixed(percentile(single.latencies, 50))} s / ${fixed(percentile(single.latencies, 95))} s | p95 ≤ 1.0 s |`,
-    `| one session: WER of the turns joined | ${fixed(wer(single.transcripts.join(' ')), 3)} | within 0.05 of the file |`,
+    `| one session: turns completed per run (longest turn) | ${single.latencies.length} (${fixed(Math.max(...single.turnSeconds), 1)} s) | — |`,
+    `| one session, ${REPEATS} runs pooled: speech_stopped → completed over ${pooled.length} turns ≤ ${GOAL_TURN_SECONDS} s${longer ? ` (${longer} longer left out)` : ''}, p50 / p95 / slowest | ${fixed(percentile(pooled, 50))} s / ${fixed(percentile(pooled, 95))} s / ${fixed(Math.max(...pooled))} s | p95 ≤ 1.0 s |`,
+    `| one session: p95 of each run | ${singles.map((s) => `${fixed(percentile(s.latencies, 95))} s`).join(', ')} | — |`,
+    `| one session: WER of the turns joined, first run (worst run) | ${fixed(singleWer[0]!, 3)} (${fixed(Math.max(...singleWer), 3)}) | within 0.05 of the file |`,
     `| the same clip as a file (POST /v1/audio/transcriptions): WER | ${fixed(wer(fileText), 3)} | baseline |`,
     `| ${SESSIONS} sessions at once: fell behind | ${behind} | 0 |`,
     `| ${SESSIONS} sessions: speech_stopped → completed, p50 / p95 | ${fixed(percentile(manyLatencies, 50))} s / ${fixed(percentile(manyLatencies, 95))} s | — |`,
@@ -249,7 +277,7 @@ try {
   await writeResult(
     partsArg ? 'live-heldout' : 'live',
     lines,
-    `nice npx tsx bench/live.ts --sessions ${SESSIONS}${partsArg ? ` --parts ${partsArg}` : ''}`,
+    `nice npx tsx bench/live.ts --sessions ${SESSIONS}${REPEATS !== 5 ? ` --repeats ${REPEATS}` : ''}${partsArg ? ` --parts ${partsArg}` : ''}`,
   );
 } finally {
   await service.stop();
