@@ -51,11 +51,11 @@ import {
   trainBackgroundModel,
   chooseSpeakerCount,
   type SpeakerCountScore,
+  COARSE_HOP_SAMPLES,
+  speakerPairScores,
+  type FrameMatrix,
 } from '@transcribe/core';
 import { diarizationErrorRate, meetingReference } from '@transcribe/core/testing';
-import { speakerPairScores } from '../../packages/core/src/pipeline/diarize/measure-likelihood-gain.ts';
-import { COARSE_HOP_SAMPLES } from '../../packages/core/src/pipeline/diarize/extract-speech-features.ts';
-import type { FrameMatrix } from '../../packages/core/src/pipeline/diarize/standardize-features.ts';
 import { buildMeetings, buildSingles, farField, type MeetingSet } from './measure-meetings.ts';
 
 const run = promisify(execFile);

@@ -265,8 +265,10 @@ export { removeDiarizationModel } from './pipeline/diarize/models/remove-diariza
 export { describeDiarizationSelfTest } from './pipeline/diarize/models/run-diarization-self-test.ts';
 export type { DiarizationSelfTestResult } from './pipeline/diarize/models/run-diarization-self-test.ts';
 // Pipeline, diarize: the built-in diarizer's steps, one by one (bench/quality calibrates them).
-export { extractSpeechFeatures } from './pipeline/diarize/extract-speech-features.ts';
+export { COARSE_HOP_SAMPLES, extractSpeechFeatures } from './pipeline/diarize/extract-speech-features.ts';
 export { standardizeFeatures } from './pipeline/diarize/standardize-features.ts';
+export type { FrameMatrix } from './pipeline/diarize/standardize-features.ts';
+export { speakerPairScores } from './pipeline/diarize/measure-likelihood-gain.ts';
 export { componentPosteriors, trainBackgroundModel } from './pipeline/diarize/train-background-model.ts';
 export { cutWindows, embedWindows, spreadWindowLabels } from './pipeline/diarize/embed-windows.ts';
 export { clusterWindows } from './pipeline/diarize/cluster-windows.ts';
