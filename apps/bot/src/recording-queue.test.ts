@@ -23,10 +23,13 @@ async function statusMessageFor(fake: FakeBotApi, replyTo: number): Promise<numb
 
 /** Waits until status message `id` has shown a text matching `pattern` (sent or edited); returns it. */
 async function statusShows(fake: FakeBotApi, id: number, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
-  const call = await fake.waitForCall(
-    (c) => c.method === 'editMessageText' && c.payload.message_id === id && pattern.test(String(c.payload.text)),
-    timeoutMs,
-  );
+  const call = await fake
+    .waitForCall((c) => c.method === 'editMessageText' && c.payload.message_id === id && pattern.test(String(c.payload.text)), timeoutMs)
+    .catch((error: unknown) => {
+      // Say what the message showed instead: the calls list alone does not tell which status is stuck where.
+      const texts = fake.calls.filter((c) => c.payload.message_id === id).map((c) => String(c.payload.text ?? ''));
+      throw new Error(`status message ${id} never showed ${pattern}; it showed, in order:\n${texts.join('\n---\n')}\n${String(error)}`);
+    });
   return String(call.payload.text);
 }
 
@@ -183,7 +186,9 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
     t.fake.pushUpdate(running);
     const runningStatus = await statusMessageFor(t.fake, running.message.message_id);
     await statusShows(t.fake, runningStatus, /Decoding|Looking for speech|Recognising/);
-    const next = voiceUpdate(testUser(6211), 'clip');
+    // `next` is long too: a short one can be transcribed between two of the last one's status reads,
+    // which then never shows `next in line` (a 3.3 s clip did so on a fast machine).
+    const next = voiceUpdate(testUser(6211), 'long');
     t.fake.pushUpdate(next);
     const nextStatus = await statusMessageFor(t.fake, next.message.message_id);
     await statusShows(t.fake, nextStatus, /Waiting in the queue \(next in line\)/);
@@ -195,6 +200,10 @@ describe('recordings with a worker (burst, running cancel, restart)', () => {
     t.fake.pushUpdate(commandUpdate(testUser(6210), '/cancel'));
     await statusShows(t.fake, nextStatus, /Decoding|Looking for speech|Recognising|Transcribed/);
     await statusShows(t.fake, lastStatus, /Waiting in the queue \(next in line\)/);
+    // Nothing left running for the next test.
+    t.fake.pushUpdate(commandUpdate(testUser(6211), '/cancel'));
+    await statusShows(t.fake, nextStatus, /Canceled/);
+    await statusShows(t.fake, lastStatus, /Decoding|Looking for speech|Recognising|Transcribed/);
   }, 180_000);
 
   it('should cancel a running recording with /cancel', async () => {
