@@ -1,16 +1,14 @@
-import { execFile } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import OpenAI, { BadRequestError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIBRIVOX_READER, writeReaderThenJfk } from '../test-support/join-clips.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
 
-const run = promisify(execFile);
-const LV = 'librivox-sense-and-sensibility/sense_and_sensibility_01_austen_64kb';
+const LV = LIBRIVOX_READER;
 
 interface DiarizedSegment {
   type: string;
@@ -38,14 +36,7 @@ describe('diarized_json and known speakers through the openai SDK', () => {
     client = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: t.key, maxRetries: 0 });
     work = await mkdtemp(join(tmpdir(), 'sdk-diarized-'));
     const talk = join(work, 'talk.wav');
-    await run(
-      'ffmpeg',
-      ['-v', 'error', '-i', join(AUDIO_DIR, `${LV}-0890.wav`), '-i', join(AUDIO_DIR, 'jfk.wav')].concat([
-        '-filter_complex',
-        '[0:a][1:a]concat=n=2:v=0:a=1',
-        talk,
-      ]),
-    );
+    await writeReaderThenJfk(talk);
     reference = `data:audio/wav;base64,${(await readFile(join(AUDIO_DIR, `${LV}-0870.wav`))).toString('base64')}`;
   });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, voices } from '@transcribe/core';
+import { joinClips } from '../test-support/join-clips.ts';
 import { AUDIO_DIR } from '../test-support/shared-paths.ts';
 import { startTestService, type TestService } from '../test-support/start-test-service.ts';
 
@@ -40,17 +41,7 @@ describe('the voice registry (docs/speakers.md)', () => {
     work = await mkdtemp(join(tmpdir(), 'voices-'));
     jfk = await readFile(join(AUDIO_DIR, 'jfk.wav'));
     const joined = join(work, 'two.wav');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-i',
-      join(AUDIO_DIR, 'jfk.wav'),
-      '-i',
-      join(AUDIO_DIR, 'librispeech-test-clean/1089-134686-0000.wav'),
-      '-filter_complex',
-      '[0:a][1:a]concat=n=2:v=0:a=1',
-      joined,
-    ]);
+    await joinClips(joined, ['jfk.wav', 'librispeech-test-clean/1089-134686-0000.wav']);
     twoVoices = await readFile(joined);
     const short = join(work, 'short.wav');
     await run('ffmpeg', ['-v', 'error', '-i', join(AUDIO_DIR, 'jfk.wav'), '-t', '1.5', short]);
