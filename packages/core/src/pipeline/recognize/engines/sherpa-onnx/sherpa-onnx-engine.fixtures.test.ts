@@ -581,7 +581,10 @@ describe('sherpa-onnx engine: isolation, cancellation, memory', () => {
     const speech = Array.from({ length: 4 }, (_, i) => ({ start: i * 28, end: (i + 1) * 28 }));
     const peak = new Map<number, number>();
     const sampler = setInterval(() => {
-      for (const pid of recognitionChildren()) void residentBytes(pid).then((bytes) => peak.set(pid, Math.max(peak.get(pid) ?? 0, bytes)));
+      // A pid read as 0 is gone or a zombie (an earlier test's child being reaped): not one of the two.
+      for (const pid of recognitionChildren()) {
+        void residentBytes(pid).then((bytes) => (bytes > 0 ? peak.set(pid, Math.max(peak.get(pid) ?? 0, bytes)) : undefined));
+      }
     }, 25);
     const began = performance.now();
     try {
