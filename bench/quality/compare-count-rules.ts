@@ -55,8 +55,8 @@ import {
   speakerPairScores,
   type FrameMatrix,
 } from '@transcribe/core';
-import { diarizationErrorRate, meetingReference } from '@transcribe/core/testing';
-import { buildMeetings, buildSingles, farField, type MeetingSet } from './measure-meetings.ts';
+import { diarizationErrorRate, makeFarField, meetingReference } from '@transcribe/core/testing';
+import { buildMeetings, buildSingles, type MeetingSet } from './measure-meetings.ts';
 
 const run = promisify(execFile);
 
@@ -190,7 +190,7 @@ async function collect(audioDir: string, workDir: string): Promise<Scored[]> {
       process.stderr.write('s');
       // The same voice made far-field (the simulation of the far-field meetings): a count rule for rooms must keep it at 1 too.
       const far = join(workDir, `far-${set}-${single.name.replace(/[^a-z0-9]/gi, '-')}.wav`);
-      await farField(single.wavPath, far, FAR_SINGLE_SEED + out.length);
+      await makeFarField(single.wavPath, far, FAR_SINGLE_SEED + out.length);
       const farSet = set === 'calibration' ? 'calibration far-field' : 'held-out far-field';
       out.push({ set: farSet, name: `single ${single.name} far-field`, truth: 1, ...(await scoreRecording(far, null)) });
       process.stderr.write('f');

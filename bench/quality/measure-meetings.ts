@@ -7,7 +7,7 @@
  *   shuffled, 0–0.8 s of silence before each);
  * - calibration: meetings of CALIBRATION_VOICES only, the only ones a constant may be calibrated on;
  * - held-out: meetings of HELD_OUT_VOICES only, by which a change to the diarizer is judged; plus the same
- *   kind of held-out meetings made far-field by simulation (reverberation and noise, farField below);
+ *   kind of held-out meetings made far-field by simulation (reverberation and noise, makeFarField of @transcribe/core/testing);
  * and, per set, its voices one at a time (single speakers: the count must stay 1).
  * The reference is the VAD's speech cut at the turns (meetingReference), so the error is the diarizer's.
  * DER as the field reports it (no collar, overlapped speech counted; the built meetings have no overlap)
@@ -135,29 +135,29 @@ export async function buildMeetings(
       uniform,
     );
   }
-  if (sets.includes('held-out far-field')) {
-    const uniform = seededUniforms(FAR_FIELD_SEED);
-    for (const [i, voices] of drawGroups(HELD_OUT_VOICES, uniform, FAR_FIELD_MEETINGS, () => 4).entries()) {
-      const built = await buildShuffledMeeting({ audioDir, workDir: dir, voices, name: `far-field-source-${i}`, uniform });
-      const wavPath = join(dir, `far-field-${i}.wav`);
-      await farField(built.wavPath, wavPath, i);
-      meetings.push({ set: 'held-out far-field', kind: 'shuffled, far-field', ...built, wavPath });
-    }
-  }
-  if (sets.includes('calibration far-field')) {
-    const uniform = seededUniforms(CALIBRATION_FAR_FIELD_SEED);
-    for (const [i, voices] of drawGroups(CALIBRATION_VOICES, uniform, FAR_FIELD_MEETINGS, () => 4).entries()) {
-      const built = await buildShuffledMeeting({ audioDir, workDir: dir, voices, name: `calibration-far-field-source-${i}`, uniform });
-      const wavPath = join(dir, `calibration-far-field-${i}.wav`);
-      await farField(built.wavPath, wavPath, i + CALIBRATION_NOISE_SEED_OFFSET);
-      meetings.push({ set: 'calibration far-field', kind: 'shuffled, far-field', ...built, wavPath });
+  // The far-field sets: the same simulation of 4-voice shuffled meetings over each split's voices.
+  const farFieldSets = [
+    { set: 'held-out far-field', voices: HELD_OUT_VOICES, seed: FAR_FIELD_SEED, name: 'far-field', noiseSeedOffset: 0 },
+    {
+      set: 'calibration far-field',
+      voices: CALIBRATION_VOICES,
+      seed: CALIBRATION_FAR_FIELD_SEED,
+      name: 'calibration-far-field',
+      noiseSeedOffset: CALIBRATION_NOISE_SEED_OFFSET,
+    },
+  ] as const;
+  for (const { set, voices: setVoices, seed, name, noiseSeedOffset } of farFieldSets) {
+    if (!sets.includes(set)) continue;
+    const uniform = seededUniforms(seed);
+    for (const [i, voices] of drawGroups(setVoices, uniform, FAR_FIELD_MEETINGS, () => 4).entries()) {
+      const built = await buildShuffledMeeting({ audioDir, workDir: dir, voices, name: `${name}-source-${i}`, uniform });
+      const wavPath = join(dir, `${name}-${i}.wav`);
+      await makeFarField(built.wavPath, wavPath, i + noiseSeedOffset);
+      meetings.push({ set, kind: 'shuffled, far-field', ...built, wavPath });
     }
   }
   return meetings;
 }
-
-/** The far-field simulation of the bench's far-field sets (makeFarField, @transcribe/core/testing). */
-export const farField = makeFarField;
 
 /** One voice alone per recording: each voice's clips of MEETING_VOICES played one after the other; held-out also the single recordings. */
 export async function buildSingles(
