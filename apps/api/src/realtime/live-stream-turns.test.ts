@@ -38,15 +38,21 @@ class ScriptedStream implements LiveRecognitionStream {
   }
 }
 
+/** Turns over a scripted stream whose audio is silence of the asked length, recording every delta sent. */
+function scriptedTurns() {
+  const stream = new ScriptedStream();
+  const deltas: string[] = [];
+  const turns = new LiveStreamTurns(
+    stream,
+    (from, to) => new Float32Array(to - from),
+    (_item, delta) => deltas.push(delta),
+  );
+  return { stream, deltas, turns };
+}
+
 describe('LiveStreamTurns', () => {
   it('should send the growth of the partial text as deltas, skip a partial that takes text back, and end with the rest of the final text', async () => {
-    const stream = new ScriptedStream();
-    const deltas: string[] = [];
-    const turns = new LiveStreamTurns(
-      stream,
-      (from, to) => new Float32Array(to - from),
-      (_item, delta) => deltas.push(delta),
-    );
+    const { stream, deltas, turns } = scriptedTurns();
     turns.begin('item_1', 1000);
     expect(turns.streaming('item_1')).toBe(true);
     turns.feed(4000);
@@ -66,13 +72,7 @@ describe('LiveStreamTurns', () => {
   });
 
   it('should send nothing for a dropped turn, and close the stream', () => {
-    const stream = new ScriptedStream();
-    const deltas: string[] = [];
-    const turns = new LiveStreamTurns(
-      stream,
-      (from, to) => new Float32Array(to - from),
-      (_item, delta) => deltas.push(delta),
-    );
+    const { stream, deltas, turns } = scriptedTurns();
     turns.begin('item_1', 0);
     const late = stream.onText!;
     turns.drop();
